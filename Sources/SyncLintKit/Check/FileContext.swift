@@ -1,0 +1,56 @@
+import SwiftSyntax
+
+/// A finding made during a file's walk. It carries a message, or a question for the finished
+/// project index that returns the message (or nil to stay quiet). It never holds syntax nodes,
+/// so the file's tree can be freed as soon as its walk ends.
+struct PendingFinding: Sendable {
+    let ruleID: String
+    let location: SourceLocation
+    let message: String?
+    let resolve: (@Sendable (ProjectIndex) -> String?)?
+}
+
+/// What a rule sees during one file's walk: where it is (scope), how to report, and the facts
+/// this file contributes to the project index.
+public final class FileContext {
+    public let path: String
+    public let tree: SourceFileSyntax
+    let converter: SourceLocationConverter
+    public internal(set) var scope = ScopeStack()
+    /// Facts for the project index; index collectors write here.
+    public var facts = FileFacts()
+    /// The id of the rule being called, set by the walker, so rules need not name themselves.
+    var currentRuleID = ""
+    private(set) var pendingFindings: [PendingFinding] = []
+
+    init(path: String, tree: SourceFileSyntax) {
+        self.path = path
+        self.tree = tree
+        self.converter = SourceLocationConverter(fileName: path, tree: tree)
+    }
+
+    public func location(of node: some SyntaxProtocol) -> SourceLocation {
+        location(at: node.positionAfterSkippingLeadingTrivia)
+    }
+
+    public func location(at position: AbsolutePosition) -> SourceLocation {
+        let location = converter.location(for: position)
+        return SourceLocation(file: path, line: location.line, column: location.column)
+    }
+
+    /// Reports a finding at the node's first token.
+    public func report(_ node: some SyntaxProtocol, _ message: String) {
+        report(at: location(of: node), message)
+    }
+
+    public func report(at location: SourceLocation, _ message: String) {
+        pendingFindings.append(PendingFinding(ruleID: currentRuleID, location: location, message: message, resolve: nil))
+    }
+
+    /// Reports a finding that depends on other files: `resolve` runs once the project index is
+    /// complete and returns the message, or nil when the finding does not hold. It must capture
+    /// only values (names, strings), never syntax nodes.
+    public func report(_ node: some SyntaxProtocol, when resolve: @escaping @Sendable (ProjectIndex) -> String?) {
+        pendingFindings.append(PendingFinding(ruleID: currentRuleID, location: location(of: node), message: nil, resolve: resolve))
+    }
+}

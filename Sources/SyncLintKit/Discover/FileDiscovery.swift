@@ -1,0 +1,83 @@
+import Foundation
+
+/// A non-Swift file the index reads: an entitlements plist or a Core Data model's `contents` XML.
+public struct ResourceFile: Sendable {
+    public enum Kind: String, Sendable {
+        case entitlements
+        case coreDataModel
+    }
+
+    public let path: String
+    public let kind: Kind
+    public let text: String
+
+    public init(path: String, kind: Kind, text: String) {
+        self.path = path
+        self.kind = kind
+        self.text = text
+    }
+}
+
+/// What discovery found: Swift files to lint and resource files for the index.
+public struct DiscoveredFiles: Sendable {
+    public var swiftFiles: [String] = []
+    public var resourcePaths: [(path: String, kind: ResourceFile.Kind)] = []
+    public var warnings: [String] = []
+}
+
+/// Walks the given paths once, keeping `.swift` files, `.entitlements` plists and Core Data model
+/// files, and skipping build output, dependencies, hidden folders and configured exclusions.
+public enum FileDiscovery {
+    static let skippedFolders: Set<String> = [".build", "DerivedData", "Pods", "Carthage", "node_modules"]
+
+    public static func discover(paths: [String], excluded: [String]) -> DiscoveredFiles {
+        var result = DiscoveredFiles()
+        let fileManager = FileManager.default
+        let excludedPaths = excluded.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        func isExcluded(_ path: String) -> Bool {
+            excludedPaths.contains { path == $0 || path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
+        }
+        var seen: Set<String> = []
+        for root in paths {
+            let rootPath = URL(fileURLWithPath: root).standardizedFileURL.path
+            var isDirectory: ObjCBool = false
+            guard fileManager.fileExists(atPath: rootPath, isDirectory: &isDirectory) else {
+                result.warnings.append("warning: \(root): no such file or directory")
+                continue
+            }
+            if !isDirectory.boolValue {
+                if !isExcluded(rootPath), seen.insert(rootPath).inserted { classify(rootPath, into: &result, explicit: true) }
+                continue
+            }
+            guard let enumerator = fileManager.enumerator(
+                at: URL(fileURLWithPath: rootPath), includingPropertiesForKeys: [.isDirectoryKey],
+                options: [.skipsHiddenFiles]) else { continue }
+            while let url = enumerator.nextObject() as? URL {
+                let path = url.standardizedFileURL.path
+                let name = url.lastPathComponent
+                let isFolder = (try? url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) ?? false
+                if isFolder {
+                    if skippedFolders.contains(name) || isExcluded(path) { enumerator.skipDescendants() }
+                    continue
+                }
+                if isExcluded(path) || !seen.insert(path).inserted { continue }
+                classify(path, into: &result, explicit: false)
+            }
+        }
+        result.swiftFiles.sort()
+        result.resourcePaths.sort { $0.path < $1.path }
+        return result
+    }
+
+    private static func classify(_ path: String, into result: inout DiscoveredFiles, explicit: Bool) {
+        if path.hasSuffix(".swift") {
+            result.swiftFiles.append(path)
+        } else if path.hasSuffix(".entitlements") {
+            result.resourcePaths.append((path, .entitlements))
+        } else if path.hasSuffix("/contents"), path.contains(".xcdatamodel/") {
+            result.resourcePaths.append((path, .coreDataModel))
+        } else if explicit {
+            result.warnings.append("warning: \(path): not a Swift file; skipped")
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import SwiftSyntax
+
+/// Records every type declaration and extension with its attributes, inheritance, stored and computed
+/// properties and methods. It reads the member list directly instead of walking member bodies.
+final class DeclarationCollector: FactCollector {
+    static let nodeKinds: Set<SyntaxKind> = [.classDecl, .structDecl, .enumDecl, .actorDecl, .protocolDecl, .extensionDecl]
+
+    init() {}
+
+    func enter(_ node: Syntax, context: FileContext) {
+        guard let type = TypeDeclarationView(node) else { return }
+        var properties: [PropertyFact] = []
+        var methods: [MethodFact] = []
+        for member in type.memberBlock.members {
+            if let variable = member.decl.as(VariableDeclSyntax.self) {
+                properties += Self.properties(of: variable, context: context)
+            } else if let function = member.decl.as(FunctionDeclSyntax.self) {
+                methods.append(MethodFact(
+                    name: function.name.text,
+                    isAsync: function.signature.effectSpecifiers?.asyncSpecifier != nil,
+                    isStatic: function.modifiers.contains { ["static", "class"].contains($0.name.text) },
+                    location: context.location(of: function.name)))
+            }
+        }
+        context.facts.types.append(TypeFact(
+            name: type.name, kind: type.kind, attributes: SyntaxFacts.attributes(type.attributes),
+            inheritedTypes: type.inheritedTypes, properties: properties, methods: methods,
+            docComment: Self.docComment(node), location: context.location(of: node)))
+    }
+
+    static func properties(of variable: VariableDeclSyntax, context: FileContext) -> [PropertyFact] {
+        let isLet = variable.bindingSpecifier.tokenKind == .keyword(.let)
+        let isStatic = variable.modifiers.contains { ["static", "class"].contains($0.name.text) }
+        let attributes = SyntaxFacts.attributes(variable.attributes)
+        return variable.bindings.compactMap { binding in
+            guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { return nil }
+            let written = binding.typeAnnotation?.type
+            let isOptional = written.map { $0.is(OptionalTypeSyntax.self) || $0.is(ImplicitlyUnwrappedOptionalTypeSyntax.self) } ?? false
+            var typeName = written.map { unwrapped($0) }
+            if typeName == nil, let value = binding.initializer?.value { typeName = inferredType(value) }
+            return PropertyFact(
+                name: name, isLet: isLet, isStatic: isStatic, typeName: typeName, isOptional: isOptional,
+                defaultValue: binding.initializer?.value.trimmedDescription, attributes: attributes,
+                isComputed: isComputed(binding), location: context.location(of: binding.pattern))
+        }
+    }
+
+    static func unwrapped(_ type: TypeSyntax) -> String {
+        if let optional = type.as(OptionalTypeSyntax.self) { return optional.wrappedType.trimmedDescription }
+        if let forced = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) { return forced.wrappedType.trimmedDescription }
+        return type.trimmedDescription
+    }
+
+    /// The type of `= Foo(...)`, `= Foo.bar`-free literals and `= Task { }`; nil when it takes a compiler.
+    static func inferredType(_ value: ExprSyntax) -> String? {
+        if value.is(BooleanLiteralExprSyntax.self) { return "Bool" }
+        if value.is(IntegerLiteralExprSyntax.self) { return "Int" }
+        if value.is(FloatLiteralExprSyntax.self) { return "Double" }
+        if value.is(StringLiteralExprSyntax.self) { return "String" }
+        if let call = value.as(FunctionCallExprSyntax.self) {
+            let callee = SyntaxFacts.calleeName(call)
+            if callee == "Task.detached" { return "Task" }
+            if SyntaxFacts.isTypeName(callee), !callee.contains(".") { return callee }
+        }
+        return nil
+    }
+
+    /// A binding with a getter body is computed; one with only `willSet`/`didSet` is stored.
+    static func isComputed(_ binding: PatternBindingSyntax) -> Bool {
+        guard let block = binding.accessorBlock else { return false }
+        switch block.accessors {
+        case .getter: return true
+        case .accessors(let accessors):
+            return accessors.contains { !["willSet", "didSet"].contains($0.accessorSpecifier.text) }
+        }
+    }
+
+    static func docComment(_ node: Syntax) -> String {
+        node.leadingTrivia.compactMap { piece -> String? in
+            switch piece {
+            case .docLineComment(let text), .docBlockComment(let text): return text
+            default: return nil
+            }
+        }.joined(separator: "\n")
+    }
+}

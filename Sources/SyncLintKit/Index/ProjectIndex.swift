@@ -1,0 +1,152 @@
+/// What one file contributes to the project index, collected during its single walk.
+public struct FileFacts: Sendable {
+    public var types: [TypeFact] = []
+    public var modelRegistrations: [ModelRegistration] = []
+    public var storeConfigurations: [StoreConfiguration] = []
+
+    public init() {}
+}
+
+/// A place that lists `@Model` types for a container: `.modelContainer(for:)`, `ModelContainer(for:)`,
+/// `Schema([...])`, `VersionedSchema.models`.
+public struct ModelRegistration: Sendable {
+    public let typeNames: [String]
+    public let location: SourceLocation
+}
+
+/// How the project creates a persistent store, and whether that store syncs with CloudKit.
+public struct StoreConfiguration: Sendable {
+    public enum Kind: String, Sendable {
+        /// `ModelConfiguration(cloudKitDatabase: .private(...))` / `.automatic`.
+        case swiftDataCloudKit
+        /// `ModelConfiguration(cloudKitDatabase: .none)`.
+        case swiftDataLocal
+        /// A `ModelConfiguration` or `.modelContainer` without `cloudKitDatabase`: syncs when entitlements allow.
+        case swiftDataAutomatic
+        /// `NSPersistentCloudKitContainer(...)`.
+        case coreDataCloudKit
+        /// `NSPersistentContainer(...)`.
+        case coreDataLocal
+    }
+
+    public let kind: Kind
+    public let location: SourceLocation
+    /// For Core Data: the model name passed to the container, if written as a literal.
+    public let modelName: String?
+}
+
+/// The project-wide, read-only index the rules consult: declarations across all files, how stores are
+/// created, and the non-Swift files (entitlements, Core Data models) found by discovery.
+public final class ProjectIndex: Sendable {
+    public let typesByName: [String: [TypeFact]]
+    public let modelRegistrations: [ModelRegistration]
+    public let storeConfigurations: [StoreConfiguration]
+    public let resources: [ResourceFile]
+    /// The config's `cloudkit` setting: `on`/`off` force CloudKit rules either way.
+    public let cloudKitMode: Configuration.CloudKitMode
+
+    public init(files: [FileFacts], resources: [ResourceFile] = [], cloudKitMode: Configuration.CloudKitMode = .auto) {
+        var types: [String: [TypeFact]] = [:]
+        var registrations: [ModelRegistration] = []
+        var stores: [StoreConfiguration] = []
+        for facts in files {
+            for type in facts.types { types[type.name, default: []].append(type) }
+            registrations += facts.modelRegistrations
+            stores += facts.storeConfigurations
+        }
+        self.typesByName = types
+        self.modelRegistrations = registrations
+        self.storeConfigurations = stores
+        self.resources = resources
+        self.cloudKitMode = cloudKitMode
+    }
+
+    // MARK: Types
+
+    /// Every declaration (primary and extensions) of a type, by its simple name.
+    public func declarations(of typeName: String) -> [TypeFact] {
+        typesByName[TypeNames.element(of: typeName)] ?? []
+    }
+
+    public func typeExists(_ typeName: String) -> Bool {
+        !declarations(of: typeName).isEmpty
+    }
+
+    public func hasAttribute(_ attribute: String, type typeName: String) -> Bool {
+        declarations(of: typeName).contains { $0.hasAttribute(attribute) }
+    }
+
+    /// Whether the type, or a supertype declared in the project, inherits or conforms to `supertype`.
+    public func inherits(_ typeName: String, from supertype: String) -> Bool {
+        var seen: Set<String> = []
+        var queue = [TypeNames.element(of: typeName)]
+        while let next = queue.popLast() {
+            guard seen.insert(next).inserted else { continue }
+            for declaration in declarations(of: next) {
+                if declaration.inheritedTypes.contains(supertype) { return true }
+                queue += declaration.inheritedTypes
+            }
+        }
+        return false
+    }
+
+    /// A SwiftData `@Model` class.
+    public func isSwiftDataModel(_ typeName: String) -> Bool {
+        hasAttribute("Model", type: typeName)
+    }
+
+    /// A Core Data managed object subclass declared in Swift.
+    public func isManagedObject(_ typeName: String) -> Bool {
+        inherits(typeName, from: "NSManagedObject")
+    }
+
+    /// A persistent model object: SwiftData `@Model` or Core Data `NSManagedObject` subclass.
+    public func isPersistentModel(_ typeName: String) -> Bool {
+        isSwiftDataModel(typeName) || isManagedObject(typeName)
+    }
+
+    /// `@Observable` class or `ObservableObject`.
+    public func isObservable(_ typeName: String) -> Bool {
+        hasAttribute("Observable", type: typeName) || inherits(typeName, from: "ObservableObject")
+    }
+
+    public func isView(_ typeName: String) -> Bool {
+        inherits(typeName, from: "View")
+    }
+
+    public var swiftDataModelNames: [String] {
+        typesByName.keys.filter { isSwiftDataModel($0) }.sorted()
+    }
+
+    // MARK: Members
+
+    /// A property declared on the type or any of its extensions.
+    public func property(_ name: String, of typeName: String) -> PropertyFact? {
+        for declaration in declarations(of: typeName) {
+            if let property = declaration.properties.first(where: { $0.name == name }) { return property }
+        }
+        return nil
+    }
+
+    public func properties(of typeName: String) -> [PropertyFact] {
+        declarations(of: typeName).flatMap(\.properties)
+    }
+
+    public func methods(of typeName: String) -> [MethodFact] {
+        declarations(of: typeName).flatMap(\.methods)
+    }
+
+    /// Follows `a.b.c` from a starting type: returns the property each step lands on, in order.
+    /// Stops (returning what it has) at the first member the index does not know.
+    public func resolveChain(from typeName: String, members: [String]) -> [PropertyFact] {
+        var result: [PropertyFact] = []
+        var current = typeName
+        for member in members {
+            guard let property = property(member, of: current) else { break }
+            result.append(property)
+            guard let next = property.typeName else { break }
+            current = next
+        }
+        return result
+    }
+}

@@ -1,0 +1,229 @@
+import Dispatch
+import Foundation
+import SwiftParser
+import SwiftSyntax
+
+/// A Swift source given to the linter as text (tests, editors) instead of a path.
+public struct SourceInput: Sendable {
+    public let path: String
+    public let text: String
+
+    public init(path: String, text: String) {
+        self.path = path
+        self.text = text
+    }
+}
+
+/// Wall-clock seconds per stage. Reading, parsing and walking happen together per file in
+/// parallel, so `read`, `parse` and `walk` are summed across worker threads.
+public struct StageTimings: Sendable {
+    public var discover = 0.0
+    public var read = 0.0
+    public var parse = 0.0
+    /// The single walk per file: index facts and rule hooks together.
+    public var walk = 0.0
+    /// Wall time of the parallel read+parse+walk stage as a whole.
+    public var filesWall = 0.0
+    /// Merging per-file facts into the project index.
+    public var index = 0.0
+    /// Resolving index-dependent findings, project rules, suppression and sorting.
+    public var rules = 0.0
+    public var report = 0.0
+}
+
+public struct LintResult: Sendable {
+    public var findings: [Finding]
+    /// One line each: skipped files, config problems, files with syntax errors.
+    public var warnings: [String]
+    public var filesLinted: Int
+    public var timings: StageTimings
+}
+
+/// The pipeline: discover → read and parse each file once (in parallel) → one walk per file that
+/// collects index facts and runs the syntax rules → merge the project index → resolve
+/// index-dependent findings and run project rules → suppress, sort.
+public enum Linter {
+    /// Which rules run for a configuration.
+    public static func enabledRules(configuration: Configuration, enableAllRules: Bool) -> Set<String> {
+        let all = RuleRegistry.allDescriptions
+        if enableAllRules { return Set(all.map(\.id)) }
+        if let only = configuration.onlyRules { return Set(only) }
+        var enabled = Set(all.filter { !$0.isOptIn }.map(\.id))
+        enabled.formUnion(configuration.optInRules)
+        enabled.subtract(configuration.disabledRules)
+        return enabled
+    }
+
+    /// Lints files and folders on disk.
+    public static func lint(paths: [String], configuration: Configuration, enableAllRules: Bool = false) -> LintResult {
+        var clock = Stopwatch()
+        let roots = configuration.included.isEmpty || paths != [FileManager.default.currentDirectoryPath]
+            ? paths : configuration.included
+        let discovered = FileDiscovery.discover(paths: roots, excluded: configuration.excluded)
+        var warnings = configuration.warnings + discovered.warnings
+        var resources: [ResourceFile] = []
+        for (path, kind) in discovered.resourcePaths {
+            switch SourceReader.read(path) {
+            case .success(let text): resources.append(ResourceFile(path: path, kind: kind, text: text))
+            case .failure(let failure): warnings.append(failure.description)
+            }
+        }
+        let discoverTime = clock.lap()
+        var result = run(files: discovered.swiftFiles.map { .path($0) }, resources: resources,
+                         configuration: configuration, enableAllRules: enableAllRules)
+        result.warnings = warnings + result.warnings
+        result.timings.discover = discoverTime
+        return result
+    }
+
+    /// Lints sources given as text, with optional resource files. Used by tests and editors.
+    public static func lint(sources: [SourceInput], resources: [ResourceFile] = [], configuration: Configuration,
+                            enableAllRules: Bool = false) -> LintResult {
+        run(files: sources.map { .text($0) }, resources: resources, configuration: configuration, enableAllRules: enableAllRules)
+    }
+
+    enum FileInput: Sendable {
+        case path(String)
+        case text(SourceInput)
+
+        var path: String {
+            switch self {
+            case .path(let path): return path
+            case .text(let input): return input.path
+            }
+        }
+    }
+
+    struct FileResult: Sendable {
+        var facts = FileFacts()
+        var pending: [PendingFinding] = []
+        var suppression: SuppressionMap?
+        var warning: String?
+        var read = 0.0, parse = 0.0, walk = 0.0
+    }
+
+    static func run(files: [FileInput], resources: [ResourceFile], configuration: Configuration, enableAllRules: Bool) -> LintResult {
+        let enabled = enabledRules(configuration: configuration, enableAllRules: enableAllRules)
+        let syntaxRules = RuleRegistry.syntaxRules.filter { enabled.contains($0.description.id) }
+        let projectRules = RuleRegistry.projectRules.filter { enabled.contains($0.description.id) }
+        let plan = RulePlan(syntaxRules: syntaxRules, options: configuration.ruleOptions)
+
+        var filesClock = Stopwatch()
+        let results = ResultSlots<FileResult>(count: files.count)
+        DispatchQueue.concurrentPerform(iterations: files.count) { index in
+            results[index] = processFile(files[index], plan: plan)
+        }
+        let fileResults = results.values.map { $0 ?? FileResult() }
+        var timings = StageTimings()
+        timings.filesWall = filesClock.lap()
+        for result in fileResults {
+            timings.read += result.read
+            timings.parse += result.parse
+            timings.walk += result.walk
+        }
+
+        var indexClock = Stopwatch()
+        let index = ProjectIndex(files: fileResults.map(\.facts), resources: resources,
+                                 cloudKitMode: configuration.cloudKit)
+        timings.index = indexClock.lap()
+
+        var rulesClock = Stopwatch()
+        let descriptions = Dictionary(uniqueKeysWithValues: RuleRegistry.allDescriptions.map { ($0.id, $0) })
+        var findings: [Finding] = []
+        var suppressions: [String: SuppressionMap] = [:]
+        for (input, result) in zip(files, fileResults) {
+            if let suppression = result.suppression, !suppression.isEmpty { suppressions[input.path] = suppression }
+            for pending in result.pending {
+                guard let message = pending.message ?? pending.resolve?(index),
+                      let description = descriptions[pending.ruleID] else { continue }
+                findings.append(Finding(ruleID: pending.ruleID, ruleName: description.name, severity: description.severity,
+                                        message: message, file: pending.location.file, line: pending.location.line,
+                                        column: pending.location.column))
+            }
+        }
+        for rule in projectRules {
+            findings += rule.check(index: index, options: configuration.ruleOptions[rule.description.id] ?? RuleOptions())
+        }
+        findings = findings.filter { finding in
+            !(suppressions[finding.file]?.suppresses(ruleID: finding.ruleID, line: finding.line) ?? false)
+        }
+        for index in findings.indices {
+            if let severity = configuration.severityOverrides[findings[index].ruleID] { findings[index].severity = severity }
+        }
+        findings = Array(Set(findings)).sorted(by: Finding.ordered)
+        timings.rules = rulesClock.lap()
+        return LintResult(findings: findings, warnings: fileResults.compactMap(\.warning),
+                          filesLinted: files.count, timings: timings)
+    }
+
+    static func processFile(_ input: FileInput, plan: RulePlan) -> FileResult {
+        var result = FileResult()
+        var clock = Stopwatch()
+        let text: String
+        switch input {
+        case .text(let source): text = source.text
+        case .path(let path):
+            switch SourceReader.read(path) {
+            case .success(let contents): text = contents
+            case .failure(let failure):
+                result.warning = failure.description
+                return result
+            }
+        }
+        result.read = clock.lap()
+        let tree = Parser.parse(source: text)
+        result.parse = clock.lap()
+        if tree.hasError {
+            result.warning = "warning: \(input.path): has syntax errors; analyzed as far as the parser recovered"
+        }
+        let context = FileContext(path: input.path, tree: tree)
+        let rules = plan.makeRules()
+        FileWalker(context: context, collectors: IndexCollectors.make(), rules: rules).walk(tree)
+        for rule in rules {
+            context.currentRuleID = type(of: rule).description.id
+            rule.finishFile(context: context)
+        }
+        result.facts = context.facts
+        result.pending = context.pendingFindings
+        result.suppression = SuppressionMap(text: text)
+        result.walk = clock.lap()
+        return result
+    }
+}
+
+/// The enabled syntax rules with their options, able to make fresh instances for each file.
+struct RulePlan: @unchecked Sendable {
+    // Metatypes of rule classes are immutable; making instances from them on any thread is safe.
+    let syntaxRules: [any SyntaxRule.Type]
+    let options: [String: RuleOptions]
+
+    func makeRules() -> [any SyntaxRule] {
+        syntaxRules.map { $0.init(options: options[$0.description.id] ?? RuleOptions()) }
+    }
+}
+
+/// A fixed number of slots written from concurrent iterations, each slot by exactly one.
+final class ResultSlots<Value: Sendable>: @unchecked Sendable {
+    private var storage: [Value?]
+    private let lock = NSLock()
+
+    init(count: Int) { storage = Array(repeating: nil, count: count) }
+
+    subscript(index: Int) -> Value? {
+        get { lock.withLock { storage[index] } }
+        set { lock.withLock { storage[index] = newValue } }
+    }
+
+    var values: [Value?] { lock.withLock { storage } }
+}
+
+/// Measures elapsed wall time between laps.
+struct Stopwatch {
+    private var last = DispatchTime.now().uptimeNanoseconds
+
+    mutating func lap() -> Double {
+        let now = DispatchTime.now().uptimeNanoseconds
+        defer { last = now }
+        return Double(now - last) / 1_000_000_000
+    }
+}

@@ -1,0 +1,26 @@
+/// One problem found, where it is, and what to do instead.
+public struct Finding: Sendable, Hashable {
+    public let ruleID: String
+    public let ruleName: String
+    public var severity: Severity
+    public let message: String
+    /// Absolute path of the file.
+    public let file: String
+    public let line: Int
+    public let column: Int
+
+    public init(ruleID: String, ruleName: String, severity: Severity, message: String, file: String, line: Int, column: Int) {
+        self.ruleID = ruleID
+        self.ruleName = ruleName
+        self.severity = severity
+        self.message = message
+        self.file = file
+        self.line = line
+        self.column = column
+    }
+
+    /// Deterministic order: file, line, column, rule, message.
+    public static func ordered(_ lhs: Finding, _ rhs: Finding) -> Bool {
+        (lhs.file, lhs.line, lhs.column, lhs.ruleID, lhs.message) < (rhs.file, rhs.line, rhs.column, rhs.ruleID, rhs.message)
+    }
+}

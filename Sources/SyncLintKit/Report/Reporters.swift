@@ -1,0 +1,64 @@
+import Foundation
+
+/// Output formats for findings.
+public enum ReporterKind: String, CaseIterable, Sendable {
+    /// `path:line:column: warning: message (rule_id)`, the format Xcode and editors parse.
+    case xcode
+    /// SwiftLint's JSON reporter format, so tools that read SwiftLint's JSON read ours.
+    case json
+
+    public func render(_ findings: [Finding]) -> String {
+        switch self {
+        case .xcode: return XcodeReporter.render(findings)
+        case .json: return JSONReporter.render(findings)
+        }
+    }
+}
+
+public enum XcodeReporter {
+    public static func render(_ findings: [Finding]) -> String {
+        findings.map { finding in
+            "\(finding.file):\(finding.line):\(finding.column): \(finding.severity.rawValue): \(finding.message) (\(finding.ruleID))"
+        }.joined(separator: "\n") + (findings.isEmpty ? "" : "\n")
+    }
+}
+
+/// A JSON array of objects with SwiftLint's fields: file, line, character, severity, type, rule_id, reason.
+public enum JSONReporter {
+    public static func render(_ findings: [Finding]) -> String {
+        let objects = findings.map { finding -> String in
+            let fields: [(String, String)] = [
+                ("character", String(finding.column)),
+                ("file", quoted(finding.file)),
+                ("line", String(finding.line)),
+                ("reason", quoted(finding.message)),
+                ("rule_id", quoted(finding.ruleID)),
+                ("severity", quoted(finding.severity == .error ? "Error" : "Warning")),
+                ("type", quoted(finding.ruleName)),
+            ]
+            return "  {\n" + fields.map { "    \"\($0.0)\" : \($0.1)" }.joined(separator: ",\n") + "\n  }"
+        }
+        return objects.isEmpty ? "[\n\n]\n" : "[\n" + objects.joined(separator: ",\n") + "\n]\n"
+    }
+
+    /// A JSON string literal. Written by hand so output is byte-stable across Foundation versions.
+    static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    result += String(format: "\\u%04x", scalar.value)
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result + "\""
+    }
+}

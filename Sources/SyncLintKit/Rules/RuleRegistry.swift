@@ -1,0 +1,31 @@
+/// Every rule SyncLint has, in one hand-written list. A test reads the rule sources and fails
+/// when a rule file is missing here.
+public enum RuleRegistry {
+    // Metatypes are immutable; the lists are never written.
+    nonisolated(unsafe) public static let syntaxRules: [any SyntaxRule.Type] = [
+        // SwiftUI
+        TaskWithoutIDRule.self,
+//        UnstableTaskIDRule.self,
+        // Observation
+//        ObservedTaskHandleRule.self,
+        // Concurrency
+//        TaskHandleOverwrittenRule.self,
+//        CancellationReportedAsErrorRule.self,
+//        LoadingStateNotResetRule.self,
+//        CheckThenActAcrossAwaitRule.self,
+//        MissingCancellationCheckRule.self,
+//        TaskSelfCaptureRule.self,
+        // SwiftData
+//        StaleModelAfterAwaitRule.self,
+    ]
+
+    nonisolated(unsafe) public static let projectRules: [any ProjectRule.Type] = []
+
+    public static var allDescriptions: [RuleDescription] {
+        (syntaxRules.map { $0.description } + projectRules.map { $0.description }).sorted { $0.id < $1.id }
+    }
+
+    public static func description(of id: String) -> RuleDescription? {
+        allDescriptions.first { $0.id == id }
+    }
+}

@@ -1,0 +1,149 @@
+import ArgumentParser
+import Foundation
+import SyncLintKit
+
+@main
+enum Main {
+    static func main() {
+        do {
+            var command = try SyncLintCommand.parseAsRoot()
+            try command.run()
+        } catch let exit as ExitCode {
+            Foundation.exit(exit.rawValue)
+        } catch {
+            let code = SyncLintCommand.exitCode(for: error)
+            if code == .success {
+                print(SyncLintCommand.fullMessage(for: error))
+                Foundation.exit(0)
+            }
+            // Usage and configuration errors: one clear message on stderr, exit status 2.
+            let message = SyncLintCommand.message(for: error)
+            FileHandle.standardError.write(Data(((message.hasPrefix("error:") ? "" : "error: ") + message + "\n").utf8))
+            Foundation.exit(2)
+        }
+    }
+}
+
+struct SyncLintCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "synclint",
+        abstract: "Finds the task races, stale model writes, CloudKit schema crashes and lost sync updates of SwiftUI, SwiftData and Core Data apps.",
+        version: RuleDocumentation.version,
+        subcommands: [Lint.self, Rules.self, Explain.self, GenerateDocs.self],
+        defaultSubcommand: Lint.self)
+}
+
+struct Lint: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Lint Swift sources, Core Data models and entitlements.")
+
+    @Argument(help: "Files or folders to lint (default: the current folder).")
+    var paths: [String] = []
+
+    @Option(help: "Output format: xcode or json.")
+    var reporter: String = "xcode"
+
+    @Option(help: "Configuration file (default: .synclint.yml in the current folder, if any).")
+    var config: String?
+
+    @Flag(help: "Turn on every rule, opt-in ones included.")
+    var enableAllRules = false
+
+    @Flag(help: "Read and write no cached results.")
+    var noCache = false
+
+    @Flag(help: "Exit with status 1 on any finding, not only on errors.")
+    var strict = false
+
+    @Flag(help: "Print wall time per stage on stderr.")
+    var timings = false
+
+    func run() throws {
+        guard let reporterKind = ReporterKind(rawValue: reporter) else {
+            throw ValidationError("unknown reporter '\(reporter)'; use \(ReporterKind.allCases.map(\.rawValue).joined(separator: " or "))")
+        }
+        let configuration = try loadConfiguration()
+        let currentFolder = FileManager.default.currentDirectoryPath
+        let targets = paths.isEmpty ? (configuration.included.isEmpty ? [currentFolder] : configuration.included) : paths
+        let result = Linter.lint(paths: targets, configuration: configuration, enableAllRules: enableAllRules)
+        for warning in result.warnings { standardError(warning) }
+        let reportStart = DispatchTime.now().uptimeNanoseconds
+        FileHandle.standardOutput.write(Data(reporterKind.render(result.findings).utf8))
+        if timings {
+            let report = Double(DispatchTime.now().uptimeNanoseconds - reportStart) / 1e9
+            let t = result.timings
+            let rows: [(String, Double)] = [
+                ("discover", t.discover), ("read (summed over threads)", t.read), ("parse (summed over threads)", t.parse),
+                ("walk: index facts + rules (summed over threads)", t.walk), ("read+parse+walk wall", t.filesWall),
+                ("index merge", t.index), ("rules: resolve + project rules", t.rules), ("report", report),
+            ]
+            standardError("timings for \(result.filesLinted) files:")
+            for (stage, seconds) in rows { standardError(String(format: "  %-48@ %8.3f s", stage as NSString, seconds)) }
+        }
+        if result.findings.contains(where: { $0.severity == .error }) || (strict && !result.findings.isEmpty) {
+            throw ExitCode(1)
+        }
+    }
+
+    private func loadConfiguration() throws -> Configuration {
+        let known = Set(RuleRegistry.allDescriptions.map(\.id))
+        let path: String
+        if let config {
+            path = config
+        } else {
+            path = ".synclint.yml"
+            guard FileManager.default.fileExists(atPath: path) else { return Configuration() }
+        }
+        do {
+            return try Configuration.load(path: path, knownRuleIDs: known)
+        } catch let error as Configuration.LoadError {
+            throw ValidationError(error.description)
+        }
+    }
+}
+
+struct Rules: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List every rule: id, default, severity, seed.")
+
+    func run() throws {
+        let rules = RuleRegistry.allDescriptions
+        let width = rules.map(\.id.count).max() ?? 0
+        print("id".padding(toLength: width, withPad: " ", startingAt: 0) + "  default  severity  seed")
+        for rule in rules {
+            print(rule.id.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
+                + (rule.isOptIn ? "opt-in " : "on     ") + "  " + rule.severity.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
+                + "  " + rule.seed)
+        }
+    }
+}
+
+struct Explain: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Print a rule's documentation.")
+
+    @Argument(help: "The rule id, as `synclint rules` lists it.")
+    var ruleID: String
+
+    func run() throws {
+        guard let rule = RuleRegistry.description(of: ruleID) else {
+            throw ValidationError("unknown rule '\(ruleID)'; `synclint rules` lists them")
+        }
+        print(RuleDocumentation.markdown(for: rule), terminator: "")
+    }
+}
+
+struct GenerateDocs: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "generate-docs", abstract: "Write docs/rules.md from the rules' metadata.")
+
+    @Option(help: "Where to write the reference.")
+    var output = "docs/rules.md"
+
+    func run() throws {
+        let url = URL(fileURLWithPath: output)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try RuleDocumentation.reference(RuleRegistry.allDescriptions).write(to: url, atomically: true, encoding: .utf8)
+        print("wrote \(output)")
+    }
+}
+
+func standardError(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+}

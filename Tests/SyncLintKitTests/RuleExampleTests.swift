@@ -1,0 +1,64 @@
+import Testing
+@testable import SyncLintKit
+
+/// Every rule's documented examples, run through the production pipeline with only that rule on.
+/// Triggering examples must fire exactly at their `↓` markers; non-triggering ones must stay quiet.
+/// SwiftLint's cheap mutations (commented out, inside a string literal, behind a multi-byte line,
+/// behind a disable comment) catch rules that match text instead of syntax.
+struct RuleExampleTests {
+    static let ruleIDs = RuleRegistry.allDescriptions.map(\.id)
+
+    @Test(arguments: ruleIDs)
+    func triggeringExamplesFireAtTheirMarkers(ruleID: String) throws {
+        let description = try #require(RuleRegistry.description(of: ruleID))
+        #expect(!description.triggeringExamples.isEmpty, "\(ruleID) has no triggering example")
+        for example in description.triggeringExamples {
+            let source = MarkedSource(example.code)
+            #expect(!source.markers.isEmpty, "a triggering example of \(ruleID) has no ↓ marker:\n\(example.code)")
+            let found = positions(source.text, ruleID: ruleID, options: example.options)
+            #expect(found == source.markers.sorted(by: order), "\(ruleID) fired at \(found), expected \(source.markers) in:\n\(example.code)")
+        }
+    }
+
+    @Test(arguments: ruleIDs)
+    func nonTriggeringExamplesStayQuiet(ruleID: String) throws {
+        let description = try #require(RuleRegistry.description(of: ruleID))
+        #expect(description.nonTriggeringExamples.count >= 2, "\(ruleID) needs at least two non-triggering examples")
+        for example in description.nonTriggeringExamples {
+            let found = positions(example.code, ruleID: ruleID, options: example.options)
+            #expect(found.isEmpty, "\(ruleID) fired at \(found) in a non-triggering example:\n\(example.code)")
+        }
+    }
+
+    @Test(arguments: ruleIDs)
+    func mutatedTriggeringExamplesBehave(ruleID: String) throws {
+        let description = try #require(RuleRegistry.description(of: ruleID))
+        for example in description.triggeringExamples where !example.code.contains("#\"\"\"") {
+            let source = MarkedSource(example.code)
+            let commented = source.text.split(separator: "\n", omittingEmptySubsequences: false).map { "// " + $0 }.joined(separator: "\n")
+            #expect(positions(commented, ruleID: ruleID, options: example.options).isEmpty, "\(ruleID) fired inside a comment")
+
+            let inString = "let example = #\"\"\"\n" + source.text + "\n\"\"\"#\n"
+            #expect(positions(inString, ruleID: ruleID, options: example.options).isEmpty, "\(ruleID) fired inside a string literal")
+
+            let disabled = "// synclint:disable \(ruleID)\n" + source.text
+            #expect(positions(disabled, ruleID: ruleID, options: example.options).isEmpty, "\(ruleID) ignored a disable comment")
+
+            let shifted = "// 👨‍👩‍👧‍👦 ünïcödé prefix\n" + source.text
+            let expected = source.markers.map { MarkedSource.Position(line: $0.line + 1, column: $0.column) }.sorted(by: order)
+            #expect(positions(shifted, ruleID: ruleID, options: example.options) == expected,
+                    "\(ruleID) lost its position behind a multi-byte line")
+        }
+    }
+
+    private func positions(_ code: String, ruleID: String, options: [String: OptionValue]) -> [MarkedSource.Position] {
+        Harness.findings(code, rules: [ruleID], options: [ruleID: options])
+            .filter { $0.ruleID == ruleID }
+            .map { MarkedSource.Position(line: $0.line, column: $0.column) }
+            .sorted(by: order)
+    }
+
+    private func order(_ lhs: MarkedSource.Position, _ rhs: MarkedSource.Position) -> Bool {
+        (lhs.line, lhs.column) < (rhs.line, rhs.column)
+    }
+}

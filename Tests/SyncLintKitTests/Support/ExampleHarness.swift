@@ -1,0 +1,49 @@
+import Foundation
+@testable import SyncLintKit
+
+/// Runs sources through the production pipeline with chosen rules, as the CLI would.
+enum Harness {
+    static func findings(_ code: String, rules: [String], options: [String: [String: OptionValue]] = [:],
+                         path: String = "/virtual/Example.swift", resources: [ResourceFile] = []) -> [Finding] {
+        findings(sources: [SourceInput(path: path, text: code)], rules: rules, options: options, resources: resources)
+    }
+
+    static func findings(sources: [SourceInput], rules: [String], options: [String: [String: OptionValue]] = [:],
+                         resources: [ResourceFile] = [], cloudKit: Configuration.CloudKitMode = .auto) -> [Finding] {
+        var configuration = Configuration()
+        configuration.onlyRules = rules
+        configuration.cloudKit = cloudKit
+        for (rule, values) in options { configuration.ruleOptions[rule] = RuleOptions(values) }
+        return Linter.lint(sources: sources, resources: resources, configuration: configuration).findings
+    }
+}
+
+/// A source with `↓` markers removed, and where each marker stood (line, UTF-8 column, both 1-based).
+struct MarkedSource {
+    let text: String
+    let markers: [Position]
+
+    struct Position: Hashable, CustomStringConvertible {
+        let line: Int
+        let column: Int
+        var description: String { "\(line):\(column)" }
+    }
+
+    init(_ marked: String) {
+        var lines: [String] = []
+        var markers: [Position] = []
+        for (lineIndex, line) in marked.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            var clean = ""
+            for character in line {
+                if character == "↓" {
+                    markers.append(Position(line: lineIndex + 1, column: clean.utf8.count + 1))
+                } else {
+                    clean.append(character)
+                }
+            }
+            lines.append(clean)
+        }
+        self.text = lines.joined(separator: "\n")
+        self.markers = markers
+    }
+}
