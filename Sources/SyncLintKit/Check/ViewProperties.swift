@@ -7,6 +7,8 @@ public struct ViewProperties {
     public var injected: [String: String] = [:]
     /// Values the view owns or SwiftUI supplies: `@State`, `@StateObject`, `@Environment`, `@Query`, ...
     public var owned: Set<String> = []
+    /// Every stored property's written or simply inferred type, injected or owned.
+    public var types: [String: String] = [:]
 
     static let injectingWrappers: Set<String> = ["Bindable", "ObservedObject", "Binding"]
 
@@ -20,7 +22,9 @@ public struct ViewProperties {
             for binding in variable.bindings {
                 guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
                       !DeclarationCollector.isComputed(binding) else { continue }
-                let typeName = binding.typeAnnotation.map { DeclarationCollector.unwrapped($0.type) } ?? ""
+                let typeName = binding.typeAnnotation.map { DeclarationCollector.unwrapped($0.type) }
+                    ?? binding.initializer.flatMap { DeclarationCollector.inferredType($0.value) } ?? ""
+                if !typeName.isEmpty { types[name] = typeName }
                 if let wrapper = wrappers.first {
                     if Self.injectingWrappers.contains(wrapper) { injected[name] = typeName } else { owned.insert(name) }
                 } else if binding.initializer == nil {

@@ -5,16 +5,16 @@ public enum RuleRegistry {
     nonisolated(unsafe) public static let syntaxRules: [any SyntaxRule.Type] = [
         // SwiftUI
         TaskWithoutIDRule.self,
-//        UnstableTaskIDRule.self,
+        UnstableTaskIDRule.self,
         // Observation
-//        ObservedTaskHandleRule.self,
+        ObservedTaskHandleRule.self,
         // Concurrency
-//        TaskHandleOverwrittenRule.self,
+        TaskHandleOverwrittenRule.self,
 //        CancellationReportedAsErrorRule.self,
 //        LoadingStateNotResetRule.self,
 //        CheckThenActAcrossAwaitRule.self,
 //        MissingCancellationCheckRule.self,
-//        TaskSelfCaptureRule.self,
+        TaskSelfCaptureRule.self,
         // SwiftData
 //        StaleModelAfterAwaitRule.self,
     ]

@@ -1,0 +1,187 @@
+import SwiftSyntax
+
+/// A long-lived or nested `Task` that holds `self` strongly.
+public final class TaskSelfCaptureRule: SyntaxRule {
+    public static let description = RuleDescription(
+        id: "task_self_capture",
+        name: "Task Self Capture",
+        whatItDoes: """
+            In a class or actor, finds (1) a `Task` stored on `self` whose closure uses `self` strongly and \
+            loops (`while`, `repeat`, `for await`, or a `for` with `Task.sleep`), and (2) a `Task { }` nested \
+            inside a `[weak self]` closure that uses `self` strongly again. With `strict: true`, every `Task` \
+            whose closure uses `self` without `[weak self]` is reported.
+            """,
+        whyIsThisBad: """
+            `self` holds the task and the task holds `self`: a looping task keeps its owner alive forever, and \
+            the owner's `deinit` (where it would cancel the task) never runs. A nested `Task` inside a \
+            `[weak self]` closure silently takes back the strong reference the outer closure gave up (seed 002, \
+            patterns 8 and 9; seed 000, "[weak self] Capture Pattern").
+            """,
+        seed: "000, 002",
+        options: [RuleOptionDescription("strict", default: "false",
+                                        "report every `Task` in a class that uses `self` strongly, as seed 002 asks")],
+        triggeringExamples: [
+            RuleExample("""
+                final class Ticker {
+                    var value = 0
+                    private var tickTask: Task<Void, Never>?
+                    func start() {
+                        tickTask = ↓Task {
+                            while !Task.isCancelled {
+                                try? await Task.sleep(for: .seconds(1))
+                                value += 1
+                            }
+                        }
+                    }
+                }
+                """),
+            RuleExample("""
+                final class Die {
+                    var value = 1
+                    func animateStep(step: Int) {
+                        Task { [weak self] in
+                            guard let self else { return }
+                            ↓Task {
+                                self.animateStep(step: step + 1)
+                            }
+                        }
+                    }
+                }
+                """),
+            RuleExample("""
+                final class Scheduler {
+                    func scheduleWork() {
+                        ↓Task {
+                            try? await Task.sleep(for: .seconds(1))
+                            self.updateValue()
+                        }
+                    }
+                }
+                """, options: ["strict": .bool(true)]),
+        ],
+        nonTriggeringExamples: [
+            RuleExample("""
+                final class Ticker {
+                    var value = 0
+                    private var tickTask: Task<Void, Never>?
+                    func start() {
+                        tickTask = Task { [weak self] in
+                            while !Task.isCancelled {
+                                try? await Task.sleep(for: .seconds(1))
+                                self?.value += 1
+                            }
+                        }
+                    }
+                }
+                """),
+            RuleExample("""
+                final class Die {
+                    var value = 1
+                    func animateStep(step: Int) {
+                        guard step < 10 else { return }
+                        Task { [weak self] in
+                            try? await Task.sleep(for: .milliseconds(50))
+                            guard let self else { return }
+                            self.value = Int.random(in: 1...6)
+                            self.animateStep(step: step + 1)
+                        }
+                    }
+                }
+                """),
+            RuleExample("""
+                final class Scheduler {
+                    func scheduleWork() {
+                        Task {
+                            try? await Task.sleep(for: .seconds(1))
+                            self.updateValue()
+                        }
+                    }
+                }
+                """),
+            RuleExample("""
+                struct CounterView: View {
+                    @State private var count = 0
+                    @State private var timer: Task<Void, Never>?
+                    func start() {
+                        timer = Task { while !Task.isCancelled { count += 1; try? await Task.sleep(for: .seconds(1)) } }
+                    }
+                }
+                """),
+        ],
+        knownLimitations: """
+            Implicit uses of `self` are recognized by member names the index knows for the enclosing type; a local \
+            variable with a member's name counts as a use. In the default mode a one-shot task that uses `self` \
+            strongly is not reported: it releases `self` when it finishes (seed 002's pattern 8 asks for `[weak self]` \
+            there too; turn on `strict`). Structs are never reported: a view's `self` is a value.
+            """)
+
+    public static let nodeKinds: Set<SyntaxKind> = [.functionCallExpr]
+
+    private let strict: Bool
+
+    public init(options: RuleOptions) {
+        strict = options.bool("strict", default: false)
+    }
+
+    public func enter(_ node: Syntax, context: FileContext) {
+        guard let call = node.as(FunctionCallExprSyntax.self), TaskFacts.isTaskCreation(call),
+              let closure = SyntaxFacts.closures(of: call).first, !SyntaxFacts.capturesSelfWeakly(closure),
+              let type = context.scope.currentType, type.kind == .class || type.kind == .actor || type.kind == .extension
+        else { return }
+        let uses = SelfUses(closure)
+        let insideWeakClosure = context.scope.closures.contains { $0.capturesSelfWeakly }
+        let storedName = TaskFacts.storedHandleName(of: call, in: context.scope.currentFunction?.body)
+        let reason: String
+        if insideWeakClosure {
+            reason = "this `Task` inside a `[weak self]` closure captures `self` strongly again"
+        } else if storedName != nil && uses.loops {
+            reason = "this looping `Task` is stored on `self` and captures `self` strongly, so neither is ever released"
+        } else if strict {
+            reason = "this `Task` captures `self` strongly"
+        } else {
+            return
+        }
+        let message = reason + "; add `[weak self]` and unwrap it inside the loop or after each `await`"
+        let typeName = type.name
+        let isExtension = type.kind == .extension
+        let explicit = uses.explicitSelf
+        let bareNames = uses.bareNames
+        context.report(call.calledExpression) { index in
+            let declarations = index.declarations(of: typeName)
+            if isExtension, !declarations.contains(where: { $0.kind == .class || $0.kind == .actor }) { return nil }
+            if explicit { return message }
+            let members = Set(index.properties(of: typeName).map(\.name) + index.methods(of: typeName).map(\.name))
+            return bareNames.contains(where: members.contains) ? message : nil
+        }
+    }
+}
+
+/// How a task closure uses `self`: explicitly, or by bare member names; and whether it loops.
+private struct SelfUses {
+    var explicitSelf = false
+    var bareNames: Set<String> = []
+    var loops = false
+
+    init(_ closure: ClosureExprSyntax) {
+        var sleeps = false
+        var hasFor = false
+        for token in closure.statements.tokens(viewMode: .sourceAccurate) {
+            switch token.tokenKind {
+            case .keyword(.self):
+                // `guard let self` in a nested weak closure rebinds; a bare `self` expression is a strong use.
+                if token.parent?.is(DeclReferenceExprSyntax.self) == true { explicitSelf = true }
+            case .keyword(.while), .keyword(.repeat): loops = true
+            case .keyword(.for): hasFor = true
+            case .keyword(.await) where token.parent?.is(ForStmtSyntax.self) == true: loops = true
+            case .identifier(let name):
+                if name == "sleep" { sleeps = true }
+                if let reference = token.parent?.as(DeclReferenceExprSyntax.self),
+                   reference.parent?.as(MemberAccessExprSyntax.self)?.declName.id != reference.id {
+                    bareNames.insert(name)
+                }
+            default: break
+            }
+        }
+        if hasFor && sleeps { loops = true }
+    }
+}

@@ -1,0 +1,86 @@
+import SwiftSyntax
+
+/// A `Task` handle stored in an `@Observable` class without `@ObservationIgnored`.
+public final class ObservedTaskHandleRule: SyntaxRule {
+    public static let description = RuleDescription(
+        id: "observed_task_handle",
+        name: "Observed Task Handle",
+        whatItDoes: """
+            Finds a stored `var` whose type is `Task<...>` (optional, or in a collection) in an `@Observable` \
+            class, without `@ObservationIgnored`.
+            """,
+        whyIsThisBad: """
+            The `@Observable` macro tracks every stored property. Storing or clearing a task handle then \
+            invalidates every view that read it, which re-evaluates bodies and can restart `.task` modifiers in \
+            the middle of the work the handle belongs to (seed 000, "Why @ObservationIgnored is Essential"). \
+            A task handle is bookkeeping, not state a view shows: mark it `@ObservationIgnored`.
+            """,
+        seed: "000, 001",
+        triggeringExamples: [
+            RuleExample("""
+                @Observable
+                final class BadViewModel {
+                    var ↓loadingTask: Task<Void, Never>?
+                }
+                """),
+            RuleExample("""
+                @Observable @MainActor
+                final class SyncModel {
+                    private var ↓tasks: [UUID: Task<Void, Error>] = [:]
+                    var ↓refresh = Task<Void, Never> {}
+                }
+                """),
+        ],
+        nonTriggeringExamples: [
+            RuleExample("""
+                @Observable
+                final class GoodViewModel {
+                    @ObservationIgnored
+                    private var loadingTask: Task<Void, Never>?
+                }
+                """),
+            RuleExample("""
+                final class Loader: ObservableObject {
+                    @Published var isLoading = false
+                    private var loadingTask: Task<Void, Never>?
+                }
+                """),
+            RuleExample("""
+                @Observable
+                final class TaskListModel {
+                    var tasks: [TodoTask] = []
+                    var current: TaskItem?
+                    static var shared: Task<Void, Never>?
+                }
+                """),
+        ],
+        knownLimitations: """
+            Only the `@Observable` macro is checked; an `ObservableObject` publishes only `@Published` \
+            properties, so its plain task handles are fine. A type alias for `Task` is not recognized.
+            """)
+
+    public static let nodeKinds: Set<SyntaxKind> = [.variableDecl]
+
+    public init(options: RuleOptions) {}
+
+    public func enter(_ node: Syntax, context: FileContext) {
+        guard let variable = node.as(VariableDeclSyntax.self),
+              variable.bindingSpecifier.tokenKind == .keyword(.var),
+              let type = context.scope.currentType, type.hasAttribute("Observable"),
+              context.scope.currentFunction == nil, context.scope.currentClosure == nil,
+              !SyntaxFacts.hasAttribute("ObservationIgnored", variable.attributes),
+              !variable.modifiers.contains(where: { ["static", "class"].contains($0.name.text) }) else { return }
+        for property in DeclarationCollector.properties(of: variable, context: context) where !property.isComputed {
+            guard let typeName = property.typeName, Self.holdsTask(typeName) else { continue }
+            context.report(at: property.location,
+                           "task handle `\(property.name)` is tracked by `@Observable`, so storing it invalidates views; mark it `@ObservationIgnored`")
+        }
+    }
+
+    /// `Task<...>`, `Task`, `[Task<...>]`, `[Key: Task<...>]`, `Set<Task<...>>`.
+    static func holdsTask(_ typeName: String) -> Bool {
+        let compact = typeName.replacingOccurrences(of: " ", with: "")
+        return compact == "Task" || compact.hasPrefix("Task<") || compact.contains("[Task<") || compact.contains(":Task<")
+            || compact.contains("<Task<")
+    }
+}

@@ -1,0 +1,111 @@
+import SwiftSyntax
+
+/// `.task(id:)` keyed on a mutable, non-identity property or a computed property.
+public final class UnstableTaskIDRule: SyntaxRule {
+    public static let description = RuleDescription(
+        id: "unstable_task_id",
+        name: "Unstable Task ID",
+        whatItDoes: """
+            Finds `.task(id: expr)` where `expr` ends in a mutable stored property (`var`) of a model, \
+            observable or view-model type that is not an identity (`id`, `...ID`, `persistentModelID`, \
+            `objectID`, `uuid`), or in a computed property.
+            """,
+        whyIsThisBad: """
+            SwiftUI cancels and restarts the task every time the id changes. A title or a status that CloudKit \
+            sync rewrites mid-load restarts the load under the user's feet, and a computed property can change on \
+            every evaluation (seed 000, "Choosing the Right Identity Value"). The id should be immutable for the \
+            entity's lifetime: its `id`.
+            """,
+        seed: "000",
+        triggeringExamples: [
+            RuleExample("""
+                @Model final class Article { var id: UUID = UUID(); var title: String = "" }
+                @Observable final class ReaderViewModel { var article: Article; init(article: Article) { self.article = article } }
+                struct ReaderView: View {
+                    @Bindable var viewModel: ReaderViewModel
+                    var body: some View {
+                        Text("")↓.task(id: viewModel.article.title) { await viewModel.loadContent() }
+                    }
+                }
+                """),
+            RuleExample("""
+                @Observable final class ReaderViewModel {
+                    var article: Article?
+                    var computedProperty: String { article?.title ?? "" }
+                }
+                struct ReaderView: View {
+                    @State private var viewModel = ReaderViewModel()
+                    var body: some View {
+                        Text("")↓.task(id: viewModel.computedProperty) { await viewModel.loadContent() }
+                    }
+                }
+                """),
+        ],
+        nonTriggeringExamples: [
+            RuleExample("""
+                @Model final class Article { var id: UUID = UUID(); var title: String = "" }
+                @Observable final class ReaderViewModel { var article: Article; init(article: Article) { self.article = article } }
+                struct ReaderView: View {
+                    @Bindable var viewModel: ReaderViewModel
+                    var body: some View {
+                        Text("").task(id: viewModel.article.id) { await viewModel.loadContent() }
+                    }
+                }
+                """),
+            RuleExample("""
+                struct SearchView: View {
+                    @State private var query = ""
+                    var body: some View {
+                        TextField("Search", text: $query).task(id: query) { await search(query) }
+                    }
+                }
+                """),
+            RuleExample("""
+                struct Settings { let accountName: String }
+                struct AccountView: View {
+                    let settings: Settings
+                    var body: some View {
+                        Text("").task(id: settings.accountName) { await refresh() }
+                    }
+                }
+                """),
+        ],
+        knownLimitations: """
+            The chain is followed through the project index only: a root that is a local or a closure \
+            parameter (`ForEach(items) { item in ... .task(id: item.title) }`) is not checked, nor are types \
+            declared outside the project. A `@State` string used as a search query is meant to restart the \
+            task and is not a model property, so it is not reported.
+            """)
+
+    public static let nodeKinds: Set<SyntaxKind> = [.functionCallExpr]
+
+    public init(options: RuleOptions) {}
+
+    public func enter(_ node: Syntax, context: FileContext) {
+        guard let call = node.as(FunctionCallExprSyntax.self),
+              ScopeBuilder.classify(call) == .viewTask,
+              let id = SyntaxFacts.argument("id", of: call),
+              let path = SyntaxFacts.memberPath(id), let last = path.members.last,
+              !TypeNames.isIdentityName(last),
+              let view = context.scope.currentType, view.isView,
+              let member = call.calledExpression.as(MemberAccessExprSyntax.self) else { return }
+        let rootName = path.root == "self" ? path.members.first : path.root
+        let members = path.root == "self" ? Array(path.members.dropFirst()) : path.members
+        guard let rootName, !members.isEmpty,
+              let rootType = ViewProperties(typeNode: view.node).types[rootName] else { return }
+        let expression = id.trimmedDescription
+        context.report(member.period) { index in
+            let chain = index.resolveChain(from: rootType, members: members)
+            guard chain.count == members.count, let property = chain.last else { return nil }
+            let ownerType = chain.count >= 2 ? chain[chain.count - 2].typeName ?? "" : rootType
+            let suggestion = "`.task(id:)` with the entity's immutable identity (such as its `id`)"
+            if property.isComputed {
+                return "`.task(id: \(expression))` is keyed on a computed property that can change on every evaluation; use \(suggestion)"
+            }
+            guard property.isStoredVar,
+                  index.isPersistentModel(ownerType) || index.isObservable(ownerType) || ownerType.hasSuffix("ViewModel")
+            else { return nil }
+            return "`.task(id: \(expression))` restarts whenever `\(property.name)` changes, and sync can change it mid-load; use \(suggestion)"
+        }
+    }
+}
