@@ -136,11 +136,19 @@ struct GenerateDocs: ParsableCommand {
     @Option(help: "Where to write the reference.")
     var output = "docs/rules.md"
 
+    @Option(help: "README whose rule table (between `<!-- rules:begin -->` and `<!-- rules:end -->`) is rewritten.")
+    var readmePath = "README.md"
+
     func run() throws {
         let url = URL(fileURLWithPath: output)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try RuleDocumentation.reference(RuleRegistry.allDescriptions).write(to: url, atomically: true, encoding: .utf8)
         print("wrote \(output)")
+        if let readme = try? String(contentsOfFile: readmePath, encoding: .utf8),
+           let updated = RuleDocumentation.replacingRuleTable(in: readme, with: RuleRegistry.allDescriptions) {
+            try updated.write(toFile: readmePath, atomically: true, encoding: .utf8)
+            print("updated the rule table in \(readmePath)")
+        }
     }
 }
 

@@ -37,6 +37,16 @@ public enum RuleDocumentation {
         return text
     }
 
+    static let tableBegin = "<!-- rules:begin -->"
+    static let tableEnd = "<!-- rules:end -->"
+
+    /// The README with its rule table (between the markers) regenerated; nil without markers.
+    public static func replacingRuleTable(in readme: String, with rules: [RuleDescription]) -> String? {
+        guard let begin = readme.range(of: tableBegin), let end = readme.range(of: tableEnd),
+              begin.upperBound <= end.lowerBound else { return nil }
+        return String(readme[..<begin.upperBound]) + "\n" + table(rules) + String(readme[end.lowerBound...])
+    }
+
     /// The rule table used in the README and at the top of `docs/rules.md`.
     public static func table(_ rules: [RuleDescription]) -> String {
         var text = "| Rule | Default | Severity | Seed | What it finds |\n|---|---|---|---|---|\n"

@@ -7,7 +7,7 @@ public final class TaskSelfCaptureRule: SyntaxRule {
         name: "Task Self Capture",
         whatItDoes: """
             In a class or actor, finds (1) a `Task` stored on `self` whose closure uses `self` strongly and \
-            loops (`while`, `repeat`, `for await`, or a `for` with `Task.sleep`), and (2) a `Task { }` nested \
+            loops (`while`, `repeat`, `for await`, or a `for` with `Task.sleep` over anything but a literal range), and (2) a `Task { }` nested \
             inside a `[weak self]` closure that uses `self` strongly again. With `strict: true`, every `Task` \
             whose closure uses `self` without `[weak self]` is reported.
             """,
@@ -164,15 +164,19 @@ private struct SelfUses {
 
     init(_ closure: ClosureExprSyntax) {
         var sleeps = false
-        var hasFor = false
+        var hasOpenEndedFor = false
         for token in closure.statements.tokens(viewMode: .sourceAccurate) {
             switch token.tokenKind {
             case .keyword(.self):
                 // `guard let self` in a nested weak closure rebinds; a bare `self` expression is a strong use.
                 if token.parent?.is(DeclReferenceExprSyntax.self) == true { explicitSelf = true }
             case .keyword(.while), .keyword(.repeat): loops = true
-            case .keyword(.for): hasFor = true
-            case .keyword(.await) where token.parent?.is(ForStmtSyntax.self) == true: loops = true
+            case .keyword(.for):
+                // `for step in 1...10` ends by itself; a loop over a collection or stream may not.
+                if let loop = token.parent?.as(ForStmtSyntax.self) {
+                    if loop.awaitKeyword != nil { loops = true }
+                    if !Self.isLiteralRange(loop.sequence) { hasOpenEndedFor = true }
+                }
             case .identifier(let name):
                 if name == "sleep" { sleeps = true }
                 if let reference = token.parent?.as(DeclReferenceExprSyntax.self),
@@ -182,6 +186,14 @@ private struct SelfUses {
             default: break
             }
         }
-        if hasFor && sleeps { loops = true }
+        if hasOpenEndedFor && sleeps { loops = true }
+    }
+
+    /// `1...10`, `0..<5`: a range between two integer literals.
+    static func isLiteralRange(_ sequence: ExprSyntax) -> Bool {
+        guard let elements = sequence.as(SequenceExprSyntax.self)?.elements, elements.count == 3 else { return false }
+        let parts = Array(elements)
+        return parts[0].is(IntegerLiteralExprSyntax.self) && parts[2].is(IntegerLiteralExprSyntax.self)
+            && ["...", "..<"].contains(parts[1].as(BinaryOperatorExprSyntax.self)?.operator.text ?? "")
     }
 }
