@@ -39,7 +39,11 @@ let package = Package(
         ),
         .testTarget(
             name: "SyncLintKitTests",
-            dependencies: ["SyncLintKit"]
+            dependencies: [
+                "SyncLintKit",
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftParser", package: "swift-syntax"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

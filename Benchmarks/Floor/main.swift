@@ -1,10 +1,64 @@
+// The floor: the least work any swift-syntax based analyzer does on a folder. It finds the same
+// `.swift` files SyncLint lints, reads and parses each once, visits every node once, in parallel
+// across cores, and prints counts. SyncLint's benchmark compares its own time and memory to this.
+import Dispatch
 import Foundation
-import SwiftSyntax
 import SwiftParser
-final class Counter: SyntaxAnyVisitor { var n = 0; override func visitAny(_ node: Syntax) -> SyntaxVisitorContinueKind { n += 1; return .visitChildren } }
-let root = CommandLine.arguments[1]
-let e = FileManager.default.enumerator(atPath: root)!
-var trees: [SourceFileSyntax] = []
-var count = 0
-while let p = e.nextObject() as? String { if p.hasSuffix(".swift") { let t = try! String(contentsOfFile: root + "/" + p, encoding: .utf8); let tr = Parser.parse(source: t); let c = Counter(viewMode: .sourceAccurate); c.walk(tr); count += c.n; if CommandLine.arguments.count > 2 { trees.append(tr) } } }
-print(count, trees.count)
+import SwiftSyntax
+
+final class NodeCounter: SyntaxAnyVisitor {
+    var nodes = 0
+
+    override func visitAny(_ node: Syntax) -> SyntaxVisitorContinueKind {
+        nodes += 1
+        return .visitChildren
+    }
+}
+
+final class Totals: @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var files = 0
+    private(set) var lines = 0
+    private(set) var nodes = 0
+
+    func add(lines: Int, nodes: Int) {
+        lock.lock()
+        files += 1
+        self.lines += lines
+        self.nodes += nodes
+        lock.unlock()
+    }
+}
+
+let skipped: Set<String> = [".build", "DerivedData", "Pods", "Carthage", "node_modules"]
+
+func swiftFiles(under root: String) -> [String] {
+    var files: [String] = []
+    guard let enumerator = FileManager.default.enumerator(
+        at: URL(fileURLWithPath: root), includingPropertiesForKeys: [.isDirectoryKey], options: [.skipsHiddenFiles]) else { return [] }
+    while let url = enumerator.nextObject() as? URL {
+        if (try? url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true {
+            if skipped.contains(url.lastPathComponent) { enumerator.skipDescendants() }
+        } else if url.pathExtension == "swift" {
+            files.append(url.path)
+        }
+    }
+    return files.sorted()
+}
+
+let roots = Array(CommandLine.arguments.dropFirst())
+guard !roots.isEmpty else {
+    FileHandle.standardError.write(Data("usage: synclint-floor DIR [DIR ...]\n".utf8))
+    exit(2)
+}
+let files = roots.flatMap(swiftFiles(under:))
+let totals = Totals()
+DispatchQueue.concurrentPerform(iterations: files.count) { index in
+    guard let data = FileManager.default.contents(atPath: files[index]),
+          let text = String(data: data, encoding: .utf8) else { return }
+    let tree = Parser.parse(source: text)
+    let counter = NodeCounter(viewMode: .sourceAccurate)
+    counter.walk(tree)
+    totals.add(lines: text.utf8.reduce(0) { $0 + ($1 == 10 ? 1 : 0) }, nodes: counter.nodes)
+}
+print("files: \(totals.files)  lines: \(totals.lines)  nodes: \(totals.nodes)")

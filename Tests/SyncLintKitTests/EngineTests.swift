@@ -1,4 +1,6 @@
 import Foundation
+import SwiftParser
+import SwiftSyntax
 import Testing
 @testable import SyncLintKit
 
@@ -125,5 +127,20 @@ struct EngineTests {
         #expect(object["severity"] as? String == "Warning")
         #expect(object["line"] as? Int == 3 && object["character"] as? Int == 7)
         #expect(XcodeReporter.render([finding]) == "/a b/C.swift:3:7: warning: say \"why\"\nhere (task_without_id)\n")
+    }
+}
+
+/// Positions must agree with swift-syntax's own converter, whatever the line endings.
+struct LineTableTests {
+    @Test(arguments: ["a\nbc\n\nd", "a\r\nbc\r\n\r\nd", "a\rbc\r\rd", "é👨‍👩‍👧\nx", ""])
+    func agreesWithSwiftSyntax(text: String) {
+        let table = LineTable(text)
+        let tree = Parser.parse(source: text)
+        let converter = SourceLocationConverter(fileName: "f", tree: tree)
+        for offset in 0...text.utf8.count {
+            let expected = converter.location(for: AbsolutePosition(utf8Offset: offset))
+            let actual = table.lineAndColumn(at: offset)
+            #expect(actual.line == expected.line && actual.column == expected.column, "offset \(offset) in \(text.debugDescription)")
+        }
     }
 }

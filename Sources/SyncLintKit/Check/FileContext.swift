@@ -15,7 +15,7 @@ struct PendingFinding: Sendable {
 public final class FileContext {
     public let path: String
     public let tree: SourceFileSyntax
-    let converter: SourceLocationConverter
+    private let lines: LineTable
     public internal(set) var scope = ScopeStack()
     /// Facts for the project index; index collectors write here.
     public var facts = FileFacts()
@@ -23,10 +23,10 @@ public final class FileContext {
     var currentRuleID = ""
     private(set) var pendingFindings: [PendingFinding] = []
 
-    init(path: String, tree: SourceFileSyntax) {
+    init(path: String, text: String, tree: SourceFileSyntax) {
         self.path = path
         self.tree = tree
-        self.converter = SourceLocationConverter(fileName: path, tree: tree)
+        self.lines = LineTable(text)
     }
 
     public func location(of node: some SyntaxProtocol) -> SourceLocation {
@@ -34,8 +34,8 @@ public final class FileContext {
     }
 
     public func location(at position: AbsolutePosition) -> SourceLocation {
-        let location = converter.location(for: position)
-        return SourceLocation(file: path, line: location.line, column: location.column)
+        let (line, column) = lines.lineAndColumn(at: position.utf8Offset)
+        return SourceLocation(file: path, line: line, column: column)
     }
 
     /// Reports a finding at the node's first token.
@@ -52,5 +52,35 @@ public final class FileContext {
     /// only values (names, strings), never syntax nodes.
     public func report(_ node: some SyntaxProtocol, when resolve: @escaping @Sendable (ProjectIndex) -> String?) {
         pendingFindings.append(PendingFinding(ruleID: currentRuleID, location: location(of: node), message: nil, resolve: resolve))
+    }
+}
+
+/// Line starts of a source text, for turning UTF-8 offsets into 1-based line and UTF-8 column, as
+/// swift-syntax's `SourceLocationConverter` does, from one scan of the bytes instead of the tree.
+struct LineTable {
+    private var starts: [Int] = [0]
+
+    init(_ text: String) {
+        var previous: UInt8 = 0
+        var offset = 0
+        for byte in text.utf8 {
+            offset += 1
+            if byte == 10 {  // \n, also ending a \r\n
+                if previous == 13 { starts[starts.count - 1] = offset } else { starts.append(offset) }
+            } else if byte == 13 {  // \r, which may be followed by \n
+                starts.append(offset)
+            }
+            previous = byte
+        }
+    }
+
+    func lineAndColumn(at offset: Int) -> (line: Int, column: Int) {
+        var low = 0
+        var high = starts.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if starts[middle] <= offset { low = middle } else { high = middle - 1 }
+        }
+        return (low + 1, offset - starts[low] + 1)
     }
 }

@@ -176,7 +176,7 @@ public enum Linter {
         if tree.hasError {
             result.warning = "warning: \(input.path): has syntax errors; analyzed as far as the parser recovered"
         }
-        let context = FileContext(path: input.path, tree: tree)
+        let context = FileContext(path: input.path, text: text, tree: tree)
         let rules = plan.makeRules()
         FileWalker(context: context, collectors: IndexCollectors.make(), rules: rules).walk(tree)
         for rule in rules {

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# SyncLint against the parse-only floor on a folder, in release.
+#
+#   Benchmarks/run.sh DIR [RUNS]          # e.g. Benchmarks/run.sh .build/checkouts 5
+#   DOUBLE=1 Benchmarks/run.sh DIR [RUNS] # also on two copies of DIR, for the doubling figure
+#
+# Builds both executables in release (the first build of swift-syntax in release takes 10+ minutes
+# on 2 cores), then runs the floor and `synclint lint --enable-all-rules` alternately RUNS times
+# (default 5) and prints each one's median wall time, their ratio, and each one's peak memory
+# (maximum resident set size from /usr/bin/time -v).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dir=${1:?usage: Benchmarks/run.sh DIR [RUNS]}
+runs=${2:-5}
+scratch=.build-release
+command -v /usr/bin/time >/dev/null || { echo "needs /usr/bin/time (GNU time)" >&2; exit 2; }
+
+swift build -c release --scratch-path "$scratch" --product synclint >&2
+swift build -c release --scratch-path "$scratch" --product synclint-floor >&2
+bin=$(swift build -c release --scratch-path "$scratch" --show-bin-path)
+
+# Runs a command once; prints "wall_seconds peak_kib".
+measure() {
+    local log
+    log=$(mktemp)
+    /usr/bin/time -v "$@" >/dev/null 2>"$log" || true
+    awk -F': ' '
+        /Elapsed \(wall clock\)/ { n = split($2, t, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + t[i]; wall = s }
+        /Maximum resident set size/ { rss = $2 }
+        END { printf "%.3f %d\n", wall, rss }' "$log"
+    rm -f "$log"
+}
+
+median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+bench() {
+    local target=$1 label=$2
+    local floor_walls=() lint_walls=() floor_rss=0 lint_rss=0
+    "$bin/synclint-floor" "$target" >&2   # warm-up, and the counts
+    "$bin/synclint" lint --enable-all-rules --no-cache "$target" >/dev/null 2>&1 || true
+    for _ in $(seq "$runs"); do
+        read -r wall rss < <(measure "$bin/synclint-floor" "$target")
+        floor_walls+=("$wall"); (( rss > floor_rss )) && floor_rss=$rss
+        read -r wall rss < <(measure "$bin/synclint" lint --enable-all-rules --no-cache "$target")
+        lint_walls+=("$wall"); (( rss > lint_rss )) && lint_rss=$rss
+    done
+    local floor_median lint_median
+    floor_median=$(printf '%s\n' "${floor_walls[@]}" | median)
+    lint_median=$(printf '%s\n' "${lint_walls[@]}" | median)
+    printf '%-22s floor %7.3f s  synclint %7.3f s  ratio %.2f  peak floor %d MiB  synclint %d MiB\n' \
+        "$label" "$floor_median" "$lint_median" "$(awk "BEGIN { print $lint_median / $floor_median }")" \
+        $((floor_rss / 1024)) $((lint_rss / 1024))
+    echo "$lint_median"
+}
+
+echo "median of $runs runs each, alternating; all rules on" >&2
+single=$(bench "$dir" "$dir" | tee /dev/stderr | tail -1)
+if [[ -n "${DOUBLE:-}" ]]; then
+    twice=$(mktemp -d)
+    trap 'rm -rf "$twice"' EXIT
+    cp -R "$dir" "$twice/copy1"
+    cp -R "$dir" "$twice/copy2"
+    double=$(bench "$twice" "two copies of $dir" | tee /dev/stderr | tail -1)
+    printf 'doubling: synclint on twice the code took %.2f times as long\n' "$(awk "BEGIN { print $double / $single }")" >&2
+fi
