@@ -47,7 +47,7 @@ final class FileWalker: SyntaxAnyVisitor {
                 listener.exit(node, context: context)
             }
         }
-        if ScopeBuilder.opensScope(node) { context.scope.pop() }
+        if ScopeBuilder.opensScope(node) { context.scope.pop(openedBy: node) }
     }
 }
 

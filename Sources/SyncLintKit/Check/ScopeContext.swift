@@ -73,6 +73,15 @@ public enum ScopeFrame {
     case type(TypeScope)
     case function(FunctionScope)
     case closure(ClosureScope)
+
+    /// The node that opened the frame; the walker pops the frame when it leaves that node.
+    var nodeID: SyntaxIdentifier {
+        switch self {
+        case .type(let type): return type.node.id
+        case .function(let function): return function.node.id
+        case .closure(let closure): return closure.node.id
+        }
+    }
 }
 
 /// The stack of enclosing declarations and closures at the node being walked.
@@ -80,7 +89,11 @@ public struct ScopeStack {
     public private(set) var frames: [ScopeFrame] = []
 
     mutating func push(_ frame: ScopeFrame) { frames.append(frame) }
-    mutating func pop() { frames.removeLast() }
+
+    /// Pops the frame `node` opened, if it opened one.
+    mutating func pop(openedBy node: Syntax) {
+        if let last = frames.last, last.nodeID == node.id { frames.removeLast() }
+    }
 
     /// The innermost enclosing type.
     public var currentType: TypeScope? {
