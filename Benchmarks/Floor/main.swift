@@ -20,12 +20,16 @@ final class Totals: @unchecked Sendable {
     private(set) var files = 0
     private(set) var lines = 0
     private(set) var nodes = 0
+    private(set) var parseSeconds = 0.0
+    private(set) var visitSeconds = 0.0
 
-    func add(lines: Int, nodes: Int) {
+    func add(lines: Int, nodes: Int, parse: Double, visit: Double) {
         lock.lock()
         files += 1
         self.lines += lines
         self.nodes += nodes
+        parseSeconds += parse
+        visitSeconds += visit
         lock.unlock()
     }
 }
@@ -56,9 +60,14 @@ let totals = Totals()
 DispatchQueue.concurrentPerform(iterations: files.count) { index in
     guard let data = FileManager.default.contents(atPath: files[index]),
           let text = String(data: data, encoding: .utf8) else { return }
+    let start = DispatchTime.now().uptimeNanoseconds
     let tree = Parser.parse(source: text)
+    let parsed = DispatchTime.now().uptimeNanoseconds
     let counter = NodeCounter(viewMode: .sourceAccurate)
     counter.walk(tree)
-    totals.add(lines: text.utf8.reduce(0) { $0 + ($1 == 10 ? 1 : 0) }, nodes: counter.nodes)
+    let visited = DispatchTime.now().uptimeNanoseconds
+    totals.add(lines: text.utf8.reduce(0) { $0 + ($1 == 10 ? 1 : 0) }, nodes: counter.nodes,
+               parse: Double(parsed - start) / 1e9, visit: Double(visited - parsed) / 1e9)
 }
 print("files: \(totals.files)  lines: \(totals.lines)  nodes: \(totals.nodes)")
+print(String(format: "summed over threads: parse %.3f s, visit %.3f s", totals.parseSeconds, totals.visitSeconds))

@@ -77,7 +77,9 @@ struct Lint: ParsableCommand {
                 ("index merge", t.index), ("rules: resolve + project rules", t.rules), ("report", report),
             ]
             standardError("timings for \(result.filesLinted) files:")
-            for (stage, seconds) in rows { standardError(String(format: "  %-48@ %8.3f s", stage as NSString, seconds)) }
+            for (stage, seconds) in rows {
+                standardError("  " + stage.padding(toLength: 48, withPad: " ", startingAt: 0) + String(format: "%8.3f s", seconds))
+            }
         }
         if result.findings.contains(where: { $0.severity == .error }) || (strict && !result.findings.isEmpty) {
             throw ExitCode(1)

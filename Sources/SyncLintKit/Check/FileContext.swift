@@ -16,6 +16,8 @@ public final class FileContext {
     public let path: String
     public let tree: SourceFileSyntax
     private let lines: LineTable
+    /// The file's text, for slicing a node's source without printing the tree.
+    private let text: String
     public internal(set) var scope = ScopeStack()
     /// Facts for the project index; index collectors write here.
     public var facts = FileFacts()
@@ -27,6 +29,7 @@ public final class FileContext {
         self.path = path
         self.tree = tree
         self.lines = LineTable(text)
+        self.text = text
     }
 
     public func location(of node: some SyntaxProtocol) -> SourceLocation {
@@ -36,6 +39,18 @@ public final class FileContext {
     public func location(at position: AbsolutePosition) -> SourceLocation {
         let (line, column) = lines.lineAndColumn(at: position.utf8Offset)
         return SourceLocation(file: path, line: line, column: column)
+    }
+
+    /// The node's source text without its leading and trailing trivia, as `trimmedDescription` gives it,
+    /// sliced from the file instead of printed from the tree.
+    public func sourceText(of node: some SyntaxProtocol) -> String {
+        let start = node.positionAfterSkippingLeadingTrivia.utf8Offset
+        let end = node.endPositionBeforeTrailingTrivia.utf8Offset
+        let sliced = text.utf8.withContiguousStorageIfAvailable { bytes -> String in
+            guard start >= 0, start <= end, end <= bytes.count else { return node.trimmedDescription }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+        }
+        return sliced ?? node.trimmedDescription
     }
 
     /// Reports a finding at the node's first token.

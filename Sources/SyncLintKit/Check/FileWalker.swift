@@ -12,6 +12,9 @@ protocol NodeListener: AnyObject {
 final class FileWalker: SyntaxAnyVisitor {
     private let context: FileContext
     private let listeners: [SyntaxKind: [(ruleID: String, listener: any NodeListener)]]
+    /// For each node entered and not yet left: its listeners, and whether it opened a scope frame.
+    /// Looked up once on enter, because asking a node its kind and hashing it cost more than the visit itself.
+    private var entered: [(listeners: [(ruleID: String, listener: any NodeListener)]?, opensScope: Bool)] = []
 
     init(context: FileContext, collectors: [any FactCollector], rules: [any SyntaxRule]) {
         self.context = context
@@ -30,8 +33,12 @@ final class FileWalker: SyntaxAnyVisitor {
     }
 
     override func visitAny(_ node: Syntax) -> SyntaxVisitorContinueKind {
-        if let frame = ScopeBuilder.frame(for: node) { context.scope.push(frame) }
-        if let interested = listeners[node.kind] {
+        let kind = node.kind
+        let opensScope = ScopeBuilder.opensScope(node, kind: kind)
+        if opensScope, let frame = ScopeBuilder.frame(for: node) { context.scope.push(frame) }
+        let interested = listeners[kind]
+        entered.append((interested, opensScope))
+        if let interested {
             for (ruleID, listener) in interested {
                 context.currentRuleID = ruleID
                 listener.enter(node, context: context)
@@ -41,13 +48,14 @@ final class FileWalker: SyntaxAnyVisitor {
     }
 
     override func visitAnyPost(_ node: Syntax) {
-        if let interested = listeners[node.kind] {
+        let (interested, opensScope) = entered.removeLast()
+        if let interested {
             for (ruleID, listener) in interested {
                 context.currentRuleID = ruleID
                 listener.exit(node, context: context)
             }
         }
-        if ScopeBuilder.opensScope(node) { context.scope.pop(openedBy: node) }
+        if opensScope { context.scope.pop(openedBy: node) }
     }
 }
 
@@ -61,8 +69,8 @@ private final class RuleListener: NodeListener {
 
 /// Builds scope frames from declarations and closures.
 enum ScopeBuilder {
-    static func opensScope(_ node: Syntax) -> Bool {
-        switch node.kind {
+    static func opensScope(_ node: Syntax, kind: SyntaxKind) -> Bool {
+        switch kind {
         case .classDecl, .structDecl, .enumDecl, .actorDecl, .protocolDecl, .extensionDecl,
              .functionDecl, .initializerDecl, .deinitializerDecl, .subscriptDecl, .closureExpr:
             return true
@@ -74,7 +82,6 @@ enum ScopeBuilder {
     }
 
     static func frame(for node: Syntax) -> ScopeFrame? {
-        guard opensScope(node) else { return nil }
         if let type = TypeDeclarationView(node) {
             return .type(TypeScope(name: type.name, kind: type.kind, attributes: SyntaxFacts.attributes(type.attributes),
                                    inheritedTypes: type.inheritedTypes, node: node))
@@ -83,23 +90,22 @@ enum ScopeBuilder {
             let effects = function.signature.effectSpecifiers
             return .function(FunctionScope(
                 name: function.name.text, isAsync: effects?.asyncSpecifier != nil, isThrowing: effects?.throwsClause != nil,
-                attributes: SyntaxFacts.attributes(function.attributes),
-                parameters: parameters(function.signature.parameterClause), body: function.body, node: node))
+                attributeList: function.attributes, parameterClause: function.signature.parameterClause, body: function.body, node: node))
         }
         if let initializer = node.as(InitializerDeclSyntax.self) {
             let effects = initializer.signature.effectSpecifiers
             return .function(FunctionScope(
                 name: "init", isAsync: effects?.asyncSpecifier != nil, isThrowing: effects?.throwsClause != nil,
-                attributes: SyntaxFacts.attributes(initializer.attributes),
-                parameters: parameters(initializer.signature.parameterClause), body: initializer.body, node: node))
+                attributeList: initializer.attributes, parameterClause: initializer.signature.parameterClause,
+                body: initializer.body, node: node))
         }
         if let deinitializer = node.as(DeinitializerDeclSyntax.self) {
-            return .function(FunctionScope(name: "deinit", isAsync: false, isThrowing: false, attributes: [],
-                                           parameters: [], body: deinitializer.body, node: node))
+            return .function(FunctionScope(name: "deinit", isAsync: false, isThrowing: false, attributeList: nil,
+                                           parameterClause: nil, body: deinitializer.body, node: node))
         }
         if let subscriptDecl = node.as(SubscriptDeclSyntax.self) {
-            return .function(FunctionScope(name: "subscript", isAsync: false, isThrowing: false, attributes: [],
-                                           parameters: parameters(subscriptDecl.parameterClause), body: nil, node: node))
+            return .function(FunctionScope(name: "subscript", isAsync: false, isThrowing: false, attributeList: subscriptDecl.attributes,
+                                           parameterClause: subscriptDecl.parameterClause, body: nil, node: node))
         }
         if let binding = node.as(PatternBindingSyntax.self) {
             var isAsync = false
@@ -108,21 +114,15 @@ enum ScopeBuilder {
                 isAsync = accessors.contains { $0.effectSpecifiers?.asyncSpecifier != nil }
                 isThrowing = accessors.contains { $0.effectSpecifiers?.throwsClause != nil }
             }
-            let attributes = binding.parent?.parent?.as(VariableDeclSyntax.self).map { SyntaxFacts.attributes($0.attributes) } ?? []
-            return .function(FunctionScope(name: binding.pattern.trimmedDescription, isAsync: isAsync, isThrowing: isThrowing,
-                                           attributes: attributes, parameters: [], body: nil, node: node))
+            let attributes = binding.parent?.parent?.as(VariableDeclSyntax.self)?.attributes
+            let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text ?? binding.pattern.trimmedDescription
+            return .function(FunctionScope(name: name, isAsync: isAsync, isThrowing: isThrowing,
+                                           attributeList: attributes, parameterClause: nil, body: nil, node: node))
         }
         if let closure = node.as(ClosureExprSyntax.self) {
             return .closure(closureScope(closure))
         }
         return nil
-    }
-
-    static func parameters(_ clause: FunctionParameterClauseSyntax) -> [(name: String, typeName: String)] {
-        clause.parameters.map { parameter in
-            let name = (parameter.secondName ?? parameter.firstName).text
-            return (name, parameter.type.trimmedDescription)
-        }
     }
 
     static func closureScope(_ closure: ClosureExprSyntax) -> ClosureScope {
@@ -132,34 +132,38 @@ enum ScopeBuilder {
                             capturesSelfWeakly: SyntaxFacts.capturesSelfWeakly(closure), isMainActorAnnotated: isMainActor)
     }
 
-    /// Decides what runs a closure from the call it is passed to.
+    /// Decides what runs a closure from the call it is passed to. Called for every closure and by rules
+    /// for many calls, so it looks at the method name's token first and builds receiver text only for
+    /// the few names that need it.
     static func classify(_ call: FunctionCallExprSyntax) -> ClosureKind {
-        let callee = SyntaxFacts.calleeName(call)
         let method = SyntaxFacts.calleeMethodName(call)
-        let receiver = SyntaxFacts.receiverText(call) ?? ""
-        switch callee {
-        case "Task": return .task
-        case "Task.detached": return .detachedTask
-        case "MainActor.run": return .mainActorRun
-        default: break
-        }
         switch method {
-        case "task" where !SyntaxFacts.isTypeName(receiver): return .viewTask
+        case "Task":
+            return SyntaxFacts.calleeName(call) == "Task" ? .task : .other(callee: method)
+        case "detached":
+            return SyntaxFacts.calleeName(call) == "Task.detached" ? .detachedTask : .other(callee: method)
+        case "run":
+            return SyntaxFacts.calleeName(call) == "MainActor.run" ? .mainActorRun : .other(callee: method)
         case "onAppear": return .onAppear
         case "onDisappear": return .onDisappear
         case "addTask", "addTaskUnlessCancelled": return .taskGroupChild
-        case "perform" where !receiver.isEmpty: return .perform(receiver: receiver)
-        case "performAndWait" where !receiver.isEmpty: return .performAndWait(receiver: receiver)
         case "concurrentPerform": return .backgroundQueue
-        case "async", "asyncAfter", "sync", "asyncAndWait":
+        case "task", "perform", "performAndWait", "async", "asyncAfter", "sync", "asyncAndWait", "addOperation":
+            break
+        default:
+            return .other(callee: method)
+        }
+        let receiver = SyntaxFacts.receiverText(call) ?? ""
+        switch method {
+        case "task": return SyntaxFacts.isTypeName(receiver) ? .other(callee: method) : .viewTask
+        case "perform": return receiver.isEmpty ? .other(callee: method) : .perform(receiver: receiver)
+        case "performAndWait": return receiver.isEmpty ? .other(callee: method) : .performAndWait(receiver: receiver)
+        case "addOperation": return receiver == "OperationQueue.main" ? .mainQueue : .backgroundQueue
+        default:
             if receiver.hasPrefix("DispatchQueue.main") || receiver == "OperationQueue.main" { return .mainQueue }
             if receiver.hasPrefix("DispatchQueue") || receiver.lowercased().hasSuffix("queue") { return .backgroundQueue }
-        case "addOperation":
-            if receiver == "OperationQueue.main" { return .mainQueue }
-            return .backgroundQueue
-        default: break
+            return .other(callee: method)
         }
-        return .other(callee: callee)
     }
 }
 
@@ -190,9 +194,6 @@ struct TypeDeclarationView {
         } else {
             return nil
         }
-        inheritedTypes = inheritance?.inheritedTypes.map { type in
-            let text = type.type.trimmedDescription
-            return text.split(separator: ".").last.map(String.init) ?? text
-        } ?? []
+        inheritedTypes = inheritance?.inheritedTypes.map { SyntaxFacts.simpleTypeName($0.type) } ?? []
     }
 }

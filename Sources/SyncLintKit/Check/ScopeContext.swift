@@ -17,18 +17,27 @@ public struct TypeScope {
     public var isManagedObject: Bool { inheritedTypes.contains("NSManagedObject") }
 }
 
-/// The function (or initializer, accessor) being walked.
+/// The function (or initializer, accessor) being walked. Attributes and parameters are read on
+/// demand: most functions are never asked about them.
 public struct FunctionScope {
     public let name: String
     public let isAsync: Bool
     public let isThrowing: Bool
-    public let attributes: [AttributeFact]
-    /// Parameter names as used in the body, with their written types.
-    public let parameters: [(name: String, typeName: String)]
+    let attributeList: AttributeListSyntax?
+    let parameterClause: FunctionParameterClauseSyntax?
     public let body: CodeBlockSyntax?
     public let node: Syntax
 
-    public var isMainActor: Bool { attributes.contains { $0.name == "MainActor" } }
+    public var attributes: [AttributeFact] { SyntaxFacts.attributes(attributeList) }
+
+    /// Parameter names as used in the body, with their written types.
+    public var parameters: [(name: String, typeName: String)] {
+        parameterClause?.parameters.map { parameter in
+            ((parameter.secondName ?? parameter.firstName).text, parameter.type.trimmedDescription)
+        } ?? []
+    }
+
+    public var isMainActor: Bool { SyntaxFacts.hasAttribute("MainActor", attributeList) }
 }
 
 /// What runs a closure, which decides its thread, lifetime and cancellation.
@@ -55,7 +64,7 @@ public enum ClosureKind: Equatable {
     case taskGroupChild
     /// `MainActor.run { }`.
     case mainActorRun
-    /// Any other closure, with the callee it is passed to ("" when not passed to a call).
+    /// Any other closure, with the method it is passed to (`map`, `forEach`; "" when not passed to a call).
     case other(callee: String)
 }
 

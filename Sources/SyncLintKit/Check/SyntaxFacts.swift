@@ -118,14 +118,24 @@ public enum SyntaxFacts {
         guard let list else { return [] }
         return list.compactMap { element in
             guard let attribute = element.as(AttributeSyntax.self) else { return nil }
-            var name = attribute.attributeName.trimmedDescription
-            if let dot = name.lastIndex(of: ".") { name = String(name[name.index(after: dot)...]) }
-            return AttributeFact(name: name, arguments: attribute.arguments?.trimmedDescription ?? "")
+            return AttributeFact(name: simpleTypeName(attribute.attributeName), arguments: attribute.arguments?.trimmedDescription ?? "")
         }
     }
 
     public static func hasAttribute(_ name: String, _ list: AttributeListSyntax?) -> Bool {
-        attributes(list).contains { $0.name == name }
+        guard let list else { return false }
+        return list.contains { element in
+            guard let attribute = element.as(AttributeSyntax.self) else { return false }
+            return simpleTypeName(attribute.attributeName) == name
+        }
+    }
+
+    /// `Foo` for `Foo`, `Module.Foo` and `Foo<T>`, read from the name token instead of printing the type.
+    public static func simpleTypeName(_ type: TypeSyntax) -> String {
+        if let identifier = type.as(IdentifierTypeSyntax.self) { return identifier.name.text }
+        if let member = type.as(MemberTypeSyntax.self) { return member.name.text }
+        let text = type.trimmedDescription
+        return text.split(separator: ".").last.map(String.init) ?? text
     }
 
     /// Whether the closure's capture list holds `weak self` or `unowned self`.

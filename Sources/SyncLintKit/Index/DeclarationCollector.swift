@@ -36,19 +36,21 @@ final class DeclarationCollector: FactCollector {
             guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { return nil }
             let written = binding.typeAnnotation?.type
             let isOptional = written.map { $0.is(OptionalTypeSyntax.self) || $0.is(ImplicitlyUnwrappedOptionalTypeSyntax.self) } ?? false
-            var typeName = written.map { unwrapped($0) }
+            var typeName = written.map { unwrapped($0, context: context) }
             if typeName == nil, let value = binding.initializer?.value { typeName = inferredType(value) }
             return PropertyFact(
                 name: name, isLet: isLet, isStatic: isStatic, typeName: typeName, isOptional: isOptional,
-                defaultValue: binding.initializer?.value.trimmedDescription, attributes: attributes,
+                defaultValue: binding.initializer.map { context.sourceText(of: $0.value) }, attributes: attributes,
                 isComputed: isComputed(binding), location: context.location(of: binding.pattern))
         }
     }
 
-    static func unwrapped(_ type: TypeSyntax) -> String {
-        if let optional = type.as(OptionalTypeSyntax.self) { return optional.wrappedType.trimmedDescription }
-        if let forced = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) { return forced.wrappedType.trimmedDescription }
-        return type.trimmedDescription
+    static func unwrapped(_ type: TypeSyntax, context: FileContext? = nil) -> String {
+        var type = type
+        if let optional = type.as(OptionalTypeSyntax.self) { type = optional.wrappedType }
+        if let forced = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) { type = forced.wrappedType }
+        if let identifier = type.as(IdentifierTypeSyntax.self), identifier.genericArgumentClause == nil { return identifier.name.text }
+        return context?.sourceText(of: type) ?? type.trimmedDescription
     }
 
     /// The type of `= Foo(...)`, `= Foo.bar`-free literals and `= Task { }`; nil when it takes a compiler.

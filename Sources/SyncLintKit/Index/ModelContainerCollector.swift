@@ -15,9 +15,14 @@ final class ModelContainerCollector: FactCollector {
         }
     }
 
+    static let interestingNames: Set<String> = [
+        "ModelContainer", "Schema", "ModelConfiguration", "NSPersistentCloudKitContainer", "NSPersistentContainer", "modelContainer",
+    ]
+
     private func record(_ call: FunctionCallExprSyntax, context: FileContext) {
-        let callee = SyntaxFacts.calleeName(call)
         let method = SyntaxFacts.calleeMethodName(call)
+        guard Self.interestingNames.contains(method) else { return }
+        let callee = SyntaxFacts.calleeName(call)
         let location = context.location(of: call)
         switch callee {
         case "ModelContainer", "Schema":
@@ -52,7 +57,7 @@ final class ModelContainerCollector: FactCollector {
 
     /// `static var models: [any PersistentModel.Type] { [A.self, B.self] }` in a `VersionedSchema`.
     private func recordVersionedSchemaModels(_ variable: VariableDeclSyntax, context: FileContext) {
-        guard variable.bindings.first?.pattern.trimmedDescription == "models",
+        guard variable.bindings.first?.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == "models",
               variable.modifiers.contains(where: { $0.name.text == "static" }) else { return }
         let names = Self.selfTypeNames(in: Syntax(variable))
         if !names.isEmpty {

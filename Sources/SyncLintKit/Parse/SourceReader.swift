@@ -24,7 +24,8 @@ public enum SourceReader {
             let reason = (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription
             return .failure(.unreadable(path, reason))
         }
-        if data.contains(0) { return .failure(.binary(path)) }
+        // A NUL byte means binary; scanning the raw buffer avoids Data's slow per-byte iterator.
+        if data.withUnsafeBytes({ $0.contains(0) }) { return .failure(.binary(path)) }
         guard let text = String(data: data, encoding: .utf8) else { return .failure(.notUTF8(path)) }
         return .success(text)
     }
