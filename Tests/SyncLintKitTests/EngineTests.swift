@@ -13,6 +13,7 @@ struct EngineTests {
                 Text(item.title).task { await load(item) }
             }
         }
+        @Model final class Item { var title: String = "" }
         """
 
     @Test func suppressionCommentsSilenceOnlyWhatTheyName() {
@@ -25,7 +26,7 @@ struct EngineTests {
         let other = Self.bad.replacingOccurrences(of: "        Text(", with: "        // synclint:disable:next unstable_task_id\n        Text(")
         #expect(Harness.findings(other, rules: rule).map(\.line) == [5])
         let region = "// synclint:disable all\n" + Self.bad + "\n// synclint:enable all\n" + Self.bad.replacingOccurrences(of: "ItemView", with: "OtherView")
-        #expect(Harness.findings(region, rules: rule).map(\.line) == [12])
+        #expect(Harness.findings(region, rules: rule).map(\.line) == [13])
     }
 
     @Test func configurationReadsSwiftLintShapedKeys() throws {

@@ -6,9 +6,10 @@ public final class TaskWithoutIDRule: SyntaxRule {
         id: "task_without_id",
         name: "Task Without ID",
         whatItDoes: """
-            Finds a `.task { }` modifier without `id:` in a SwiftUI view whose closure works on a value \
-            passed into the view: a plain stored `let`/`var` without an initial value, or a property wrapped \
-            in `@Bindable`, `@ObservedObject` or `@Binding`.
+            Finds a `.task { }` modifier without `id:` in a SwiftUI view whose closure awaits work on a value \
+            passed into the view (a plain stored `let`/`var` without an initial value, or a property wrapped \
+            in `@Bindable`, `@ObservedObject` or `@Binding`) when that value is a persistent model (SwiftData \
+            `@Model`, Core Data `NSManagedObject`) or holds one, so sync can change it under the task.
             """,
         whyIsThisBad: """
             A `.task` without `id:` runs once per view identity. When the parent passes a different value \
@@ -20,6 +21,8 @@ public final class TaskWithoutIDRule: SyntaxRule {
         seed: "000, 001",
         triggeringExamples: [
             RuleExample("""
+                @Model final class Article { var id: UUID = UUID() }
+                @Observable final class ReaderViewModel { var article: Article; init(article: Article) { self.article = article } }
                 struct ReaderView: View {
                     @Bindable var viewModel: ReaderViewModel
                     var body: some View {
@@ -31,6 +34,7 @@ public final class TaskWithoutIDRule: SyntaxRule {
                 }
                 """),
             RuleExample("""
+                final class Item: NSManagedObject { @NSManaged var name: String? }
                 struct ItemView: View {
                     let item: Item
                     var body: some View {
@@ -80,11 +84,34 @@ public final class TaskWithoutIDRule: SyntaxRule {
                     func start() { worker.task { await process(item) } }
                 }
                 """),
+            RuleExample("""
+                @Model final class Relationship { var note: String = "" }
+                struct NoteEditor: View {
+                    let relationship: Relationship?
+                    @State private var note = ""
+                    var body: some View {
+                        TextField("Note", text: $note).task { note = relationship?.note ?? "" }
+                    }
+                }
+                """),
+            RuleExample("""
+                struct SearchStore { var query: String }
+                struct SuggestionsView: View {
+                    var store: SearchStore
+                    var body: some View {
+                        ProgressView().task { await suggest(for: store.query) }
+                    }
+                }
+                """),
         ],
         knownLimitations: """
             Only properties declared in the view's own declaration count; a `.task` in an extension of the \
-            view is not checked. A value passed in that never changes for the view's lifetime (a constant \
-            configuration) is reported too: suppress it, or pass it as `id:`.
+            view is not checked. To stay precise on real apps (tried on IceCubes: one-time `@State` setup and \
+            one-shot loads of plain values made most of the noise) the rule stays quiet when the closure never \
+            awaits, and when the value is not a persistent model and holds none the index knows: a detail view \
+            that loads a plain `Identifiable` struct without `id:` has the same bug and is not reported. A model \
+            passed to a view that is recreated for every new model (a list row) is reported although its task \
+            does restart; suppress it there.
             """)
 
     public static let nodeKinds: Set<SyntaxKind> = [.functionCallExpr]
@@ -98,13 +125,23 @@ public final class TaskWithoutIDRule: SyntaxRule {
               let closure = SyntaxFacts.closures(of: call).first,
               let view = context.scope.currentType, view.isView,
               let member = call.calledExpression.as(MemberAccessExprSyntax.self) else { return }
+        guard SyntaxFacts.containsAwait(closure.statements) else { return }
         let properties = ViewProperties(typeNode: view.node)
         guard let used = properties.injectedNames(usedIn: closure).first else { return }
         let typeName = properties.injected[used] ?? ""
         context.report(member.period) { index in
+            guard Self.isOrHoldsPersistentModel(typeName, index: index) else { return nil }
             let identity = StableIdentity.suggestion(for: used, typeName: typeName, index: index)
             return "`.task` without `id:` works on `\(used)`, which is passed into the view: when it changes the task is " +
                 "neither cancelled nor restarted; use `.task(id: \(identity))` so it restarts exactly when the identity changes"
+        }
+    }
+
+    /// A persistent model, or a type with a stored property holding one (a view model around an article).
+    static func isOrHoldsPersistentModel(_ typeName: String, index: ProjectIndex) -> Bool {
+        if index.isPersistentModel(typeName) { return true }
+        return index.properties(of: typeName).contains { property in
+            !property.isComputed && !property.isStatic && property.elementTypeName.map(index.isPersistentModel) == true
         }
     }
 }

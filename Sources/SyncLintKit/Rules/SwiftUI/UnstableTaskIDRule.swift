@@ -6,9 +6,10 @@ public final class UnstableTaskIDRule: SyntaxRule {
         id: "unstable_task_id",
         name: "Unstable Task ID",
         whatItDoes: """
-            Finds `.task(id: expr)` where `expr` ends in a mutable stored property (`var`) of a model, \
-            observable or view-model type that is not an identity (`id`, `...ID`, `persistentModelID`, \
-            `objectID`, `uuid`), or in a computed property.
+            Finds `.task(id: expr)` where `expr` ends in a mutable stored property (`var`) of a persistent \
+            model (SwiftData `@Model`, Core Data `NSManagedObject`) that is not an identity (`id`, `...ID`, \
+            `persistentModelID`, `objectID`, `uuid`), or in a computed property of a model, observable or \
+            view-model type.
             """,
         whyIsThisBad: """
             SwiftUI cancels and restarts the task every time the id changes. A title or a status that CloudKit \
@@ -61,6 +62,15 @@ public final class UnstableTaskIDRule: SyntaxRule {
                 }
                 """),
             RuleExample("""
+                @Observable final class SearchViewModel { var searchQuery = "" }
+                struct AccountsListView: View {
+                    @State private var viewModel = SearchViewModel()
+                    var body: some View {
+                        List {}.task(id: viewModel.searchQuery) { await viewModel.search() }
+                    }
+                }
+                """),
+            RuleExample("""
                 struct Settings { let accountName: String }
                 struct AccountView: View {
                     let settings: Settings
@@ -73,8 +83,10 @@ public final class UnstableTaskIDRule: SyntaxRule {
         knownLimitations: """
             The chain is followed through the project index only: a root that is a local or a closure \
             parameter (`ForEach(items) { item in ... .task(id: item.title) }`) is not checked, nor are types \
-            declared outside the project. A `@State` string used as a search query is meant to restart the \
-            task and is not a model property, so it is not reported.
+            declared outside the project. A stored property of an observable view model (a search query, a \
+            setting) is usually meant to restart the task, so only persistent models' properties are reported \
+            (on IceCubes, six settings and two search queries were such intended restarts). A computed property \
+            that is meant to restart the task on every change of its inputs is reported; suppress it there.
             """)
 
     public static let nodeKinds: Set<SyntaxKind> = [.functionCallExpr]
@@ -100,11 +112,11 @@ public final class UnstableTaskIDRule: SyntaxRule {
             let ownerType = chain.count >= 2 ? chain[chain.count - 2].typeName ?? "" : rootType
             let suggestion = "`.task(id:)` with the entity's immutable identity (such as its `id`)"
             if property.isComputed {
+                let isModelOwner = index.isPersistentModel(ownerType) || index.isObservable(ownerType) || ownerType.hasSuffix("ViewModel")
+                guard isModelOwner else { return nil }
                 return "`.task(id: \(expression))` is keyed on a computed property that can change on every evaluation; use \(suggestion)"
             }
-            guard property.isStoredVar,
-                  index.isPersistentModel(ownerType) || index.isObservable(ownerType) || ownerType.hasSuffix("ViewModel")
-            else { return nil }
+            guard property.isStoredVar, index.isPersistentModel(ownerType) else { return nil }
             return "`.task(id: \(expression))` restarts whenever `\(property.name)` changes, and sync can change it mid-load; use \(suggestion)"
         }
     }
