@@ -54,12 +54,11 @@ public enum Linter {
         return enabled
     }
 
-    /// Lints files and folders on disk.
+    /// Lints files and folders on disk. (The command line passes the config's `included` folders when
+    /// the user names no path.)
     public static func lint(paths: [String], configuration: Configuration, enableAllRules: Bool = false) -> LintResult {
         var clock = Stopwatch()
-        let roots = configuration.included.isEmpty || paths != [FileManager.default.currentDirectoryPath]
-            ? paths : configuration.included
-        let discovered = FileDiscovery.discover(paths: roots, excluded: configuration.excluded)
+        let discovered = FileDiscovery.discover(paths: paths, excluded: configuration.excluded)
         var warnings = configuration.warnings + discovered.warnings
         var resources: [ResourceFile] = []
         for (path, kind) in discovered.resourcePaths {
