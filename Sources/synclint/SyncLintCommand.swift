@@ -39,7 +39,7 @@ struct Lint: ParsableCommand {
     @Argument(help: "Files or folders to lint (default: the current folder).")
     var paths: [String] = []
 
-    @Option(help: "Output format: xcode or json.")
+    @Option(help: "Output format: xcode, json or sarif.")
     var reporter: String = "xcode"
 
     @Option(help: "Configuration file (default: .synclint.yml in the current folder, if any).")

@@ -6,11 +6,14 @@ public enum ReporterKind: String, CaseIterable, Sendable {
     case xcode
     /// SwiftLint's JSON reporter format, so tools that read SwiftLint's JSON read ours.
     case json
+    /// SARIF 2.1.0, for GitHub code scanning and CI dashboards.
+    case sarif
 
     public func render(_ findings: [Finding]) -> String {
         switch self {
         case .xcode: return XcodeReporter.render(findings)
         case .json: return JSONReporter.render(findings)
+        case .sarif: return SARIFReporter.render(findings)
         }
     }
 }

@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+@testable import SyncLintKit
+
+/// The SARIF output validates against the OASIS SARIF 2.1.0 schema in `../shared/schemas/`, checked
+/// with Python's `jsonschema` (the test is skipped, and says so, where python3 lacks it).
+struct SARIFReporterTests {
+    static let schema = Repository.root.deletingLastPathComponent().appendingPathComponent("shared/schemas/sarif-schema-2.1.0.json").path
+
+    static var validatorAvailable: Bool {
+        guard FileManager.default.fileExists(atPath: schema) else { return false }
+        return (try? run(["python3", "-c", "import jsonschema"]).status) == 0
+    }
+
+    static func run(_ arguments: [String], input: String? = nil) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        let output = Pipe()
+        let inputPipe = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = inputPipe
+        try process.run()
+        if let input { inputPipe.fileHandleForWriting.write(Data(input.utf8)) }
+        try inputPipe.fileHandleForWriting.close()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    static let findings = Harness.findings(EngineTests.bad + "\n" + EngineTests.bad.replacingOccurrences(of: "Item", with: "Other"),
+                                           rules: ["task_without_id"], path: "/tmp/with space/Item View.swift")
+
+    @Test func resultsCarryRuleLevelAndLocation() throws {
+        #expect(Self.findings.count == 2)
+        let log = try #require(try JSONSerialization.jsonObject(with: Data(SARIFReporter.render(Self.findings).utf8)) as? [String: Any])
+        #expect(log["version"] as? String == "2.1.0")
+        let run = try #require((log["runs"] as? [[String: Any]])?.first)
+        let results = try #require(run["results"] as? [[String: Any]])
+        #expect(results.map { $0["ruleId"] as? String } == ["task_without_id", "task_without_id"])
+        let location = (results.first?["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any]
+        #expect((location?["artifactLocation"] as? [String: Any])?["uri"] as? String == "file:///tmp/with%20space/Item%20View.swift")
+        #expect((location?["region"] as? [String: Any])?["startLine"] as? Int == Self.findings.first?.line)
+        #expect(SARIFReporter.render(Self.findings) == SARIFReporter.render(Self.findings), "output is deterministic")
+    }
+
+    @Test(.enabled(if: validatorAvailable, "needs python3 with jsonschema, and ../shared/schemas"))
+    func outputValidatesAgainstTheSARIFSchema() throws {
+        let script = """
+            import json, sys, jsonschema
+            schema = json.load(open(sys.argv[1]))
+            jsonschema.validators.validator_for(schema)(schema).validate(json.load(sys.stdin))
+            print("valid")
+            """
+        for findings in [Self.findings, []] {
+            let result = try Self.run(["python3", "-c", script, Self.schema], input: SARIFReporter.render(findings))
+            #expect(result.status == 0 && result.output.contains("valid"), "\(result.output)")
+        }
+        // The check can fail: a level SARIF does not define is rejected.
+        let invalid = SARIFReporter.render(Self.findings).replacingOccurrences(of: "\"level\" : \"warning\"", with: "\"level\" : \"fatal\"")
+        #expect(invalid != SARIFReporter.render(Self.findings))
+        #expect(try Self.run(["python3", "-c", script, Self.schema], input: invalid).status != 0)
+    }
+}
