@@ -10,13 +10,13 @@ public enum RuleRegistry {
         ObservedTaskHandleRule.self,
         // Concurrency
         TaskHandleOverwrittenRule.self,
-//        CancellationReportedAsErrorRule.self,
-//        LoadingStateNotResetRule.self,
-//        CheckThenActAcrossAwaitRule.self,
-//        MissingCancellationCheckRule.self,
+        CancellationReportedAsErrorRule.self,
+        LoadingStateNotResetRule.self,
+        CheckThenActAcrossAwaitRule.self,
+        MissingCancellationCheckRule.self,
         TaskSelfCaptureRule.self,
         // SwiftData
-//        StaleModelAfterAwaitRule.self,
+        StaleModelAfterAwaitRule.self,
     ]
 
     nonisolated(unsafe) public static let projectRules: [any ProjectRule.Type] = []

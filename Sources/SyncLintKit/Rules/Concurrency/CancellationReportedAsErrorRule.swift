@@ -1,0 +1,125 @@
+import SwiftSyntax
+
+/// A catch-all that shows a cancelled task to the user as an error.
+public final class CancellationReportedAsErrorRule: SyntaxRule {
+    public static let description = RuleDescription(
+        id: "cancellation_reported_as_error",
+        name: "Cancellation Reported As Error",
+        whatItDoes: """
+            Finds a catch-all `catch` in cancellable code (an async function or a `Task` body whose `do` \
+            awaits) that puts the error into user-visible state (a property named like `error`, \
+            `errorMessage` or `alert`, or a `show...Error`/`show...Alert` call) with no earlier \
+            `catch is CancellationError` and no cancellation test inside it.
+            """,
+        whyIsThisBad: """
+            Cancellation is how `.task(id:)` and task handles stop stale work, and it arrives as a thrown \
+            `CancellationError` (or `URLError.cancelled`). Showing it as an error turns every normal \
+            navigation into a red banner (seeds 000 and 001: "Separate `CancellationError` handling, doesn't \
+            show error UI").
+            """,
+        seed: "000, 001",
+        triggeringExamples: [
+            RuleExample("""
+                @MainActor final class ReaderViewModel {
+                    var errorMessage: String?
+                    func loadContent() async {
+                        do {
+                            content = try await service.fetch(articleId)
+                        } ↓catch {
+                            errorMessage = error.localizedDescription
+                        }
+                    }
+                }
+                """),
+            RuleExample("""
+                final class Uploader {
+                    func start() {
+                        Task {
+                            do { try await upload() } ↓catch let failure { self.showUploadError(failure) }
+                        }
+                    }
+                }
+                """),
+        ],
+        nonTriggeringExamples: [
+            RuleExample("""
+                func loadContent() async {
+                    do {
+                        let content = try await service.fetch(articleId)
+                        self.content = content
+                    } catch is CancellationError {
+                        Logger.reader.debug("Load cancelled")
+                    } catch {
+                        self.errorMessage = "An unexpected error occurred. Please try again."
+                    }
+                }
+                """),
+            RuleExample("""
+                func refresh() async {
+                    do { try await sync() } catch {
+                        guard !(error is CancellationError) else { return }
+                        alert = AlertState(error)
+                    }
+                }
+                """),
+            RuleExample("""
+                func save() {
+                    do { try context.save() } catch { errorMessage = error.localizedDescription }
+                }
+                """),
+            RuleExample("""
+                func load() async {
+                    do { try await fetch() } catch { logger.error("load failed: \\(error)") }
+                }
+                """),
+        ],
+        knownLimitations: """
+            A callee that converts cancellation into its own error type before it reaches the catch is not \
+            seen, nor is user-visible state with other names. A `do` whose awaited calls cannot be cancelled \
+            (they never check) is still reported: handle `CancellationError` anyway, it costs one line.
+            """)
+
+    public static let nodeKinds: Set<SyntaxKind> = [.doStmt]
+
+    public init(options: RuleOptions) {}
+
+    public func enter(_ node: Syntax, context: FileContext) {
+        guard let doStatement = node.as(DoStmtSyntax.self), context.scope.isAsyncContext,
+              SyntaxFacts.containsAwait(doStatement.body) else { return }
+        for clause in doStatement.catchClauses {
+            let patternText = clause.catchItems.trimmedDescription
+            if patternText.contains("CancellationError") || patternText.contains(".cancelled") { return }
+            // `catch`, `catch let error`; not `catch let error as URLError`, `catch is X`, `catch X.y`.
+            let isCatchAll = clause.catchItems.isEmpty
+                || clause.catchItems.allSatisfy { item in
+                    item.pattern?.is(ValueBindingPatternSyntax.self) == true && item.whereClause == nil
+                        && !item.trimmedDescription.contains(" as ")
+                }
+            guard isCatchAll, !Self.testsCancellation(clause.body), Self.showsErrorToUser(clause.body) else { continue }
+            context.report(clause.catchKeyword,
+                           "this catch shows a cancelled task as an error; add `catch is CancellationError` before it, or return early when `error is CancellationError`")
+        }
+    }
+
+    static func testsCancellation(_ body: CodeBlockSyntax) -> Bool {
+        body.tokens(viewMode: .sourceAccurate).contains { token in
+            ["CancellationError", "isCancelled", "cancelled", "isCancellation"].contains(token.text)
+        }
+    }
+
+    static func showsErrorToUser(_ body: CodeBlockSyntax) -> Bool {
+        var shows = false
+        BodyScanner.scan(body) { node in
+            if let sequence = node.as(SequenceExprSyntax.self), let target = SyntaxFacts.assignment(sequence)?.target,
+               let name = SyntaxFacts.memberPath(target).map({ $0.members.last ?? $0.root }) {
+                let lowered = name.lowercased()
+                if lowered.contains("error") || lowered.contains("alert") { shows = true }
+            }
+            if let call = node.as(FunctionCallExprSyntax.self) {
+                let name = SyntaxFacts.calleeMethodName(call)
+                if (name.hasPrefix("show") || name.hasPrefix("present")) && (name.contains("Error") || name.contains("Alert")) { shows = true }
+            }
+        }
+        return shows
+    }
+}

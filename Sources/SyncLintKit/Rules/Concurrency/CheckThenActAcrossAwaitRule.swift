@@ -1,0 +1,182 @@
+import SwiftSyntax
+
+/// A check of actor state, a suspension, then a write of the same state: reentrancy's classic race.
+public final class CheckThenActAcrossAwaitRule: SyntaxRule {
+    public static let description = RuleDescription(
+        id: "check_then_act_across_await",
+        name: "Check Then Act Across Await",
+        whatItDoes: """
+            In an actor or a `@MainActor` type, finds an async method that checks a stored property in a `guard` \
+            or `if`, then suspends (`await`), then writes that same property, with nothing between the check and \
+            the suspension that stops a second call: no in-flight task handle cancelled or awaited, and no \
+            assignment to a property the check also reads (a flag such as `isLoading`).
+            """,
+        whyIsThisBad: """
+            An actor runs other calls while a method is suspended. Two calls both pass the check before either \
+            writes, so the work runs twice and the later write wins with whichever result arrives last: the \
+            seed's double load and stuck spinner (seed 001, Issue 2: "Race window between guard check and state \
+            mutation"; seed 000, "SwiftData Actor Reentrancy").
+            """,
+        seed: "000, 001",
+        triggeringExamples: [
+            RuleExample("""
+                @MainActor final class ReaderViewModel {
+                    var articleContent: String?
+                    var isLoading = false
+                    func loadContent() async {
+                        ↓guard articleContent == nil else { return }
+                        isLoading = true
+                        let content = await service.fetchContent()
+                        articleContent = content
+                        isLoading = false
+                    }
+                }
+                """),
+            RuleExample("""
+                actor TokenStore {
+                    private var token: String?
+                    func validToken() async throws -> String {
+                        ↓if let token { return token }
+                        let fresh = try await api.refreshToken()
+                        token = fresh
+                        return fresh
+                    }
+                }
+                """),
+        ],
+        nonTriggeringExamples: [
+            RuleExample("""
+                @MainActor final class ReaderViewModel {
+                    var articleContent: String?
+                    var isLoading = false
+                    func loadContent() async {
+                        guard !isLoading, articleContent == nil else { return }
+                        isLoading = true
+                        let content = await service.fetchContent()
+                        articleContent = content
+                        isLoading = false
+                    }
+                }
+                """),
+            RuleExample("""
+                actor TokenStore {
+                    private var token: String?
+                    private var refreshTask: Task<String, Error>?
+                    func validToken() async throws -> String {
+                        if let token { return token }
+                        if let refreshTask { return try await refreshTask.value }
+                        let task = Task { try await api.refreshToken() }
+                        refreshTask = task
+                        let fresh = try await task.value
+                        token = fresh
+                        return fresh
+                    }
+                }
+                """),
+            RuleExample("""
+                final class Cache {
+                    var value: Data?
+                    func load() async {
+                        guard value == nil else { return }
+                        value = await fetch()
+                    }
+                }
+                """),
+        ],
+        knownLimitations: """
+            Only the method's own statements count: a guard in a caller, or a write in a helper, is not seen. \
+            Any `cancel()` call or an `await` of a task's `value` between the check and the suspension counts as \
+            protection, whether or not it is the right task. A class with no actor isolation is not checked; \
+            `check_then_act` races there are data races the compiler's checks find.
+            """)
+
+    public static let nodeKinds: Set<SyntaxKind> = [.functionDecl]
+
+    public init(options: RuleOptions) {}
+
+    public func enter(_ node: Syntax, context: FileContext) {
+        guard let function = node.as(FunctionDeclSyntax.self), let body = function.body,
+              function.signature.effectSpecifiers?.asyncSpecifier != nil,
+              let type = context.scope.currentType,
+              type.isActor || type.isMainActor || SyntaxFacts.hasAttribute("MainActor", function.attributes),
+              !function.modifiers.contains(where: { $0.name.text == "nonisolated" }) else { return }
+        var locals = FlowFacts.localNames(in: body)
+        for parameter in function.signature.parameterClause.parameters { locals.insert((parameter.secondName ?? parameter.firstName).text) }
+        var checks: [(node: Syntax, reads: Set<String>)] = []
+        var events: [(position: AbsolutePosition, kind: Event)] = []
+        BodyScanner.scan(body) { node in
+            if let guardStatement = node.as(GuardStmtSyntax.self) {
+                checks.append((node, Self.propertiesRead(guardStatement.conditions, locals: locals)))
+            } else if let ifExpression = node.as(IfExprSyntax.self) {
+                checks.append((node, Self.propertiesRead(ifExpression.conditions, locals: locals)))
+            } else if let suspension = node.as(AwaitExprSyntax.self) {
+                let awaitsTaskValue = suspension.expression.as(MemberAccessExprSyntax.self)?.declName.baseName.text == "value"
+                events.append((node.positionAfterSkippingLeadingTrivia, awaitsTaskValue ? .protection : .suspension))
+            } else if let call = node.as(FunctionCallExprSyntax.self), SyntaxFacts.calleeMethodName(call) == "cancel" {
+                events.append((node.positionAfterSkippingLeadingTrivia, .protection))
+            } else if let sequence = node.as(SequenceExprSyntax.self), let target = SyntaxFacts.writeTarget(sequence),
+                      let property = FlowFacts.selfProperty(target, locals: locals) {
+                events.append((node.positionAfterSkippingLeadingTrivia, .write(property)))
+            }
+        }
+        let typeName = type.name
+        for check in checks where !check.reads.isEmpty {
+            let later = events.filter { $0.position > check.node.endPosition }
+            guard let suspensionIndex = later.firstIndex(where: { if case .suspension = $0.kind { return true } else { return false } })
+            else { continue }
+            let beforeSuspension = later[..<suspensionIndex]
+            let protected = beforeSuspension.contains { event in
+                switch event.kind {
+                case .protection: return true
+                case .write(let property): return check.reads.contains(property)
+                case .suspension: return false
+                }
+            }
+            guard !protected else { continue }
+            let written = later[suspensionIndex...].compactMap { event -> String? in
+                if case .write(let property) = event.kind, check.reads.contains(property) { return property }
+                return nil
+            }
+            guard let property = written.first else { continue }
+            let keyword = check.node.as(GuardStmtSyntax.self)?.guardKeyword ?? check.node.as(IfExprSyntax.self)?.ifKeyword
+            guard let keyword else { continue }
+            context.report(keyword) { index in
+                guard let fact = index.property(property, of: typeName), fact.isStoredVar else { return nil }
+                return "`\(property)` is checked here, then written after an `await`: a second call can pass the check meanwhile; " +
+                    "set an in-progress flag the check reads before suspending, or keep and await the in-flight task"
+            }
+            return
+        }
+    }
+
+    private enum Event {
+        case suspension
+        case protection
+        case write(String)
+    }
+
+    /// Stored properties of `self` a condition list reads, including `if let token` shorthand.
+    static func propertiesRead(_ conditions: ConditionElementListSyntax, locals: Set<String>) -> Set<String> {
+        var reads: Set<String> = []
+        for condition in conditions {
+            if let binding = condition.condition.as(OptionalBindingConditionSyntax.self) {
+                if binding.initializer == nil, let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
+                   !locals.contains(name) {
+                    reads.insert(name)
+                }
+                if let value = binding.initializer?.value, let property = FlowFacts.selfProperty(value, locals: locals) { reads.insert(property) }
+                continue
+            }
+            for token in condition.tokens(viewMode: .sourceAccurate) {
+                guard case .identifier = token.tokenKind, let reference = token.parent?.as(DeclReferenceExprSyntax.self) else { continue }
+                let expression = ExprSyntax(reference)
+                if let member = reference.parent?.as(MemberAccessExprSyntax.self), member.declName.id == reference.id {
+                    if let base = member.base, SyntaxFacts.isSelf(base) { reads.insert(reference.baseName.text) }
+                    continue
+                }
+                if let property = FlowFacts.selfProperty(expression, locals: locals) { reads.insert(property) }
+            }
+        }
+        return reads
+    }
+}
