@@ -15,7 +15,7 @@ struct RuleExampleTests {
         for example in description.triggeringExamples {
             let source = MarkedSource(example.code)
             #expect(!source.markers.isEmpty, "a triggering example of \(ruleID) has no ↓ marker:\n\(example.code)")
-            let found = positions(source.text, ruleID: ruleID, options: example.options)
+            let found = positions(source.text, ruleID: ruleID, options: example.options, kind: example.kind)
             #expect(found == source.markers.sorted(by: order), "\(ruleID) fired at \(found), expected \(source.markers) in:\n\(example.code)")
         }
     }
@@ -25,7 +25,7 @@ struct RuleExampleTests {
         let description = try #require(RuleRegistry.description(of: ruleID))
         #expect(description.nonTriggeringExamples.count >= 2, "\(ruleID) needs at least two non-triggering examples")
         for example in description.nonTriggeringExamples {
-            let found = positions(example.code, ruleID: ruleID, options: example.options)
+            let found = positions(example.code, ruleID: ruleID, options: example.options, kind: example.kind)
             #expect(found.isEmpty, "\(ruleID) fired at \(found) in a non-triggering example:\n\(example.code)")
         }
     }
@@ -33,7 +33,8 @@ struct RuleExampleTests {
     @Test(arguments: ruleIDs)
     func mutatedTriggeringExamplesBehave(ruleID: String) throws {
         let description = try #require(RuleRegistry.description(of: ruleID))
-        for example in description.triggeringExamples where !example.code.contains("#\"\"\"") {
+        // Model files are XML: Swift comments and string literals mean nothing there.
+        for example in description.triggeringExamples where !example.code.contains("#\"\"\"") && example.kind == .swift {
             let source = MarkedSource(example.code)
             let commented = source.text.split(separator: "\n", omittingEmptySubsequences: false).map { "// " + $0 }.joined(separator: "\n")
             #expect(positions(commented, ruleID: ruleID, options: example.options).isEmpty, "\(ruleID) fired inside a comment")
@@ -51,8 +52,18 @@ struct RuleExampleTests {
         }
     }
 
-    private func positions(_ code: String, ruleID: String, options: [String: OptionValue]) -> [MarkedSource.Position] {
-        Harness.findings(code, rules: [ruleID], options: [ruleID: options])
+    private func positions(_ code: String, ruleID: String, options: [String: OptionValue],
+                           kind: RuleExample.Kind = .swift) -> [MarkedSource.Position] {
+        let findings: [Finding]
+        switch kind {
+        case .swift:
+            findings = Harness.findings(code, rules: [ruleID], options: [ruleID: options])
+        case .coreDataModel:
+            let app = SourceInput(path: "/virtual/Persistence.swift", text: "let container = NSPersistentCloudKitContainer(name: \"Model\")")
+            let model = ResourceFile(path: "/virtual/Model.xcdatamodeld/Model.xcdatamodel/contents", kind: .coreDataModel, text: code)
+            findings = Harness.findings(sources: [app], rules: [ruleID], options: [ruleID: options], resources: [model])
+        }
+        return findings
             .filter { $0.ruleID == ruleID }
             .map { MarkedSource.Position(line: $0.line, column: $0.column) }
             .sorted(by: order)

@@ -20,14 +20,23 @@ public enum FixSafety: String, Sendable {
 
 /// One example of a rule's input. A `↓` marks where a finding must land; `ok` examples carry none.
 public struct RuleExample: Sendable {
+    /// What the example's text is: Swift source, or a Core Data model file's XML (which the tests load
+    /// as `Model.xcdatamodeld`, next to a Swift file that syncs it with `NSPersistentCloudKitContainer`).
+    public enum Kind: Sendable {
+        case swift
+        case coreDataModel
+    }
+
     public let code: String
+    public let kind: Kind
     /// Extra rule options for this example, as the config file would give them.
     public let options: [String: OptionValue]
     /// For an example with an automatic fix: the expected source after the fix.
     public let fixed: String?
 
-    public init(_ code: String, options: [String: OptionValue] = [:], fixed: String? = nil) {
+    public init(_ code: String, kind: Kind = .swift, options: [String: OptionValue] = [:], fixed: String? = nil) {
         self.code = code
+        self.kind = kind
         self.options = options
         self.fixed = fixed
     }

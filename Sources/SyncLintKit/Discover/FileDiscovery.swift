@@ -69,12 +69,24 @@ public enum FileDiscovery {
         return result
     }
 
+    /// A versioned model (`Name.xcdatamodeld/Name 2.xcdatamodel/contents`) is loaded in the version its
+    /// `.xccurrentversion` names; older versions are history and are not checked.
+    static func isCurrentModelVersion(_ contentsPath: String) -> Bool {
+        let version = URL(fileURLWithPath: contentsPath).deletingLastPathComponent()
+        let bundle = version.deletingLastPathComponent()
+        guard bundle.pathExtension == "xcdatamodeld",
+              let data = FileManager.default.contents(atPath: bundle.appendingPathComponent(".xccurrentversion").path),
+              let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any],
+              let current = plist["_XCCurrentVersionName"] as? String else { return true }
+        return current == version.lastPathComponent
+    }
+
     private static func classify(_ path: String, into result: inout DiscoveredFiles, explicit: Bool) {
         if path.hasSuffix(".swift") {
             result.swiftFiles.append(path)
         } else if path.hasSuffix(".entitlements") {
             result.resourcePaths.append((path, .entitlements))
-        } else if path.hasSuffix("/contents"), path.contains(".xcdatamodel/") {
+        } else if path.hasSuffix("/contents"), path.contains(".xcdatamodel/"), isCurrentModelVersion(path) {
             result.resourcePaths.append((path, .coreDataModel))
         } else if explicit {
             result.warnings.append("warning: \(path): not a Swift file; skipped")

@@ -11,7 +11,11 @@ final class DeclarationCollector: FactCollector {
         guard let type = TypeDeclarationView(node) else { return }
         var properties: [PropertyFact] = []
         var methods: [MethodFact] = []
+        var macros: [(name: String, location: SourceLocation)] = []
         for member in type.memberBlock.members {
+            if let macro = member.decl.as(MacroExpansionDeclSyntax.self) {
+                macros.append((macro.macroName.text, context.location(of: macro)))
+            }
             if let variable = member.decl.as(VariableDeclSyntax.self) {
                 properties += Self.properties(of: variable, context: context)
             } else if let function = member.decl.as(FunctionDeclSyntax.self) {
@@ -22,10 +26,12 @@ final class DeclarationCollector: FactCollector {
                     location: context.location(of: function.name)))
             }
         }
-        context.facts.types.append(TypeFact(
+        var fact = TypeFact(
             name: type.name, kind: type.kind, attributes: SyntaxFacts.attributes(type.attributes),
             inheritedTypes: type.inheritedTypes, properties: properties, methods: methods,
-            docComment: Self.docComment(node), location: context.location(of: node)))
+            docComment: Self.docComment(node), location: context.location(of: node))
+        fact.memberMacros = macros
+        context.facts.types.append(fact)
     }
 
     static func properties(of variable: VariableDeclSyntax, context: FileContext) -> [PropertyFact] {

@@ -71,6 +71,8 @@ public struct TypeFact: Sendable {
     public let methods: [MethodFact]
     public let docComment: String
     public let location: SourceLocation
+    /// Macros expanded among the members, such as `#Unique<Article>([\.url])`: name and place.
+    public var memberMacros: [(name: String, location: SourceLocation)] = []
 
     public func hasAttribute(_ name: String) -> Bool {
         attributes.contains { $0.name == name }

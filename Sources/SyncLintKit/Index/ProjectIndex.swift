@@ -44,6 +44,12 @@ public final class ProjectIndex: Sendable {
     public let resources: [ResourceFile]
     /// The config's `cloudkit` setting: `on`/`off` force CloudKit rules either way.
     public let cloudKitMode: Configuration.CloudKitMode
+    /// Whether stores sync with CloudKit, and where the project says so.
+    public let cloudKit: CloudKitEvidence
+    /// The Core Data model files, parsed once.
+    public let coreDataModels: [CoreDataModel]
+    /// One line each for resource files the index could not use (a malformed model).
+    public let warnings: [String]
 
     public init(files: [FileFacts], resources: [ResourceFile] = [], cloudKitMode: Configuration.CloudKitMode = .auto) {
         var types: [String: [TypeFact]] = [:]
@@ -59,6 +65,17 @@ public final class ProjectIndex: Sendable {
         self.storeConfigurations = stores
         self.resources = resources
         self.cloudKitMode = cloudKitMode
+        self.cloudKit = CloudKitEvidence(stores: stores, resources: resources, mode: cloudKitMode)
+        var models: [CoreDataModel] = []
+        var warnings: [String] = []
+        for file in resources where file.kind == .coreDataModel {
+            switch CoreDataModel.parse(file) {
+            case .success(let model): models.append(model)
+            case .failure(let failure): warnings.append(failure.description)
+            }
+        }
+        self.coreDataModels = models
+        self.warnings = warnings
     }
 
     // MARK: Types

@@ -151,7 +151,7 @@ public enum Linter {
         }
         findings = Array(Set(findings)).sorted(by: Finding.ordered)
         timings.rules = rulesClock.lap()
-        return LintResult(findings: findings, warnings: fileResults.compactMap(\.warning),
+        return LintResult(findings: findings, warnings: fileResults.compactMap(\.warning) + index.warnings,
                           filesLinted: files.count, timings: timings)
     }
 

@@ -19,13 +19,17 @@ public enum RuleDocumentation {
         if !rule.knownLimitations.isEmpty {
             text += "### Known limitations\n\n\(rule.knownLimitations)\n\n"
         }
-        if let example = rule.triggeringExamples.first {
-            text += "### Example\n\n```swift\n\(example.code.replacingOccurrences(of: "↓", with: ""))\n```\n\n"
+        if let example = rule.triggeringExamples.first(where: { $0.kind == .swift }) ?? rule.triggeringExamples.first {
+            text += "### Example\n\n```\(fence(example))\n\(example.code.replacingOccurrences(of: "↓", with: ""))\n```\n\n"
         }
-        if let fixed = rule.nonTriggeringExamples.first {
-            text += "### Use instead\n\n```swift\n\(fixed.code)\n```\n\n"
+        if let fixed = rule.nonTriggeringExamples.first(where: { $0.kind == .swift }) ?? rule.nonTriggeringExamples.first {
+            text += "### Use instead\n\n```\(fence(fixed))\n\(fixed.code)\n```\n\n"
         }
         return text
+    }
+
+    static func fence(_ example: RuleExample) -> String {
+        example.kind == .coreDataModel ? "xml" : "swift"
     }
 
     /// The whole rule reference, `docs/rules.md`.

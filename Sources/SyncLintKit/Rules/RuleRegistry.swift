@@ -19,7 +19,16 @@ public enum RuleRegistry {
         StaleModelAfterAwaitRule.self,
     ]
 
-    nonisolated(unsafe) public static let projectRules: [any ProjectRule.Type] = []
+    nonisolated(unsafe) public static let projectRules: [any ProjectRule.Type] = [
+        // CloudKit schema: SwiftData models and Core Data model files
+        CloudKitUniqueConstraintRule.self,
+        CloudKitNonoptionalAttributeRule.self,
+        CloudKitNonoptionalRelationshipRule.self,
+        CloudKitDenyDeleteRule.self,
+        CloudKitOrderedRelationshipRule.self,
+        CloudKitMissingInverseRule.self,
+        CloudKitUndefinedAttributeRule.self,
+    ]
 
     public static var allDescriptions: [RuleDescription] {
         (syntaxRules.map { $0.description } + projectRules.map { $0.description }).sorted { $0.id < $1.id }

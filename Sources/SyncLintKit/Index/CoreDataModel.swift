@@ -1,0 +1,91 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// A Core Data model file (`*.xcdatamodel/contents`) as the CloudKit rules need it, with the line of
+/// every element so findings point into the file.
+public struct CoreDataModel: Sendable {
+    public struct Attribute: Sendable {
+        public let name: String
+        public let type: String
+        public let isOptional: Bool
+        public let isTransient: Bool
+        public let hasDefault: Bool
+        public let line: Int
+    }
+
+    public struct Relationship: Sendable {
+        public let name: String
+        public let isOptional: Bool
+        public let isOrdered: Bool
+        public let deletionRule: String
+        public let inverseName: String?
+        public let line: Int
+    }
+
+    public struct Entity: Sendable {
+        public let name: String
+        public let line: Int
+        public var attributes: [Attribute] = []
+        public var relationships: [Relationship] = []
+        /// Lines of `uniquenessConstraint` elements.
+        public var uniquenessConstraintLines: [Int] = []
+    }
+
+    public let path: String
+    /// `Name` for `.../Name.xcdatamodeld/Name 2.xcdatamodel/contents`: what containers load it by.
+    public let modelName: String
+    public let entities: [Entity]
+
+    /// Parses the XML; returns nil (with a reason) when it is not a well-formed model.
+    public static func parse(_ file: ResourceFile) -> Result<CoreDataModel, ParseFailure> {
+        let delegate = ModelXMLDelegate()
+        let parser = XMLParser(data: Data(file.text.utf8))
+        parser.delegate = delegate
+        guard parser.parse(), delegate.sawModel else {
+            let line = parser.lineNumber
+            return .failure(ParseFailure(description: "warning: \(file.path): malformed Core Data model near line \(line); skipped"))
+        }
+        return .success(CoreDataModel(path: file.path, modelName: modelName(of: file.path), entities: delegate.entities))
+    }
+
+    public struct ParseFailure: Error, Sendable {
+        public let description: String
+    }
+
+    static func modelName(of path: String) -> String {
+        let components = path.split(separator: "/")
+        if let bundle = components.last(where: { $0.hasSuffix(".xcdatamodeld") }) { return String(bundle.dropLast(".xcdatamodeld".count)) }
+        if let version = components.last(where: { $0.hasSuffix(".xcdatamodel") }) { return String(version.dropLast(".xcdatamodel".count)) }
+        return ""
+    }
+}
+
+private final class ModelXMLDelegate: NSObject, XMLParserDelegate {
+    var entities: [CoreDataModel.Entity] = []
+    var sawModel = false
+
+    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
+                attributes: [String: String] = [:]) {
+        let line = parser.lineNumber
+        switch elementName {
+        case "model": sawModel = true
+        case "entity": entities.append(CoreDataModel.Entity(name: attributes["name"] ?? "?", line: line))
+        case "attribute" where !entities.isEmpty:
+            entities[entities.count - 1].attributes.append(CoreDataModel.Attribute(
+                name: attributes["name"] ?? "?", type: attributes["attributeType"] ?? "Undefined",
+                isOptional: attributes["optional"] == "YES", isTransient: attributes["transient"] == "YES",
+                hasDefault: attributes["defaultValueString"] != nil || attributes["defaultDateTimeInterval"] != nil,
+                line: line))
+        case "relationship" where !entities.isEmpty:
+            entities[entities.count - 1].relationships.append(CoreDataModel.Relationship(
+                name: attributes["name"] ?? "?", isOptional: attributes["optional"] == "YES",
+                isOrdered: attributes["ordered"] == "YES", deletionRule: attributes["deletionRule"] ?? "Nullify",
+                inverseName: attributes["inverseName"], line: line))
+        case "uniquenessConstraint" where !entities.isEmpty:
+            entities[entities.count - 1].uniquenessConstraintLines.append(line)
+        default: break
+        }
+    }
+}

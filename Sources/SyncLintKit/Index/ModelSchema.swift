@@ -1,0 +1,35 @@
+/// The persisted schema of SwiftData `@Model` classes, read from the index: which stored properties
+/// are attributes and which are relationships, as CloudKit sees them.
+public struct ModelSchema {
+    public struct Property {
+        public let model: String
+        public let fact: PropertyFact
+        public let isRelationship: Bool
+    }
+
+    public let models: [TypeFact]
+    public let properties: [Property]
+
+    public init(index: ProjectIndex) {
+        models = index.typesByName.values.flatMap { $0 }.filter { $0.kind == .class && $0.hasAttribute("Model") }
+            .sorted { ($0.location.file, $0.location.line) < ($1.location.file, $1.location.line) }
+        properties = models.flatMap { model in
+            model.properties.filter { !$0.isComputed && !$0.isStatic && !$0.hasAttribute("Transient") }.map { property in
+                let isRelationship = property.hasAttribute("Relationship")
+                    || (property.elementTypeName.map(index.isSwiftDataModel) ?? false)
+                return Property(model: model.name, fact: property, isRelationship: isRelationship)
+            }
+        }
+    }
+}
+
+/// Findings made by project rules, with the rule's own id, name and severity.
+extension RuleDescription {
+    func finding(at location: SourceLocation, _ message: String) -> Finding {
+        Finding(ruleID: id, ruleName: name, severity: severity, message: message, file: location.file, line: location.line, column: location.column)
+    }
+
+    func finding(inModel model: CoreDataModel, line: Int, _ message: String) -> Finding {
+        Finding(ruleID: id, ruleName: name, severity: severity, message: message, file: model.path, line: line, column: 1)
+    }
+}

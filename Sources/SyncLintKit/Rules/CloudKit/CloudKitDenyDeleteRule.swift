@@ -1,0 +1,74 @@
+/// A `.deny` delete rule on a synced relationship.
+public enum CloudKitDenyDeleteRule: ProjectRule {
+    public static let description = RuleDescription(
+        id: "cloudkit_deny_delete_rule",
+        name: "CloudKit Deny Delete Rule",
+        whatItDoes: """
+            Finds `@Relationship(deleteRule: .deny)` on SwiftData models and `deletionRule="Deny"` in Core Data \
+            model files, where the store syncs with CloudKit.
+            """,
+        whyIsThisBad: """
+            CloudKit cannot enforce a deny rule across devices (another device may already have deleted the \
+            related record), so a CloudKit-backed schema with one fails to load and the app crashes at launch \
+            (seed 003's class of crash). Use `.nullify` or `.cascade` and check in code before deleting.
+            """,
+        seed: "003",
+        severity: .error,
+        triggeringExamples: [
+            RuleExample(CoreDataModelExamples.model("""
+                ↓        <relationship name="list" optional="YES" maxCount="1" deletionRule="Deny" destinationEntity="ItemList" inverseName="items" inverseEntity="ItemList"/>
+                """), kind: .coreDataModel),
+            RuleExample("""
+                @Model final class Folder {
+                    @Relationship(deleteRule: .deny) var ↓bookmarks: [Bookmark]? = []
+                }
+                let configuration = ModelConfiguration(cloudKitDatabase: .private("iCloud.com.example.App"))
+                """),
+            RuleExample("""
+                @Model final class Author {
+                    @Relationship(deleteRule: .deny, inverse: \\Book.author) var ↓books: [Book]?
+                }
+                let configuration = ModelConfiguration(cloudKitDatabase: .automatic)
+                """),
+        ],
+        nonTriggeringExamples: [
+            RuleExample("""
+                @Model final class Folder {
+                    @Relationship(deleteRule: .nullify) var bookmarks: [Bookmark]? = []
+                }
+                let configuration = ModelConfiguration(cloudKitDatabase: .private("iCloud.com.example.App"))
+                """),
+            RuleExample("""
+                @Model final class Folder {
+                    @Relationship(deleteRule: .deny) var bookmarks: [Bookmark]? = []
+                }
+                let configuration = ModelConfiguration(cloudKitDatabase: .none)
+                """),
+        ],
+        knownLimitations: """
+            CloudKit is judged on for the whole project when any store syncs.
+            """)
+
+    public static func check(index: ProjectIndex, options: RuleOptions) -> [Finding] {
+        var findings: [Finding] = []
+        if let evidence = index.cloudKit.swiftData {
+            for property in ModelSchema(index: index).properties
+            where property.fact.attributes.contains(where: { $0.name == "Relationship" && $0.arguments.contains(".deny") }) {
+                findings.append(description.finding(at: property.fact.location,
+                    "`.deny` on `\(property.model).\(property.fact.name)` makes the CloudKit store fail to load (CloudKit is on: \(evidence)); " +
+                    "use `.nullify` or `.cascade` and check before deleting"))
+            }
+        }
+        for model in index.coreDataModels {
+            guard let evidence = index.cloudKit.coreData(modelName: model.modelName) else { continue }
+            for entity in model.entities {
+                for relationship in entity.relationships where relationship.deletionRule == "Deny" {
+                    findings.append(description.finding(inModel: model, line: relationship.line,
+                        "relationship `\(entity.name).\(relationship.name)` uses the Deny delete rule, which CloudKit does not support " +
+                        "(CloudKit is on: \(evidence)); use Nullify or Cascade"))
+                }
+            }
+        }
+        return findings
+    }
+}

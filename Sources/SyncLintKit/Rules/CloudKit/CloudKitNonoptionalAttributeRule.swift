@@ -1,0 +1,87 @@
+/// A synced attribute that is neither optional nor has a default value.
+public enum CloudKitNonoptionalAttributeRule: ProjectRule {
+    public static let description = RuleDescription(
+        id: "cloudkit_nonoptional_attribute",
+        name: "CloudKit Non-optional Attribute",
+        whatItDoes: """
+            Finds a stored property of a SwiftData model (not `@Transient`, not a relationship) that is neither \
+            optional nor has a default value, and a non-optional Core Data attribute without a default value, \
+            where the store syncs with CloudKit.
+            """,
+        whyIsThisBad: """
+            CloudKit records can arrive without any given field, so a CloudKit-backed schema requires every \
+            attribute to be optional or to have a default; otherwise loading the store fails and the app crashes \
+            at launch the same way seed 003's unique constraint does. A value assigned only in `init` is not a \
+            schema default.
+            """,
+        seed: "003",
+        severity: .error,
+        triggeringExamples: [
+            RuleExample(CoreDataModelExamples.model("""
+                ↓        <attribute name="title" attributeType="String"/>
+                        <attribute name="orderNumber" attributeType="Integer 64" defaultValueString="0" usesScalarValueType="YES"/>
+                        <attribute name="note" optional="YES" attributeType="String"/>
+                """), kind: .coreDataModel),
+            RuleExample("""
+                @Model final class Article {
+                    var ↓url: URL
+                    var title: String = ""
+                    init(url: URL) { self.url = url }
+                }
+                let configuration = ModelConfiguration(cloudKitDatabase: .private("iCloud.com.example.App"))
+                """),
+            RuleExample("""
+                @Model final class Die {
+                    var ↓value: Int
+                    var ↓locked: Bool
+                    init(value: Int) { self.value = value; self.locked = false }
+                }
+                let configuration = ModelConfiguration(cloudKitDatabase: .automatic)
+                """),
+        ],
+        nonTriggeringExamples: [
+            RuleExample("""
+                @Model final class Article {
+                    var url: URL?
+                    var title: String = ""
+                    var savedDate: Date = Date()
+                    @Transient var isSelected: Bool
+                    var summary: String { title }
+                }
+                let configuration = ModelConfiguration(cloudKitDatabase: .private("iCloud.com.example.App"))
+                """),
+            RuleExample("""
+                @Model final class Article {
+                    var url: URL
+                    init(url: URL) { self.url = url }
+                }
+                let container = try ModelContainer(for: Article.self, configurations: ModelConfiguration(cloudKitDatabase: .none))
+                """),
+        ],
+        knownLimitations: """
+            Relationships are left to `cloudkit_nonoptional_relationship`. CloudKit is judged on for the whole \
+            project when any store syncs.
+            """)
+
+    public static func check(index: ProjectIndex, options: RuleOptions) -> [Finding] {
+        var findings: [Finding] = []
+        if let evidence = index.cloudKit.swiftData {
+            for property in ModelSchema(index: index).properties where !property.isRelationship && !property.fact.isOptional && !property.fact.hasDefault {
+                findings.append(description.finding(at: property.fact.location,
+                    "`\(property.model).\(property.fact.name)` is neither optional nor defaulted, so the CloudKit store fails to load " +
+                    "(CloudKit is on: \(evidence)); give it a default value or make it optional"))
+            }
+        }
+        for model in index.coreDataModels {
+            guard let evidence = index.cloudKit.coreData(modelName: model.modelName) else { continue }
+            for entity in model.entities {
+                for attribute in entity.attributes where !attribute.isOptional && !attribute.isTransient && !attribute.hasDefault {
+                    findings.append(description.finding(inModel: model, line: attribute.line,
+                        "attribute `\(entity.name).\(attribute.name)` is neither optional nor defaulted, which CloudKit does not allow " +
+                        "(CloudKit is on: \(evidence)); make it optional or give it a default value"))
+                }
+            }
+        }
+        return findings
+    }
+}

@@ -1,0 +1,78 @@
+/// A synced relationship that is not optional.
+public enum CloudKitNonoptionalRelationshipRule: ProjectRule {
+    public static let description = RuleDescription(
+        id: "cloudkit_nonoptional_relationship",
+        name: "CloudKit Non-optional Relationship",
+        whatItDoes: """
+            Finds a SwiftData relationship (a property whose type is another model or a collection of one) that \
+            is not optional, and a non-optional Core Data relationship, where the store syncs with CloudKit.
+            """,
+        whyIsThisBad: """
+            CloudKit requires every relationship to be optional: records and their references sync separately \
+            and arrive in any order. A non-optional relationship, including the common `var items: [Item] = []`, \
+            makes the CloudKit-backed store fail to load and the app crash at launch (seed 003's class of crash).
+            """,
+        seed: "003",
+        severity: .error,
+        triggeringExamples: [
+            RuleExample(CoreDataModelExamples.model("""
+                ↓        <relationship name="list" maxCount="1" deletionRule="Nullify" destinationEntity="ItemList" inverseName="items" inverseEntity="ItemList"/>
+                """), kind: .coreDataModel),
+            RuleExample("""
+                @Model final class DiceGroup {
+                    var name: String = ""
+                    var ↓dice: [Die] = []
+                }
+                @Model final class Die { var value: Int = 1; var ↓group: DiceGroup }
+                let configuration = ModelConfiguration(cloudKitDatabase: .private("iCloud.com.example.Dice"))
+                """),
+            RuleExample("""
+                @Model final class Folder {
+                    @Relationship(deleteRule: .cascade) var ↓bookmarks: [Bookmark] = []
+                }
+                @Model final class Bookmark { var folder: Folder? }
+                let configuration = ModelConfiguration(cloudKitDatabase: .automatic)
+                """),
+        ],
+        nonTriggeringExamples: [
+            RuleExample("""
+                @Model final class DiceGroup {
+                    var name: String = ""
+                    @Relationship(deleteRule: .cascade, inverse: \\Die.group) var dice: [Die]? = []
+                }
+                @Model final class Die { var value: Int = 1; var group: DiceGroup? }
+                let configuration = ModelConfiguration(cloudKitDatabase: .private("iCloud.com.example.Dice"))
+                """),
+            RuleExample("""
+                @Model final class DiceGroup { var dice: [Die] = [] }
+                @Model final class Die { var value: Int = 1 }
+                let configuration = ModelConfiguration(cloudKitDatabase: .none)
+                """),
+        ],
+        knownLimitations: """
+            A relationship is recognized by `@Relationship` or by a property type that is a `@Model` class the \
+            index knows (or an array or set of one). CloudKit is judged on for the whole project when any store syncs.
+            """)
+
+    public static func check(index: ProjectIndex, options: RuleOptions) -> [Finding] {
+        var findings: [Finding] = []
+        if let evidence = index.cloudKit.swiftData {
+            for property in ModelSchema(index: index).properties where property.isRelationship && !property.fact.isOptional {
+                findings.append(description.finding(at: property.fact.location,
+                    "relationship `\(property.model).\(property.fact.name)` is not optional, so the CloudKit store fails to load " +
+                    "(CloudKit is on: \(evidence)); declare it optional, e.g. `[\(property.fact.elementTypeName ?? "Item")]?`"))
+            }
+        }
+        for model in index.coreDataModels {
+            guard let evidence = index.cloudKit.coreData(modelName: model.modelName) else { continue }
+            for entity in model.entities {
+                for relationship in entity.relationships where !relationship.isOptional {
+                    findings.append(description.finding(inModel: model, line: relationship.line,
+                        "relationship `\(entity.name).\(relationship.name)` is not optional, which CloudKit does not allow " +
+                        "(CloudKit is on: \(evidence)); mark it optional"))
+                }
+            }
+        }
+        return findings
+    }
+}

@@ -1,0 +1,102 @@
+/// A uniqueness constraint on a model that syncs with CloudKit.
+public enum CloudKitUniqueConstraintRule: ProjectRule {
+    public static let description = RuleDescription(
+        id: "cloudkit_unique_constraint",
+        name: "CloudKit Unique Constraint",
+        whatItDoes: """
+            Finds `@Attribute(.unique)` and `#Unique` on SwiftData models, and `uniquenessConstraints` in Core \
+            Data model files, where the store syncs with CloudKit.
+            """,
+        whyIsThisBad: """
+            CloudKit supports no unique constraint at all. With one in the schema, loading a CloudKit-backed \
+            store fails, `ModelContainer` creation throws, and the usual `fatalError` in its `catch` crashes the \
+            app on every launch (seed 003). Seed 003 calls `@Attribute(.unique) private(set) var id: UUID` \
+            "OK: synthetic ID"; it is not: a unique synthetic id fails exactly the same way, so it is reported too.
+            """,
+        seed: "003",
+        severity: .error,
+        triggeringExamples: [
+            RuleExample(CoreDataModelExamples.model("""
+                        <attribute name="url" optional="YES" attributeType="URI"/>
+                        <uniquenessConstraints>
+                ↓            <uniquenessConstraint>
+                                <constraint value="url"/>
+                            </uniquenessConstraint>
+                        </uniquenessConstraints>
+                """), kind: .coreDataModel),
+            RuleExample("""
+                @Model final class Article {
+                    var id: UUID = UUID()
+                    @Attribute(.unique) var ↓url: URL = URL(string: "about:blank")!
+                    var title: String = ""
+                }
+                let configuration = ModelConfiguration(cloudKitDatabase: .private("iCloud.com.example.App"))
+                """),
+            RuleExample("""
+                @Model final class Article {
+                    @Attribute(.unique) private(set) var ↓id: UUID = UUID()  // seed 003: "OK: synthetic ID" (it is not)
+                    ↓#Unique<Article>([\\.url])
+                    var url: URL?
+                }
+                let configuration = ModelConfiguration(cloudKitDatabase: .automatic)
+                """),
+        ],
+        nonTriggeringExamples: [
+            RuleExample("""
+                @Model final class Article {
+                    var id: UUID = UUID()
+                    var url: URL?  // unique by convention: checked before insert
+                }
+                let configuration = ModelConfiguration(cloudKitDatabase: .private("iCloud.com.example.App"))
+                """),
+            RuleExample("""
+                @Model final class Article {
+                    @Attribute(.unique) var url: URL
+                    init(url: URL) { self.url = url }
+                }
+                let configuration = ModelConfiguration(cloudKitDatabase: .none)
+                """),
+            RuleExample("""
+                @Model final class Tag {
+                    @Attribute(.externalStorage) var icon: Data?
+                    @Attribute(originalName: "title") var name: String = ""
+                }
+                let configuration = ModelConfiguration(cloudKitDatabase: .private("iCloud.com.example.App"))
+                """),
+        ],
+        knownLimitations: """
+            CloudKit is judged on for the whole project when any store syncs; a model kept only in a local \
+            configuration next to a synced one is reported too (set `cloudkit: off`, or suppress). Seed 003's \
+            "synthetic ID" exception is deliberately not honoured: see `docs/departures-from-seeds.md`.
+            """)
+
+    public static func check(index: ProjectIndex, options: RuleOptions) -> [Finding] {
+        var findings: [Finding] = []
+        if let evidence = index.cloudKit.swiftData {
+            let schema = ModelSchema(index: index)
+            for property in schema.properties where property.fact.attributes.contains(where: { $0.name == "Attribute" && $0.arguments.contains(".unique") }) {
+                findings.append(description.finding(at: property.fact.location,
+                    "`@Attribute(.unique)` on `\(property.model).\(property.fact.name)` makes the CloudKit store fail to load (CloudKit is on: \(evidence)); " +
+                    "remove it and check for an existing record before inserting"))
+            }
+            for model in schema.models {
+                for macro in model.memberMacros where macro.name == "Unique" {
+                    findings.append(description.finding(at: macro.location,
+                        "`#Unique` on `\(model.name)` makes the CloudKit store fail to load (CloudKit is on: \(evidence)); " +
+                        "remove it and check for an existing record before inserting"))
+                }
+            }
+        }
+        for model in index.coreDataModels {
+            guard let evidence = index.cloudKit.coreData(modelName: model.modelName) else { continue }
+            for entity in model.entities {
+                for line in entity.uniquenessConstraintLines {
+                    findings.append(description.finding(inModel: model, line: line,
+                        "entity `\(entity.name)` has a uniqueness constraint, which CloudKit does not support (CloudKit is on: \(evidence)); " +
+                        "remove it and deduplicate in code"))
+                }
+            }
+        }
+        return findings
+    }
+}
