@@ -46,6 +46,11 @@ public struct CloudKitEvidence: Sendable {
         return coreDataContainers.first { $0.modelName == nil || $0.modelName == modelName }?.evidence
     }
 
+    /// Evidence that any Core Data store syncs.
+    public var coreDataAny: String? {
+        forcedOn ? "the configuration's `cloudkit: on`" : coreDataContainers.first?.evidence
+    }
+
     /// An entitlements plist that lists the CloudKit service and at least one iCloud container.
     static func listsCloudKit(_ file: ResourceFile) -> Bool {
         guard let plist = try? PropertyListSerialization.propertyList(from: Data(file.text.utf8), format: nil) as? [String: Any]

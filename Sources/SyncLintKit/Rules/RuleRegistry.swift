@@ -17,6 +17,11 @@ public enum RuleRegistry {
         TaskSelfCaptureRule.self,
         // SwiftData
         StaleModelAfterAwaitRule.self,
+        InsertWithoutDuplicateCheckRule.self,
+        SaveFailureWithoutRollbackRule.self,
+        ModelMutatedOffMainRule.self,
+        // CloudKit
+        FatalErrorOnContainerInitRule.self,
     ]
 
     nonisolated(unsafe) public static let projectRules: [any ProjectRule.Type] = [
@@ -28,6 +33,10 @@ public enum RuleRegistry {
         CloudKitOrderedRelationshipRule.self,
         CloudKitMissingInverseRule.self,
         CloudKitUndefinedAttributeRule.self,
+        // SwiftData
+        TransientUIStateRule.self,
+        UnregisteredModelRule.self,
+        ModelNotMainActorRule.self,
     ]
 
     public static var allDescriptions: [RuleDescription] {

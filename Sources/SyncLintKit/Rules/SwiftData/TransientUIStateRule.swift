@@ -1,0 +1,68 @@
+/// Runtime or UI state persisted in a `@Model` because it lacks `@Transient`.
+public enum TransientUIStateRule: ProjectRule {
+    static let defaultNames = ["isAnimating", "isFlipping", "isRolling", "isSelected", "isExpanded", "isHighlighted", "isEditing", "isDragging"]
+
+    public static let description = RuleDescription(
+        id: "transient_ui_state",
+        name: "Transient UI State",
+        whatItDoes: """
+            Finds a stored property of a `@Model` without `@Transient` whose type is runtime machinery (`Task`, \
+            `Timer`, `AnyCancellable`, a closure) or whose name says UI or animation state (`isAnimating`, \
+            `isSelected`, `isExpanded`, ...; configurable).
+            """,
+        whyIsThisBad: """
+            Everything a model stores is saved and, with CloudKit, synced to every device: an animation flag \
+            saved mid-animation comes back `true` at the next launch, and a task or timer cannot be persisted \
+            at all (seed 002, pattern 2 and pitfall 2: "Animation state, UI flags, and computed values should be \
+            `@Transient`").
+            """,
+        seed: "002",
+        options: [RuleOptionDescription("names", default: "[isAnimating, isFlipping, isRolling, isSelected, isExpanded, isHighlighted, isEditing, isDragging]",
+                                        "property names that mean UI state")],
+        triggeringExamples: [
+            RuleExample("""
+                @Model final class Die {
+                    var value: Int = 1
+                    var ↓isAnimating: Bool = false
+                }
+                """),
+            RuleExample("""
+                @Model final class Die {
+                    var ↓animationTask: Task<Void, Never>?
+                    var ↓onRolled: (() -> Void)?
+                }
+                """),
+        ],
+        nonTriggeringExamples: [
+            RuleExample("""
+                @MainActor @Model final class Die {
+                    var value: Int = 1
+                    @Transient var isAnimating: Bool = false
+                    @Transient var animationTask: Task<Void, Never>?
+                }
+                """),
+            RuleExample("""
+                @Model final class Todo {
+                    var isCompleted: Bool = false
+                    var isArchived: Bool = false
+                }
+                final class DieViewModel { var isAnimating = false }
+                """),
+        ],
+        knownLimitations: """
+            Names are matched exactly; a UI flag under another name is not found, and a model that really means \
+            to sync a "selected" state across devices should suppress the finding.
+            """)
+
+    public static func check(index: ProjectIndex, options: RuleOptions) -> [Finding] {
+        let names = Set(options.strings("names", default: defaultNames))
+        return ModelSchema(index: index).properties.compactMap { property in
+            let typeName = (property.fact.typeName ?? "").replacingOccurrences(of: " ", with: "")
+            let isMachinery = typeName == "Task" || typeName.hasPrefix("Task<") || typeName == "Timer" || typeName == "AnyCancellable"
+                || typeName.contains("->") || typeName.hasPrefix("Set<AnyCancellable")
+            guard isMachinery || names.contains(property.fact.name) else { return nil }
+            return description.finding(at: property.fact.location,
+                "`\(property.model).\(property.fact.name)` is runtime or UI state that would be saved and synced; mark it `@Transient`")
+        }
+    }
+}

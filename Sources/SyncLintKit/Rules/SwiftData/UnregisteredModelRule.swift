@@ -1,0 +1,73 @@
+/// A `@Model` class that no container, schema or versioned schema lists.
+public enum UnregisteredModelRule: ProjectRule {
+    public static let description = RuleDescription(
+        id: "unregistered_model",
+        name: "Unregistered Model",
+        whatItDoes: """
+            Finds a `@Model` class that is neither listed in any `.modelContainer(for:)`, `ModelContainer(for:)`, \
+            `Schema([...])` or `VersionedSchema.models`, nor reachable through relationships from one that is. \
+            With `strict: true`, models reachable only through relationships are reported too, as seed 002 asks.
+            """,
+        whyIsThisBad: """
+            A model the container does not know is not part of the store's schema: inserting it crashes, and a \
+            model added later only through a relationship is easy to miss in migrations and CloudKit schema \
+            initialization (seed 002, pattern 3: "Register ALL @Model classes in the model container").
+            """,
+        seed: "002",
+        options: [RuleOptionDescription("strict", default: "false", "also report models reachable only through relationships")],
+        triggeringExamples: [
+            RuleExample("""
+                @Model final class DiceGroup { var name: String = "" }
+                ↓@Model final class Die { var value: Int = 1 }
+                let app = WindowGroup { ContentView() }.modelContainer(for: DiceGroup.self)
+                """),
+            RuleExample("""
+                @Model final class DiceGroup { var dice: [Die]? = [] }
+                ↓@Model final class Die { var value: Int = 1 }
+                let app = WindowGroup { ContentView() }.modelContainer(for: DiceGroup.self)
+                """, options: ["strict": .bool(true)]),
+        ],
+        nonTriggeringExamples: [
+            RuleExample("""
+                @Model final class DiceGroup { var name: String = "" }
+                @Model final class Die { var value: Int = 1 }
+                let app = WindowGroup { ContentView() }.modelContainer(for: [DiceGroup.self, Die.self])
+                """),
+            RuleExample("""
+                @Model final class DiceGroup { var dice: [Die]? = [] }
+                @Model final class Die { var value: Int = 1 }
+                let schema = Schema([DiceGroup.self])
+                """),
+            RuleExample("""
+                @Model public final class LibraryModel { var name: String = "" }
+                """),
+        ],
+        knownLimitations: """
+            Silent when the project registers no models at all (a library whose app registers them). Models \
+            registered through a helper that builds the type list at run time are not seen and are reported.
+            """)
+
+    public static func check(index: ProjectIndex, options: RuleOptions) -> [Finding] {
+        guard !index.modelRegistrations.isEmpty else { return [] }
+        let schema = ModelSchema(index: index)
+        let listed = Set(index.modelRegistrations.flatMap(\.typeNames))
+        var reachable = listed
+        var queue = Array(listed)
+        while let next = queue.popLast() {
+            for property in schema.properties where property.model == next && property.isRelationship {
+                if let target = property.fact.elementTypeName, reachable.insert(target).inserted { queue.append(target) }
+            }
+        }
+        let strict = options.bool("strict", default: false)
+        return schema.models.compactMap { model in
+            if listed.contains(model.name) { return nil }
+            if reachable.contains(model.name) {
+                guard strict else { return nil }
+                return description.finding(at: model.location,
+                    "`\(model.name)` is reached only through relationships; list it in the container's models too")
+            }
+            return description.finding(at: model.location,
+                "`\(model.name)` is in no model container or schema; add `\(model.name).self` to `.modelContainer(for:)` or the `Schema`")
+        }
+    }
+}
