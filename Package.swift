@@ -43,7 +43,9 @@ let package = Package(
                 "SyncLintKit",
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftParser", package: "swift-syntax"),
-            ]
+            ],
+            // Sample projects the tests lint from disk; they are not part of the test target.
+            exclude: ["Fixtures"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -43,7 +43,8 @@ public struct CoreDataModel: Sendable {
         let delegate = ModelXMLDelegate()
         let parser = XMLParser(data: Data(file.text.utf8))
         parser.delegate = delegate
-        guard parser.parse(), delegate.sawModel else {
+        // On Linux, `parse()` can return true for a document it reported an error for: check both.
+        guard parser.parse(), parser.parserError == nil, delegate.sawModel else {
             let line = parser.lineNumber
             return .failure(ParseFailure(description: "warning: \(file.path): malformed Core Data model near line \(line); skipped"))
         }

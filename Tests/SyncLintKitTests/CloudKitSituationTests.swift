@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+@testable import SyncLintKit
+
+/// The same models, in one fixture project per way of setting up a store: CloudKit findings appear
+/// exactly where sync is on, and name the evidence that turned it on.
+struct CloudKitSituationTests {
+    static let fixtures = Repository.path("Tests/SyncLintKitTests/Fixtures/CloudKit")
+    static let schemaRules: Set<String> = ["cloudkit_unique_constraint", "cloudkit_nonoptional_attribute",
+                                           "cloudkit_nonoptional_relationship", "cloudkit_deny_delete_rule",
+                                           "cloudkit_ordered_relationship", "cloudkit_missing_inverse", "cloudkit_undefined_attribute"]
+
+    private func lint(_ project: String, cloudKit: Configuration.CloudKitMode = .auto) -> LintResult {
+        var configuration = Configuration()
+        configuration.cloudKit = cloudKit
+        return Linter.lint(paths: ["\(Self.fixtures)/\(project)"], configuration: configuration)
+    }
+
+    private func schemaFindings(_ result: LintResult) -> [String] {
+        result.findings.filter { Self.schemaRules.contains($0.ruleID) }
+            .map { "\(URL(fileURLWithPath: $0.file).lastPathComponent):\($0.line) \($0.ruleID)" }
+    }
+
+    static let swiftDataFindings = [
+        "Models.swift:6 cloudkit_nonoptional_attribute",
+        "Models.swift:6 cloudkit_unique_constraint",
+        "Models.swift:8 cloudkit_nonoptional_relationship",
+        "Models.swift:9 cloudkit_deny_delete_rule",
+    ]
+
+    @Test func explicitPrivateDatabaseTurnsCloudKitOn() throws {
+        let result = lint("ExplicitPrivate")
+        #expect(schemaFindings(result) == Self.swiftDataFindings)
+        let message = try #require(result.findings.first { $0.ruleID == "cloudkit_unique_constraint" }?.message)
+        #expect(message.contains("`cloudKitDatabase` at \(Self.fixtures)/ExplicitPrivate/App.swift:8"), "\(message)")
+        #expect(result.findings.contains { $0.ruleID == "fatal_error_on_container_init" && $0.line == 9 })
+    }
+
+    @Test func defaultConfigurationSyncsWhenEntitlementsListCloudKit() throws {
+        let result = lint("DefaultWithEntitlements")
+        #expect(schemaFindings(result) == Self.swiftDataFindings)
+        let message = try #require(result.findings.first?.message)
+        #expect(message.contains("ReadingList.entitlements"), "\(message)")
+    }
+
+    @Test func defaultConfigurationWithoutCloudKitEntitlementIsLocal() {
+        #expect(schemaFindings(lint("DefaultWithoutEntitlements")).isEmpty)
+    }
+
+    @Test func noneDatabaseIsLocalEvenWithEntitlements() {
+        let result = lint("LocalOnly")
+        #expect(schemaFindings(result).isEmpty)
+        #expect(!result.findings.contains { $0.ruleID == "fatal_error_on_container_init" })
+    }
+
+    @Test func configurationForcesCloudKitEitherWay() {
+        #expect(schemaFindings(lint("LocalOnly", cloudKit: .on)) == Self.swiftDataFindings)
+        #expect(schemaFindings(lint("ExplicitPrivate", cloudKit: .off)).isEmpty)
+    }
+
+    @Test func coreDataModelLoadedByACloudKitContainerIsChecked() throws {
+        let result = lint("CoreDataCloudKit")
+        #expect(result.warnings.isEmpty, "\(result.warnings)")
+        #expect(Set(schemaFindings(result)) == [
+            "contents:4 cloudkit_nonoptional_attribute",
+            "contents:6 cloudkit_nonoptional_relationship",
+            "contents:6 cloudkit_deny_delete_rule",
+            "contents:6 cloudkit_ordered_relationship",
+            "contents:8 cloudkit_unique_constraint",
+            "contents:15 cloudkit_undefined_attribute",
+            "contents:17 cloudkit_missing_inverse",
+        ])
+        #expect(result.findings.allSatisfy { !$0.file.contains("Archive.xcdatamodeld") }, "a model no CloudKit container loads is not checked")
+        let message = try #require(result.findings.first { $0.ruleID == "cloudkit_ordered_relationship" }?.message)
+        #expect(message.contains("`NSPersistentCloudKitContainer` at \(Self.fixtures)/CoreDataCloudKit/Persistence.swift:7"), "\(message)")
+    }
+
+    @Test func malformedModelFileGivesOneWarningAndIsSkipped() {
+        let app = SourceInput(path: "/p/Persistence.swift", text: "let c = NSPersistentCloudKitContainer(name: \"M\")")
+        let broken = ResourceFile(path: "/p/M.xcdatamodeld/M.xcdatamodel/contents", kind: .coreDataModel, text: "<model><entity name=\"A\"></model>")
+        var configuration = Configuration()
+        configuration.onlyRules = Array(Self.schemaRules)
+        let result = Linter.lint(sources: [app], resources: [broken], configuration: configuration)
+        #expect(result.findings.isEmpty)
+        #expect(result.warnings.count == 1)
+        #expect(result.warnings.first?.contains("malformed Core Data model") == true)
+    }
+
+    @Test func olderModelVersionsAreNotChecked() throws {
+        let folder = try Repository.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bundle = folder.appendingPathComponent("M.xcdatamodeld")
+        for version in ["M", "M 2"] {
+            let directory = bundle.appendingPathComponent("\(version).xcdatamodel")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try "<model/>".write(to: directory.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+        }
+        let current = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><plist version=\"1.0\"><dict><key>_XCCurrentVersionName</key><string>M 2.xcdatamodel</string></dict></plist>"
+        try current.write(to: bundle.appendingPathComponent(".xccurrentversion"), atomically: true, encoding: .utf8)
+        let found = FileDiscovery.discover(paths: [folder.path], excluded: []).resourcePaths.map(\.path)
+        #expect(found.count == 1)
+        #expect(found.first?.hasSuffix("M 2.xcdatamodel/contents") == true)
+    }
+}
