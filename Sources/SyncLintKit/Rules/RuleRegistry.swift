@@ -6,8 +6,11 @@ public enum RuleRegistry {
         // SwiftUI
         TaskWithoutIDRule.self,
         UnstableTaskIDRule.self,
+        OnAppearTaskRule.self,
+        MissingDisappearCleanupRule.self,
         // Observation
         ObservedTaskHandleRule.self,
+        AliasComputedPropertyRule.self,
         // Concurrency
         TaskHandleOverwrittenRule.self,
         CancellationReportedAsErrorRule.self,
@@ -15,6 +18,10 @@ public enum RuleRegistry {
         CheckThenActAcrossAwaitRule.self,
         MissingCancellationCheckRule.self,
         TaskSelfCaptureRule.self,
+        GCDInAsyncContextRule.self,
+        UncancellableTaskLoopRule.self,
+        UnsynchronizedCaptureMutationRule.self,
+        BlockingWaitInAsyncRule.self,
         // SwiftData
         StaleModelAfterAwaitRule.self,
         InsertWithoutDuplicateCheckRule.self,

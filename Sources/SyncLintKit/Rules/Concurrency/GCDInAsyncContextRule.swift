@@ -1,0 +1,89 @@
+import SwiftSyntax
+
+/// Grand Central Dispatch used where Swift concurrency already runs.
+public final class GCDInAsyncContextRule: SyntaxRule {
+    public static let description = RuleDescription(
+        id: "gcd_in_async_context",
+        name: "GCD In Async Context",
+        whatItDoes: """
+            Finds `DispatchQueue.main.async`, `DispatchQueue.main.asyncAfter` and `DispatchQueue.global().async` \
+            inside an `async` function, a `Task` body, or a method of a type (or a function) marked `@MainActor`.
+            """,
+        whyIsThisBad: """
+            The dispatched closure escapes the task: it is not cancelled with it, its errors cannot be thrown to \
+            the caller, and it gives no actor isolation, so the compiler cannot check what it touches (seed 002, \
+            pattern 4 and pitfall 1: "Mixing GCD and Swift Concurrency"). `Task.sleep(for:)` replaces \
+            `asyncAfter`, `await MainActor.run` (or simply the code, when already on the main actor) replaces \
+            `main.async`, and an async function or `Task.detached` replaces `global().async`.
+            """,
+        seed: "002",
+        triggeringExamples: [
+            RuleExample("""
+                @MainActor final class Die {
+                    var value = 1
+                    func animateRoll() {
+                        // ❌ Using legacy GCD
+                        ↓DispatchQueue.main.asyncAfter(deadline: .now() + 0.25) {
+                            self.value = Int.random(in: 1...6)
+                        }
+                    }
+                }
+                """),
+            RuleExample("""
+                func refresh() async {
+                    let items = await api.items()
+                    ↓DispatchQueue.main.async { self.items = items }
+                    Task { ↓DispatchQueue.global(qos: .utility).async { cache.write(items) } }
+                }
+                """),
+        ],
+        nonTriggeringExamples: [
+            RuleExample("""
+                final class AppDelegate: NSObject, NSApplicationDelegate {
+                    func applicationDidFinishLaunching(_ notification: Notification) {
+                        DispatchQueue.main.async { self.showWelcomeWindow() }
+                    }
+                }
+                """),
+            RuleExample("""
+                @MainActor func animateRoll() async {
+                    try? await Task.sleep(for: .milliseconds(250))
+                    value = Int.random(in: 1...6)
+                }
+                """),
+            RuleExample("""
+                func importFile(at url: URL, completion: @escaping (Data?) -> Void) {
+                    DispatchQueue.global().async { completion(try? Data(contentsOf: url)) }
+                }
+                """),
+        ],
+        knownLimitations: """
+            SwiftUI views are main-actor isolated, but a dispatch in a view's synchronous code is not reported: \
+            it is a style question there, not a cancellation bug. Code in a `@MainActor` type that must defer work \
+            to the next run-loop turn (`DispatchQueue.main.async` on purpose) is reported; suppress it there.
+            """)
+
+    public static let nodeKinds: Set<SyntaxKind> = [.functionCallExpr]
+
+    public init(options: RuleOptions) {}
+
+    public func enter(_ node: Syntax, context: FileContext) {
+        guard let call = node.as(FunctionCallExprSyntax.self) else { return }
+        let method = SyntaxFacts.calleeMethodName(call)
+        guard method == "async" || method == "asyncAfter", let receiver = SyntaxFacts.receiverText(call) else { return }
+        let replacement: String
+        if receiver == "DispatchQueue.main" {
+            replacement = method == "asyncAfter"
+                ? "use `try await Task.sleep(for:)` and then the code, on the main actor"
+                : "use `await MainActor.run { }`, or just the code when already on the main actor"
+        } else if receiver.hasPrefix("DispatchQueue.global") {
+            replacement = "make the work an async function, or use `Task.detached`"
+        } else {
+            return
+        }
+        let scope = context.scope
+        let isMainActorCode = scope.currentFunction?.isMainActor == true || scope.currentType?.isMainActor == true
+        guard scope.isAsyncContext || isMainActorCode else { return }
+        context.report(call, "`\(receiver).\(method)` escapes Swift concurrency here: it is not cancelled with the task and has no actor isolation; \(replacement)")
+    }
+}

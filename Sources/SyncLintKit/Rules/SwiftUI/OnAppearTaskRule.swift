@@ -1,0 +1,98 @@
+import SwiftSyntax
+
+/// `.onAppear { Task { ... } }`: an unstructured task that outlives the view.
+public final class OnAppearTaskRule: SyntaxRule {
+    public static let description = RuleDescription(
+        id: "on_appear_task",
+        name: "On Appear Task",
+        whatItDoes: """
+            Finds `.onAppear { }` whose closure starts a `Task { }` (as all of the closure, or as its async part).
+        """,
+        whyIsThisBad: """
+            The task is not tied to the view: it keeps running after the view disappears, is never cancelled, \
+            and starts again each time the view reappears, so loads overlap and finish against a screen that is \
+            gone (seed 002, pattern 10 and pitfall 5: "Clean up ... tasks ... in `onDisappear`"). `.task { }` \
+            starts when the view appears and is cancelled when it disappears.
+            """,
+        seed: "002",
+        triggeringExamples: [
+            RuleExample("""
+                struct ArticleList: View {
+                    @State private var model = ArticleListModel()
+                    var body: some View {
+                        List(model.articles) { Text($0.title) }
+                            ↓.onAppear {
+                                Task {
+                                    await model.load()
+                                }
+                            }
+                    }
+                }
+                """, fixed: """
+                struct ArticleList: View {
+                    @State private var model = ArticleListModel()
+                    var body: some View {
+                        List(model.articles) { Text($0.title) }
+                            .task {
+                                    await model.load()
+                                }
+                    }
+                }
+                """),
+            RuleExample("""
+                struct DieView: View {
+                    let die: Die
+                    var body: some View {
+                        Text("\\(die.value)")↓.onAppear {
+                            analytics.log("die shown")
+                            Task { await die.animateRoll() }
+                        }
+                    }
+                }
+                """),
+        ],
+        nonTriggeringExamples: [
+            RuleExample("""
+                struct ArticleList: View {
+                    @State private var model = ArticleListModel()
+                    var body: some View {
+                        List(model.articles) { Text($0.title) }
+                            .task { await model.load() }
+                    }
+                }
+                """),
+            RuleExample("""
+                struct DieView: View {
+                    let die: Die
+                    var body: some View {
+                        Text("\\(die.value)")
+                            .onAppear { die.startAnimation() }
+                            .onDisappear { die.stopAnimation() }
+                            .onTapGesture { Task { await die.animateRoll() } }
+                    }
+                }
+                """),
+        ],
+        knownLimitations: """
+            A task that must outlive the view on purpose (fire-and-forget analytics, a save that must finish) is \
+            reported too; suppress it there. The automatic rewrite to `.task { }` (safe only when the closure is \
+            exactly one `Task { }`) is recorded in the examples and waits for the fix machinery.
+            """,
+        fixSafety: .safe)
+
+    public static let nodeKinds: Set<SyntaxKind> = [.functionCallExpr]
+
+    public init(options: RuleOptions) {}
+
+    public func enter(_ node: Syntax, context: FileContext) {
+        guard let call = node.as(FunctionCallExprSyntax.self), SyntaxFacts.calleeMethodName(call) == "onAppear",
+              let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+              let closure = SyntaxFacts.closures(of: call).first else { return }
+        let startsTask = closure.statements.contains { item in
+            guard let started = Syntax(item.item).as(FunctionCallExprSyntax.self) else { return false }
+            return TaskFacts.isTaskCreation(started) && SyntaxFacts.calleeName(started) == "Task"
+        }
+        guard startsTask else { return }
+        context.report(member.period, "this `Task` outlives the view and is never cancelled; use `.task { }`, which is cancelled when the view disappears")
+    }
+}
