@@ -72,6 +72,16 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
                     do { try await fetch() } catch { logger.error("load failed: \\(error)") }
                 }
                 """),
+            RuleExample("""
+                func fetchInstance() async {
+                    do { instance = try await client.instance() } catch {
+                        let errorType = classify(error)
+                        metrics.record(errorType)
+                        instance = nil
+                        instanceFetchError = nil
+                    }
+                }
+                """),
         ],
         knownLimitations: """
             A callee that converts cancellation into its own error type before it reaches the catch is not \
@@ -95,7 +105,8 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
                     item.pattern?.is(ValueBindingPatternSyntax.self) == true && item.whereClause == nil
                         && !item.trimmedDescription.contains(" as ")
                 }
-            guard isCatchAll, !Self.testsCancellation(clause.body), Self.showsErrorToUser(clause.body) else { continue }
+            guard isCatchAll, !Self.testsCancellation(clause.body),
+                  Self.showsErrorToUser(clause.body, locals: Self.locals(around: clause, context: context)) else { continue }
             context.report(clause.catchKeyword,
                            "this catch shows a cancelled task as an error; add `catch is CancellationError` before it, or return early when `error is CancellationError`")
         }
@@ -107,13 +118,25 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
         }
     }
 
-    static func showsErrorToUser(_ body: CodeBlockSyntax) -> Bool {
+    /// Names declared in the enclosing function or closure: writing those shows nothing to the user.
+    static func locals(around clause: CatchClauseSyntax, context: FileContext) -> Set<String> {
+        if let closure = context.scope.currentClosure { return FlowFacts.localNames(in: closure.node.statements) }
+        if let body = context.scope.currentFunction?.body { return FlowFacts.localNames(in: body) }
+        return FlowFacts.localNames(in: clause.body)
+    }
+
+    /// An assignment of a real value (not `nil`, `false` or `""`, which clear state) to a property named like an
+    /// error or alert, or a `show...Error` / `present...Alert` call.
+    static func showsErrorToUser(_ body: CodeBlockSyntax, locals: Set<String>) -> Bool {
         var shows = false
         BodyScanner.scan(body) { node in
-            if let sequence = node.as(SequenceExprSyntax.self), let target = SyntaxFacts.assignment(sequence)?.target,
-               let name = SyntaxFacts.memberPath(target).map({ $0.members.last ?? $0.root }) {
-                let lowered = name.lowercased()
-                if lowered.contains("error") || lowered.contains("alert") { shows = true }
+            if let sequence = node.as(SequenceExprSyntax.self), let assignment = SyntaxFacts.assignment(sequence),
+               let path = SyntaxFacts.memberPath(assignment.target),
+               path.root != "self" ? (!path.members.isEmpty || !locals.contains(path.root)) : true {
+                let name = (path.members.last ?? path.root).lowercased()
+                let clears = assignment.value.is(NilLiteralExprSyntax.self) || SyntaxFacts.boolLiteral(assignment.value) == false
+                    || assignment.value.trimmedDescription == "\"\""
+                if (name.contains("error") || name.contains("alert")) && !clears { shows = true }
             }
             if let call = node.as(FunctionCallExprSyntax.self) {
                 let name = SyntaxFacts.calleeMethodName(call)

@@ -52,6 +52,17 @@ public final class GCDInAsyncContextRule: SyntaxRule {
                 }
                 """),
             RuleExample("""
+                @MainActor struct AccountsSelector: View {
+                    @State private var isPresented = false
+                    var body: some View {
+                        Button("Add account") {
+                            isPresented = false
+                            DispatchQueue.main.asyncAfter(deadline: .now() + 0.3) { router.present(.addAccount) }
+                        }
+                    }
+                }
+                """),
+            RuleExample("""
                 func importFile(at url: URL, completion: @escaping (Data?) -> Void) {
                     DispatchQueue.global().async { completion(try? Data(contentsOf: url)) }
                 }
@@ -82,7 +93,9 @@ public final class GCDInAsyncContextRule: SyntaxRule {
             return
         }
         let scope = context.scope
-        let isMainActorCode = scope.currentFunction?.isMainActor == true || scope.currentType?.isMainActor == true
+        // A view's synchronous code (a button action that defers a sheet) is style, not a cancellation bug.
+        let isMainActorCode = scope.currentType?.isView != true
+            && (scope.currentFunction?.isMainActor == true || scope.currentType?.isMainActor == true)
         guard scope.isAsyncContext || isMainActorCode else { return }
         context.report(call, "`\(receiver).\(method)` escapes Swift concurrency here: it is not cancelled with the task and has no actor isolation; \(replacement)")
     }
