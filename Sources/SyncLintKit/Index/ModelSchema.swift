@@ -10,6 +10,34 @@ public struct ModelSchema {
     public let models: [TypeFact]
     public let properties: [Property]
 
+    /// Only models in a store's schema: those registered, or reachable through relationships from one that
+    /// is. A model no container lists is not synced (`unregistered_model` reports it); when the project
+    /// registers nothing (a library), every model counts.
+    public static func synced(index: ProjectIndex) -> ModelSchema {
+        let all = ModelSchema(index: index)
+        guard !index.modelRegistrations.isEmpty else { return all }
+        let inSchema = all.reachable(from: Set(index.modelRegistrations.flatMap(\.typeNames)))
+        return ModelSchema(models: all.models.filter { inSchema.contains($0.name) },
+                           properties: all.properties.filter { inSchema.contains($0.model) })
+    }
+
+    /// The models reachable from `roots` through relationships, roots included.
+    public func reachable(from roots: Set<String>) -> Set<String> {
+        var reached = roots
+        var queue = Array(roots)
+        while let next = queue.popLast() {
+            for property in properties where property.model == next && property.isRelationship {
+                if let target = property.fact.elementTypeName, reached.insert(target).inserted { queue.append(target) }
+            }
+        }
+        return reached
+    }
+
+    private init(models: [TypeFact], properties: [Property]) {
+        self.models = models
+        self.properties = properties
+    }
+
     public init(index: ProjectIndex) {
         models = index.typesByName.values.flatMap { $0 }.filter { $0.kind == .class && $0.hasAttribute("Model") }
             .sorted { ($0.location.file, $0.location.line) < ($1.location.file, $1.location.line) }

@@ -52,7 +52,7 @@ public enum CloudKitDenyDeleteRule: ProjectRule {
     public static func check(index: ProjectIndex, options: RuleOptions) -> [Finding] {
         var findings: [Finding] = []
         if let evidence = index.cloudKit.swiftData {
-            for property in ModelSchema(index: index).properties
+            for property in ModelSchema.synced(index: index).properties
             where property.fact.attributes.contains(where: { $0.name == "Relationship" && $0.arguments.contains(".deny") }) {
                 findings.append(description.finding(at: property.fact.location,
                     "`.deny` on `\(property.model).\(property.fact.name)` makes the CloudKit store fail to load (CloudKit is on: \(evidence)); " +

@@ -57,16 +57,23 @@ public enum CloudKitNonoptionalAttributeRule: ProjectRule {
                 }
                 let container = try ModelContainer(for: Article.self, configurations: ModelConfiguration(cloudKitDatabase: .none))
                 """),
+            RuleExample("""
+                @Model final class Item { var timestamp: Date; init(timestamp: Date) { self.timestamp = timestamp } }
+                @Model final class Chore { var title: String = "" }
+                let schema = Schema([Chore.self])
+                let configuration = ModelConfiguration(schema: schema, cloudKitDatabase: .automatic)
+                """),
         ],
         knownLimitations: """
             Relationships are left to `cloudkit_nonoptional_relationship`. CloudKit is judged on for the whole \
-            project when any store syncs.
+            project when any store syncs. When the project registers models, only registered models (and those \
+            reachable from them) are checked, as with every SwiftData CloudKit rule.
             """)
 
     public static func check(index: ProjectIndex, options: RuleOptions) -> [Finding] {
         var findings: [Finding] = []
         if let evidence = index.cloudKit.swiftData {
-            for property in ModelSchema(index: index).properties where !property.isRelationship && !property.fact.isOptional && !property.fact.hasDefault {
+            for property in ModelSchema.synced(index: index).properties where !property.isRelationship && !property.fact.isOptional && !property.fact.hasDefault {
                 findings.append(description.finding(at: property.fact.location,
                     "`\(property.model).\(property.fact.name)` is neither optional nor defaulted, so the CloudKit store fails to load " +
                     "(CloudKit is on: \(evidence)); give it a default value or make it optional"))

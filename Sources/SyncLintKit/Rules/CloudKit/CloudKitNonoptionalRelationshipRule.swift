@@ -57,7 +57,7 @@ public enum CloudKitNonoptionalRelationshipRule: ProjectRule {
     public static func check(index: ProjectIndex, options: RuleOptions) -> [Finding] {
         var findings: [Finding] = []
         if let evidence = index.cloudKit.swiftData {
-            for property in ModelSchema(index: index).properties where property.isRelationship && !property.fact.isOptional {
+            for property in ModelSchema.synced(index: index).properties where property.isRelationship && !property.fact.isOptional {
                 findings.append(description.finding(at: property.fact.location,
                     "relationship `\(property.model).\(property.fact.name)` is not optional, so the CloudKit store fails to load " +
                     "(CloudKit is on: \(evidence)); declare it optional, e.g. `[\(property.fact.elementTypeName ?? "Item")]?`"))

@@ -73,7 +73,7 @@ public enum CloudKitUniqueConstraintRule: ProjectRule {
     public static func check(index: ProjectIndex, options: RuleOptions) -> [Finding] {
         var findings: [Finding] = []
         if let evidence = index.cloudKit.swiftData {
-            let schema = ModelSchema(index: index)
+            let schema = ModelSchema.synced(index: index)
             for property in schema.properties where property.fact.attributes.contains(where: { $0.name == "Attribute" && $0.arguments.contains(".unique") }) {
                 findings.append(description.finding(at: property.fact.location,
                     "`@Attribute(.unique)` on `\(property.model).\(property.fact.name)` makes the CloudKit store fail to load (CloudKit is on: \(evidence)); " +

@@ -45,20 +45,26 @@ public enum TransientUIStateRule: ProjectRule {
                 @Model final class Todo {
                     var isCompleted: Bool = false
                     var isArchived: Bool = false
+                    var parentTask: Task?
                 }
+                @Model final class Task { var title: String = "" }
                 final class DieViewModel { var isAnimating = false }
                 """),
         ],
         knownLimitations: """
-            Names are matched exactly; a UI flag under another name is not found, and a model that really means \
+            A model the app itself names `Task` is recognized as a model, not as Swift's `Task`. Names are matched exactly; a UI flag under another name is not found, and a model that really means \
             to sync a "selected" state across devices should suppress the finding.
             """)
 
     public static func check(index: ProjectIndex, options: RuleOptions) -> [Finding] {
         let names = Set(options.strings("names", default: defaultNames))
+        // An app may call its own model `Task`: then a bare `Task` is that model, not Swift's.
+        let projectDeclaresTask = index.typeExists("Task")
         return ModelSchema(index: index).properties.compactMap { property in
+            guard !property.isRelationship else { return nil }
             let typeName = (property.fact.typeName ?? "").replacingOccurrences(of: " ", with: "")
-            let isMachinery = typeName == "Task" || typeName.hasPrefix("Task<") || typeName == "Timer" || typeName == "AnyCancellable"
+            let isSwiftTask = typeName.hasPrefix("Task<") || (typeName == "Task" && !projectDeclaresTask)
+            let isMachinery = isSwiftTask || typeName == "Timer" || typeName == "AnyCancellable"
                 || typeName.contains("->") || typeName.hasPrefix("Set<AnyCancellable")
             guard isMachinery || names.contains(property.fact.name) else { return nil }
             return description.finding(at: property.fact.location,

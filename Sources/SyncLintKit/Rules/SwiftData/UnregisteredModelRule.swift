@@ -51,13 +51,7 @@ public enum UnregisteredModelRule: ProjectRule {
         guard !index.modelRegistrations.isEmpty else { return [] }
         let schema = ModelSchema(index: index)
         let listed = Set(index.modelRegistrations.flatMap(\.typeNames))
-        var reachable = listed
-        var queue = Array(listed)
-        while let next = queue.popLast() {
-            for property in schema.properties where property.model == next && property.isRelationship {
-                if let target = property.fact.elementTypeName, reachable.insert(target).inserted { queue.append(target) }
-            }
-        }
+        let reachable = schema.reachable(from: listed)
         let strict = options.bool("strict", default: false)
         return schema.models.compactMap { model in
             if listed.contains(model.name) { return nil }
