@@ -3,6 +3,7 @@ public struct FileFacts: Sendable {
     public var types: [TypeFact] = []
     public var modelRegistrations: [ModelRegistration] = []
     public var storeConfigurations: [StoreConfiguration] = []
+    public var coreData = CoreDataFacts()
 
     public init() {}
 }
@@ -46,6 +47,8 @@ public final class ProjectIndex: Sendable {
     public let cloudKitMode: Configuration.CloudKitMode
     /// Whether stores sync with CloudKit, and where the project says so.
     public let cloudKit: CloudKitEvidence
+    /// Notification registrations and posts, background contexts, local-save flags, change merging.
+    public let coreData: CoreDataFacts
     /// The Core Data model files, parsed once.
     public let coreDataModels: [CoreDataModel]
     /// One line each for resource files the index could not use (a malformed model).
@@ -55,11 +58,18 @@ public final class ProjectIndex: Sendable {
         var types: [String: [TypeFact]] = [:]
         var registrations: [ModelRegistration] = []
         var stores: [StoreConfiguration] = []
+        var coreData = CoreDataFacts()
         for facts in files {
             for type in facts.types { types[type.name, default: []].append(type) }
             registrations += facts.modelRegistrations
             stores += facts.storeConfigurations
+            coreData.registrations += facts.coreData.registrations
+            coreData.posts += facts.coreData.posts
+            coreData.localSaveFlags += facts.coreData.localSaveFlags
+            coreData.backgroundContextProperties += facts.coreData.backgroundContextProperties
+            coreData.mergesRemoteChanges += facts.coreData.mergesRemoteChanges
         }
+        self.coreData = coreData
         self.typesByName = types
         self.modelRegistrations = registrations
         self.storeConfigurations = stores

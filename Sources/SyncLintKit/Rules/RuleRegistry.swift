@@ -29,6 +29,14 @@ public enum RuleRegistry {
         ModelMutatedOffMainRule.self,
         // CloudKit
         FatalErrorOnContainerInitRule.self,
+        // Core Data sync notifications
+        UnsynchronizedNotificationStateRule.self,
+        LocalChangeFlagRule.self,
+        PostBeforePerformCompletesRule.self,
+        DroppedRemoteChangeRule.self,
+        TimerWithoutRunLoopRule.self,
+        BackgroundContextOutsidePerformRule.self,
+        ViewContextOffMainRule.self,
     ]
 
     nonisolated(unsafe) public static let projectRules: [any ProjectRule.Type] = [
@@ -44,6 +52,8 @@ public enum RuleRegistry {
         TransientUIStateRule.self,
         UnregisteredModelRule.self,
         ModelNotMainActorRule.self,
+        // Core Data
+        MissingAutomaticMergeRule.self,
     ]
 
     public static var allDescriptions: [RuleDescription] {

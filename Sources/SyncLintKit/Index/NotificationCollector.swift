@@ -1,0 +1,106 @@
+import SwiftSyntax
+
+/// Collects what the sync-notification rules ask about: notification registrations (with the handler
+/// and its thread), posts, private-queue context properties, local-save flags and change merging.
+final class NotificationCollector: FactCollector {
+    static let nodeKinds: Set<SyntaxKind> = [.functionCallExpr, .sequenceExpr]
+
+    init() {}
+
+    func enter(_ node: Syntax, context: FileContext) {
+        if let call = node.as(FunctionCallExprSyntax.self) {
+            record(call, context: context)
+        } else if let sequence = node.as(SequenceExprSyntax.self), let assignment = SyntaxFacts.assignment(sequence) {
+            recordAssignment(target: assignment.target, value: assignment.value, context: context)
+        }
+    }
+
+    private func record(_ call: FunctionCallExprSyntax, context: FileContext) {
+        let method = SyntaxFacts.calleeMethodName(call)
+        let typeName = context.scope.currentType?.name ?? ""
+        switch method {
+        case "addObserver":
+            if let selector = SyntaxFacts.argument("selector", of: call), let name = SyntaxFacts.argument("name", of: call) {
+                context.facts.coreData.registrations.append(NotificationRegistration(
+                    typeName: typeName, handler: .method(Self.selectorMethod(selector)), notification: NotificationNames.normalized(name.trimmedDescription),
+                    fromAnyObject: Self.isNilOrAbsent(SyntaxFacts.argument("object", of: call)), deliversOnMain: false,
+                    location: context.location(of: call)))
+            } else if let name = SyntaxFacts.argument("forName", of: call) {
+                let queue = SyntaxFacts.argument("queue", of: call)?.trimmedDescription ?? "nil"
+                context.facts.coreData.registrations.append(NotificationRegistration(
+                    typeName: typeName, handler: .closure, notification: NotificationNames.normalized(name.trimmedDescription),
+                    fromAnyObject: Self.isNilOrAbsent(SyntaxFacts.argument("object", of: call)), deliversOnMain: queue.contains("main"),
+                    location: context.location(of: call)))
+            }
+        case "publisher":
+            guard let name = SyntaxFacts.argument("for", of: call) else { return }
+            context.facts.coreData.registrations.append(NotificationRegistration(
+                typeName: typeName, handler: .closure, notification: NotificationNames.normalized(name.trimmedDescription),
+                fromAnyObject: Self.isNilOrAbsent(SyntaxFacts.argument("object", of: call)),
+                deliversOnMain: NotificationHandlers.publisherReceivesOnMain(call), location: context.location(of: call)))
+        case "notifications":
+            guard let name = SyntaxFacts.argument("named", of: call) else { return }
+            context.facts.coreData.registrations.append(NotificationRegistration(
+                typeName: typeName, handler: .closure, notification: NotificationNames.normalized(name.trimmedDescription),
+                fromAnyObject: Self.isNilOrAbsent(SyntaxFacts.argument("object", of: call)),
+                deliversOnMain: context.scope.isMainActorIsolated, location: context.location(of: call)))
+        case "post":
+            guard let name = SyntaxFacts.argument("name", of: call) else { return }
+            context.facts.coreData.posts.append(NotificationPost(
+                typeName: typeName, functionName: context.scope.currentFunction?.name ?? "",
+                notification: NotificationNames.normalized(name.trimmedDescription)))
+        case "mergeChanges":
+            context.facts.coreData.mergesRemoteChanges.append(context.location(of: call))
+        case "newBackgroundContext", "NSManagedObjectContext":
+            guard method == "newBackgroundContext" || SyntaxFacts.argument("concurrencyType", of: call)?.trimmedDescription.contains("privateQueue") == true
+            else { return }
+            if let property = Self.storedPropertyReceiving(call, context: context) {
+                context.facts.coreData.backgroundContextProperties.append((typeName, property))
+            }
+        default: break
+        }
+    }
+
+    private func recordAssignment(target: ExprSyntax, value: ExprSyntax, context: FileContext) {
+        let path = SyntaxFacts.memberPath(target)
+        if path?.members.last == "automaticallyMergesChangesFromParent", SyntaxFacts.boolLiteral(value) == true {
+            context.facts.coreData.mergesRemoteChanges.append(context.location(of: target))
+            return
+        }
+        guard SyntaxFacts.boolLiteral(value) == true, let path, let type = context.scope.currentType,
+              let body = context.scope.currentFunction?.body else { return }
+        let property: String
+        if path.root == "self", path.members.count == 1 { property = path.members[0] }
+        else if path.members.isEmpty { property = path.root }
+        else { return }
+        let savesContext = body.tokens(viewMode: .sourceAccurate).contains { token in
+            token.text == "save" && token.previousToken(viewMode: .sourceAccurate)?.text == "."
+        }
+        if savesContext { context.facts.coreData.localSaveFlags.append((type.name, property)) }
+    }
+
+    /// `handle(_:)` → `handle`; `self.handle(_:)` → `handle`.
+    static func selectorMethod(_ selector: ExprSyntax) -> String {
+        var text = selector.trimmedDescription
+        if let open = text.firstIndex(of: "("), text.hasPrefix("#selector") {
+            text = String(text[text.index(after: open)...])
+        }
+        let name = text.split(separator: "(").first.map(String.init) ?? text
+        return name.split(separator: ".").last.map(String.init) ?? name
+    }
+
+    static func isNilOrAbsent(_ argument: ExprSyntax?) -> Bool {
+        guard let argument else { return true }
+        return argument.is(NilLiteralExprSyntax.self)
+    }
+
+    /// The stored property a call's value goes to: `self.x = call`, `x = call`, or `let x = call` as a member default.
+    static func storedPropertyReceiving(_ call: FunctionCallExprSyntax, context: FileContext) -> String? {
+        if let target = TaskFacts.assignmentTarget(ofValue: call) { return TaskFacts.propertyName(target) }
+        if let binding = call.parent?.as(InitializerClauseSyntax.self)?.parent?.as(PatternBindingSyntax.self),
+           context.scope.currentFunction == nil {
+            return binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
+        }
+        return nil
+    }
+}

@@ -1,0 +1,117 @@
+import SwiftSyntax
+
+/// A private-queue context used outside its own `perform`.
+public final class BackgroundContextOutsidePerformRule: SyntaxRule {
+    public static let description = RuleDescription(
+        id: "background_context_outside_perform",
+        name: "Background Context Outside Perform",
+        whatItDoes: """
+            Finds a private-queue context (from `newBackgroundContext()` or \
+            `NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)`) used outside its `perform` or \
+            `performAndWait`: `fetch`, `save`, `count`, `execute`, `delete`, `existingObject`, `object(with:)`, or \
+            `Entity(context:)`.
+            """,
+        whyIsThisBad: """
+            A private-queue context may only be touched on its own queue; called from the current thread it \
+            corrupts its row cache and crashes intermittently, and Core Data's concurrency debugging \
+            (`-com.apple.CoreData.ConcurrencyDebug 1`) traps on it (seed 004, Issue B: "Core Data operations ... \
+            not properly isolated").
+            """,
+        seed: "004",
+        triggeringExamples: [
+            RuleExample("""
+                func importItems(_ records: [Record]) throws {
+                    let context = container.newBackgroundContext()
+                    for record in records {
+                        let item = Item(context: ↓context)
+                        item.title = record.title
+                    }
+                    try ↓context.save()
+                }
+                """),
+            RuleExample("""
+                final class Purger {
+                    private lazy var backgroundContext = container.newBackgroundContext()
+                    func purge(_ request: NSBatchDeleteRequest) throws {
+                        try ↓backgroundContext.execute(request)
+                    }
+                }
+                """),
+        ],
+        nonTriggeringExamples: [
+            RuleExample("""
+                func importItems(_ records: [Record]) {
+                    let context = container.newBackgroundContext()
+                    context.perform {
+                        for record in records {
+                            let item = Item(context: context)
+                            item.title = record.title
+                        }
+                        try? context.save()
+                    }
+                }
+                """),
+            RuleExample("""
+                @MainActor func addItem(title: String) throws {
+                    let item = Item(context: viewContext)
+                    item.title = title
+                    try viewContext.save()
+                }
+                """),
+        ],
+        knownLimitations: """
+            Contexts are tracked as locals made in the same function and as properties the type assigns from \
+            `newBackgroundContext()`; a context passed in as a parameter is not tracked.
+            """)
+
+    public static let nodeKinds: Set<SyntaxKind> = [.functionCallExpr]
+
+    static let contextMethods: Set<String> = ["fetch", "save", "count", "execute", "delete", "existingObject", "object", "obtainPermanentIDs"]
+
+    public init(options: RuleOptions) {}
+
+    public func enter(_ node: Syntax, context: FileContext) {
+        guard let call = node.as(FunctionCallExprSyntax.self) else { return }
+        let method = SyntaxFacts.calleeMethodName(call)
+        let used: ExprSyntax?
+        if Self.contextMethods.contains(method) {
+            used = call.calledExpression.as(MemberAccessExprSyntax.self)?.base
+        } else if SyntaxFacts.isTypeName(method) {
+            used = SyntaxFacts.argument("context", of: call)
+        } else {
+            used = nil
+        }
+        guard let used, let path = SyntaxFacts.memberPath(used) else { return }
+        let name = path.root == "self" ? path.members.first : (path.members.isEmpty ? path.root : nil)
+        guard let name else { return }
+        let insidePerform = context.scope.closures.contains { closure in
+            switch closure.kind {
+            case .perform(let receiver), .performAndWait(let receiver):
+                return receiver == name || receiver == "self.\(name)"
+            default: return false
+            }
+        }
+        guard !insidePerform else { return }
+        if path.root != "self", let body = context.scope.currentFunction?.body, Self.isLocalBackgroundContext(name, in: body) {
+            context.report(used, "`\(name)` is a private-queue context used outside its queue; do this inside `\(name).perform { }`")
+            return
+        }
+        guard let type = context.scope.currentType else { return }
+        let typeName = type.name
+        context.report(used) { index in
+            guard index.coreData.backgroundContextProperties.contains(where: { $0.typeName == typeName && $0.property == name }) else { return nil }
+            return "`\(name)` is a private-queue context used outside its queue; do this inside `\(name).perform { }`"
+        }
+    }
+
+    static func isLocalBackgroundContext(_ name: String, in body: CodeBlockSyntax) -> Bool {
+        var found = false
+        BodyScanner.scan(body) { node in
+            guard let binding = node.as(PatternBindingSyntax.self),
+                  binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name,
+                  let value = binding.initializer?.value.trimmedDescription else { return }
+            found = value.contains("newBackgroundContext") || value.contains("privateQueueConcurrencyType")
+        }
+        return found
+    }
+}

@@ -1,0 +1,133 @@
+import SwiftSyntax
+
+/// A statement after an asynchronous `perform { }` that depends on the block having run.
+public final class PostBeforePerformCompletesRule: SyntaxRule {
+    public static let description = RuleDescription(
+        id: "post_before_perform_completes",
+        name: "Post Before Perform Completes",
+        whatItDoes: """
+            Finds a statement right after an asynchronous `context.perform { }` (not `performAndWait`, not \
+            `await context.perform`) in the same scope that posts a notification, calls a completion handler, or \
+            reads state the block changes.
+            """,
+        whyIsThisBad: """
+            `perform` only enqueues the block and returns at once, so the next statement runs before the block: \
+            observers are told to reload before the refresh happened and read old data (seed 004, Issue B and \
+            Fix 2: "Posting notification immediately, before refresh completes"). Move the statement into the block \
+            (hopping to the main thread if it must run there), or `await context.perform { }`.
+            """,
+        seed: "004",
+        triggeringExamples: [
+            RuleExample("""
+                final class CoreDataManager {
+                    private func processRemoteChange() {
+                        viewContext.perform {
+                            self.viewContext.refreshAllObjects()
+                        }
+
+                        // ISSUE: Posting notification immediately, before refresh completes
+                        ↓NotificationCenter.default.post(
+                            name: .coreDataRemoteChange,
+                            object: nil
+                        )
+                    }
+                }
+                """),
+            RuleExample("""
+                final class Importer {
+                    var imported = 0
+                    func importAll(_ records: [Record], completion: @escaping (Int) -> Void) {
+                        backgroundContext.perform {
+                            for record in records { _ = Item(record: record, context: self.backgroundContext) }
+                            self.imported = records.count
+                        }
+                        ↓completion(imported)
+                    }
+                }
+                """),
+        ],
+        nonTriggeringExamples: [
+            RuleExample("""
+                final class CoreDataManager {
+                    private func processRemoteChange() {
+                        viewContext.perform {
+                            self.viewContext.refreshAllObjects()
+
+                            // Post notification AFTER refresh completes, on main thread
+                            DispatchQueue.main.async {
+                                NotificationCenter.default.post(name: .coreDataRemoteChange, object: nil)
+                            }
+                        }
+                    }
+                }
+                """),
+            RuleExample("""
+                final class Importer {
+                    func importAll() async {
+                        await backgroundContext.perform {
+                            self.backgroundContext.refreshAllObjects()
+                        }
+                        NotificationCenter.default.post(name: .didImport, object: nil)
+                        context.performAndWait { try? context.save() }
+                        completion()
+                    }
+                }
+                """),
+            RuleExample("""
+                final class Cleaner {
+                    func purge() {
+                        backgroundContext.perform { self.deleteAll() }
+                        logger.info("purge scheduled")
+                    }
+                }
+                """),
+        ],
+        knownLimitations: """
+            "State the block changes" means properties of `self` the block assigns; a read of the context's objects \
+            after the block is not followed. A completion handler is recognized by name (`completion`, \
+            `completionHandler`, `handler`, `done`, `onComplete`).
+            """)
+
+    public static let nodeKinds: Set<SyntaxKind> = [.functionCallExpr]
+
+    static let completionNames: Set<String> = ["completion", "completionHandler", "handler", "done", "onComplete", "onCompletion"]
+
+    public init(options: RuleOptions) {}
+
+    public func enter(_ node: Syntax, context: FileContext) {
+        guard let call = node.as(FunctionCallExprSyntax.self), SyntaxFacts.calleeMethodName(call) == "perform",
+              let block = SyntaxFacts.closures(of: call).first, SyntaxFacts.receiverText(call) != nil,
+              let item = call.parent?.as(CodeBlockItemSyntax.self), let list = item.parent?.as(CodeBlockItemListSyntax.self) else { return }
+        var changed: Set<String> = []
+        BodyScanner.scan(block.statements) { node in
+            if let sequence = node.as(SequenceExprSyntax.self), let target = SyntaxFacts.writeTarget(sequence),
+               let path = SyntaxFacts.memberPath(target), path.root == "self", let first = path.members.first {
+                changed.insert(first)
+            }
+        }
+        var after = false
+        for statement in list {
+            if statement.id == item.id { after = true; continue }
+            guard after else { continue }
+            if let reason = Self.dependsOnBlock(statement, changed: changed) {
+                context.report(statement, "this \(reason) runs before the `perform` block above, which only enqueues it; move it into the block or `await` the `perform`")
+                return
+            }
+        }
+    }
+
+    static func dependsOnBlock(_ statement: CodeBlockItemSyntax, changed: Set<String>) -> String? {
+        var reason: String?
+        BodyScanner.scan(statement) { node in
+            guard reason == nil else { return }
+            if let call = node.as(FunctionCallExprSyntax.self) {
+                let method = SyntaxFacts.calleeMethodName(call)
+                if method == "post", SyntaxFacts.argument("name", of: call) != nil { reason = "notification post" }
+                else if call.calledExpression.is(DeclReferenceExprSyntax.self), completionNames.contains(method) { reason = "completion call" }
+            } else if let property = NotificationHandlers.selfPropertyAccess(node, locals: []), changed.contains(property) {
+                reason = "read of `\(property)`"
+            }
+        }
+        return reason
+    }
+}

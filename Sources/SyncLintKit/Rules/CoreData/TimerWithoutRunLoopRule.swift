@@ -1,0 +1,134 @@
+import SwiftSyntax
+
+/// A run-loop timer scheduled on a thread whose run loop nobody runs.
+public final class TimerWithoutRunLoopRule: SyntaxRule {
+    public static let description = RuleDescription(
+        id: "timer_without_run_loop",
+        name: "Timer Without Run Loop",
+        whatItDoes: """
+            Finds `Timer.scheduledTimer` and `RunLoop.current.add(timer, ...)` in code that runs off the main thread: \
+            the handler of an off-main notification before it hops to main, a `DispatchQueue.global()` or other \
+            queue's closure, a private-queue context's `perform` block, `Task.detached`, or an actor method.
+        """,
+        whyIsThisBad: """
+            `scheduledTimer` adds the timer to the current thread's run loop. Only the main thread's run loop runs \
+            by itself; on a GCD worker or the private thread that posts `NSPersistentStoreRemoteChange`, nothing \
+            runs it, so the timer never fires. That is a likely real cause of seed 004's symptom (remote changes \
+            shown only after switching apps), which the seed itself missed: its debounce timer is created in the \
+            remote-change handler. Hop to the main thread first, or debounce with `Task.sleep` in a task.
+            """,
+        seed: "004",
+        options: [NotificationHandlers.optionDescription],
+        triggeringExamples: [
+            RuleExample("""
+                final class CoreDataManager {
+                    private var remoteChangeDebounceTimer: Timer?
+                    init() {
+                        NotificationCenter.default.addObserver(self, selector: #selector(handlePersistentStoreRemoteChange(_:)),
+                                                               name: .NSPersistentStoreRemoteChange, object: nil)
+                    }
+                    @objc private func handlePersistentStoreRemoteChange(_ notification: Notification) {
+                        remoteChangeDebounceTimer?.invalidate()
+                        remoteChangeDebounceTimer = ↓Timer.scheduledTimer(withTimeInterval: 0.5, repeats: false) { [weak self] _ in
+                            self?.processRemoteChange()
+                        }
+                    }
+                }
+                """),
+            RuleExample("""
+                func startHeartbeat() {
+                    DispatchQueue.global().async {
+                        let timer = Timer(timeInterval: 1, repeats: true) { _ in ping() }
+                        ↓RunLoop.current.add(timer, forMode: .common)
+                    }
+                    Task.detached { ↓Timer.scheduledTimer(withTimeInterval: 5, repeats: false) { _ in ping() } }
+                }
+                """),
+        ],
+        nonTriggeringExamples: [
+            RuleExample("""
+                final class CoreDataManager {
+                    private var remoteChangeDebounceTimer: Timer?
+                    init() {
+                        NotificationCenter.default.addObserver(self, selector: #selector(handlePersistentStoreRemoteChange(_:)),
+                                                               name: .NSPersistentStoreRemoteChange, object: nil)
+                    }
+                    @objc private func handlePersistentStoreRemoteChange(_ notification: Notification) {
+                        DispatchQueue.main.async {
+                            self.remoteChangeDebounceTimer?.invalidate()
+                            self.remoteChangeDebounceTimer = Timer.scheduledTimer(withTimeInterval: 0.5, repeats: false) { [weak self] _ in
+                                self?.processRemoteChange()
+                            }
+                        }
+                    }
+                }
+                """),
+            RuleExample("""
+                @MainActor final class Clock {
+                    var timer: Timer?
+                    func start() {
+                        timer = Timer.scheduledTimer(withTimeInterval: 1, repeats: true) { _ in tick() }
+                    }
+                }
+                """),
+        ],
+        knownLimitations: """
+            A thread that runs its own run loop (a dedicated `Thread` calling `RunLoop.current.run()`) is not \
+            recognized; timers scheduled there are fine and reported. `perform` on a context whose name ends in \
+            `viewContext` runs on the main thread and is not reported.
+            """)
+
+    public static let nodeKinds: Set<SyntaxKind> = [.functionCallExpr]
+
+    private let names: Set<String>
+
+    public init(options: RuleOptions) {
+        names = NotificationHandlers.names(options)
+    }
+
+    public func enter(_ node: Syntax, context: FileContext) {
+        guard let call = node.as(FunctionCallExprSyntax.self) else { return }
+        let callee = SyntaxFacts.calleeName(call)
+        guard callee == "Timer.scheduledTimer" || (callee == "RunLoop.current.add") else { return }
+        if let place = Self.offMainClosure(context.scope.closures) {
+            context.report(call, "this timer is scheduled \(place), whose run loop never runs, so it never fires; schedule it on the main thread or use `Task.sleep`")
+            return
+        }
+        guard context.scope.closures.allSatisfy({ Self.isPassThrough($0.kind) }) else { return }
+        if context.scope.currentType?.isActor == true {
+            context.report(call, "this timer is scheduled in an actor method, on a pool thread whose run loop never runs, so it never fires; use `Task.sleep` in a task")
+            return
+        }
+        // An off-main notification handler, before its hop.
+        guard let function = context.scope.currentFunction, let handler = NotificationHandler.at(function.node, context: context),
+              handler.statementsBeforeHop.contains(where: { call.isInside($0) }) else { return }
+        let names = self.names
+        let registration = handler.deferred
+        context.report(call) { index in
+            guard let notification = registration.runsOffMain(index, names: names) else { return nil }
+            return "this timer is scheduled in the `\(notification)` handler, on the private thread that posts it, whose run loop never runs, " +
+                "so it never fires; hop to the main thread first"
+        }
+    }
+
+    /// Closures that run where their function runs (synchronous helpers, the timer's own block).
+    static func isPassThrough(_ kind: ClosureKind) -> Bool {
+        if case .other = kind { return true }
+        return false
+    }
+
+    static func offMainClosure(_ closures: [ClosureScope]) -> String? {
+        for closure in closures {
+            if closure.isMainActorAnnotated { return nil }
+            switch closure.kind {
+            case .mainQueue, .mainActorRun: return nil
+            case .backgroundQueue: return "on a dispatch queue"
+            case .detachedTask: return "in `Task.detached`"
+            case .perform(let receiver), .performAndWait(let receiver):
+                return receiver.hasSuffix("viewContext") ? nil : "in a private-queue context's `perform` block"
+            default: continue
+            }
+        }
+        return nil
+    }
+}

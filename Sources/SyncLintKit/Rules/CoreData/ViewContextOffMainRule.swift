@@ -1,0 +1,82 @@
+import SwiftSyntax
+
+/// The main-queue `viewContext` used from a background queue, a detached task or another context's queue.
+public final class ViewContextOffMainRule: SyntaxRule {
+    public static let description = RuleDescription(
+        id: "view_context_off_main",
+        name: "View Context Off Main",
+        whatItDoes: """
+            Finds `viewContext` used inside a `DispatchQueue.global()` (or other queue's) closure, `Task.detached`, \
+            or a background context's `perform` block.
+            """,
+        whyIsThisBad: """
+            `viewContext` is a main-queue context: it and its objects may only be used on the main thread. From \
+            another thread it races with SwiftUI reading the same objects and crashes intermittently (seed 004, \
+            Issue B: "Core Data operations and UI updates are not properly isolated to main thread"). Use \
+            `viewContext.perform { }`, or a background context with objects fetched by id.
+            """,
+        seed: "004",
+        triggeringExamples: [
+            RuleExample("""
+                func refreshInBackground() {
+                    DispatchQueue.global(qos: .background).async {
+                        let items = try? self.container.↓viewContext.fetch(Item.fetchRequest())
+                        print(items?.count ?? 0)
+                    }
+                }
+                """),
+            RuleExample("""
+                func merge(from background: NSManagedObjectContext) {
+                    background.perform {
+                        try? background.save()
+                        ↓viewContext.refreshAllObjects()
+                    }
+                }
+                """),
+        ],
+        nonTriggeringExamples: [
+            RuleExample("""
+                func refresh() {
+                    viewContext.perform {
+                        self.viewContext.refreshAllObjects()
+                    }
+                    DispatchQueue.global().async {
+                        let summary = self.compute()
+                        DispatchQueue.main.async { self.viewContext.refreshAllObjects(); self.show(summary) }
+                    }
+                }
+                """),
+            RuleExample("""
+                @MainActor func reload() {
+                    lists = (try? viewContext.fetch(ItemList.fetchRequest())) ?? []
+                }
+                """),
+        ],
+        knownLimitations: """
+            Objects fetched from `viewContext` and then used off the main thread are not followed, only the context \
+            itself. A property named `viewContext` that is not the container's view context is reported too.
+            """)
+
+    public static let nodeKinds: Set<SyntaxKind> = [.declReferenceExpr]
+
+    public init(options: RuleOptions) {}
+
+    public func enter(_ node: Syntax, context: FileContext) {
+        guard let reference = node.as(DeclReferenceExprSyntax.self), reference.baseName.text == "viewContext" else { return }
+        for closure in context.scope.closures {
+            if closure.isMainActorAnnotated { return }
+            let place: String
+            switch closure.kind {
+            case .mainQueue, .mainActorRun: return
+            case .backgroundQueue: place = "on a background queue"
+            case .detachedTask: place = "in `Task.detached`"
+            case .perform(let receiver), .performAndWait(let receiver):
+                if receiver.hasSuffix("viewContext") { return }
+                place = "on another context's queue"
+            default: continue
+            }
+            context.report(reference, "`viewContext` belongs to the main thread but is used \(place); use `viewContext.perform { }`, or a background context with objects fetched by id")
+            return
+        }
+    }
+}
