@@ -53,3 +53,13 @@ struct RuleCatalogTests {
         }
     }
 }
+
+/// The walker dispatches only the node kinds it overrides; a rule asking for another would never run.
+struct WalkerCoverageTests {
+    @Test func everyRuleAndCollectorListensToKindsTheWalkerDispatches() {
+        #expect(RulePlan.unsupportedRules(RuleRegistry.syntaxRules).isEmpty)
+        for collector in IndexCollectors.make() {
+            #expect(type(of: collector).nodeKinds.isSubset(of: FileWalker.supportedKinds), "\(type(of: collector))")
+        }
+    }
+}

@@ -23,6 +23,9 @@ public final class FileContext {
     public var facts = FileFacts()
     /// The id of the rule being called, set by the walker, so rules need not name themselves.
     var currentRuleID = ""
+    /// The last call whose method name was asked, and the name: every rule listening to calls asks it
+    /// of the same node in turn, and reading a token's text allocates.
+    private var cachedMethodName: (id: SyntaxIdentifier, name: String)?
     private(set) var pendingFindings: [PendingFinding] = []
 
     init(path: String, text: String, tree: SourceFileSyntax) {
@@ -39,6 +42,14 @@ public final class FileContext {
     public func location(at position: AbsolutePosition) -> SourceLocation {
         let (line, column) = lines.lineAndColumn(at: position.utf8Offset)
         return SourceLocation(file: path, line: line, column: column)
+    }
+
+    /// `SyntaxFacts.calleeMethodName`, remembered for the node being dispatched.
+    public func calleeMethodName(_ call: FunctionCallExprSyntax) -> String {
+        if let cached = cachedMethodName, cached.id == call.id { return cached.name }
+        let name = SyntaxFacts.calleeMethodName(call)
+        cachedMethodName = (call.id, name)
+        return name
     }
 
     /// The node's source text without its leading and trailing trivia, as `trimmedDescription` gives it,

@@ -9,12 +9,42 @@ protocol NodeListener: AnyObject {
 /// The one walk of a file. It keeps the scope stack and hands each node to the index collectors
 /// and then the rules that asked for its kind, on enter (after the node's own scope is pushed)
 /// and on exit (before it is popped).
-final class FileWalker: SyntaxAnyVisitor {
+///
+/// It overrides the typed visit methods of the kinds in `supportedKinds` only, so the other nodes of
+/// a file (most of them) cost what a bare visit costs: no kind lookup, no dispatch. A rule or collector
+/// that listens to another kind is refused when the plan is made (and a test checks every rule).
+final class FileWalker: SyntaxVisitor {
+    static let supportedKinds: Set<SyntaxKind> = [
+        .classDecl,
+        .structDecl,
+        .enumDecl,
+        .actorDecl,
+        .protocolDecl,
+        .extensionDecl,
+        .functionDecl,
+        .initializerDecl,
+        .deinitializerDecl,
+        .subscriptDecl,
+        .closureExpr,
+        .patternBinding,
+        .variableDecl,
+        .functionCallExpr,
+        .sequenceExpr,
+        .doStmt,
+        .tryExpr,
+        .declReferenceExpr,
+        .macroExpansionDecl,
+        .guardStmt,
+        .ifExpr,
+        .awaitExpr,
+        .returnStmt,
+        .memberAccessExpr,
+        .forStmt,
+        .whileStmt,
+    ]
+
     private let context: FileContext
     private let listeners: [SyntaxKind: [(ruleID: String, listener: any NodeListener)]]
-    /// For each node entered and not yet left: its listeners, and whether it opened a scope frame.
-    /// Looked up once on enter, because asking a node its kind and hashing it cost more than the visit itself.
-    private var entered: [(listeners: [(ruleID: String, listener: any NodeListener)]?, opensScope: Bool)] = []
 
     init(context: FileContext, collectors: [any FactCollector], rules: [any SyntaxRule]) {
         self.context = context
@@ -32,13 +62,9 @@ final class FileWalker: SyntaxAnyVisitor {
         super.init(viewMode: .sourceAccurate)
     }
 
-    override func visitAny(_ node: Syntax) -> SyntaxVisitorContinueKind {
-        let kind = node.kind
-        let opensScope = ScopeBuilder.opensScope(node, kind: kind)
-        if opensScope, let frame = ScopeBuilder.frame(for: node) { context.scope.push(frame) }
-        let interested = listeners[kind]
-        entered.append((interested, opensScope))
-        if let interested {
+    private func enter(_ node: Syntax, _ kind: SyntaxKind) -> SyntaxVisitorContinueKind {
+        if ScopeBuilder.opensScope(node, kind: kind), let frame = ScopeBuilder.frame(for: node) { context.scope.push(frame) }
+        if let interested = listeners[kind] {
             for (ruleID, listener) in interested {
                 context.currentRuleID = ruleID
                 listener.enter(node, context: context)
@@ -47,16 +73,68 @@ final class FileWalker: SyntaxAnyVisitor {
         return .visitChildren
     }
 
-    override func visitAnyPost(_ node: Syntax) {
-        let (interested, opensScope) = entered.removeLast()
-        if let interested {
+    private func exit(_ node: Syntax, _ kind: SyntaxKind) {
+        if let interested = listeners[kind] {
             for (ruleID, listener) in interested {
                 context.currentRuleID = ruleID
                 listener.exit(node, context: context)
             }
         }
-        if opensScope { context.scope.pop(openedBy: node) }
+        if ScopeBuilder.opensScope(node, kind: kind) { context.scope.pop(openedBy: node) }
     }
+
+    override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind { enter(Syntax(node), .classDecl) }
+    override func visitPost(_ node: ClassDeclSyntax) { exit(Syntax(node), .classDecl) }
+    override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind { enter(Syntax(node), .structDecl) }
+    override func visitPost(_ node: StructDeclSyntax) { exit(Syntax(node), .structDecl) }
+    override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind { enter(Syntax(node), .enumDecl) }
+    override func visitPost(_ node: EnumDeclSyntax) { exit(Syntax(node), .enumDecl) }
+    override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind { enter(Syntax(node), .actorDecl) }
+    override func visitPost(_ node: ActorDeclSyntax) { exit(Syntax(node), .actorDecl) }
+    override func visit(_ node: ProtocolDeclSyntax) -> SyntaxVisitorContinueKind { enter(Syntax(node), .protocolDecl) }
+    override func visitPost(_ node: ProtocolDeclSyntax) { exit(Syntax(node), .protocolDecl) }
+    override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind { enter(Syntax(node), .extensionDecl) }
+    override func visitPost(_ node: ExtensionDeclSyntax) { exit(Syntax(node), .extensionDecl) }
+    override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { enter(Syntax(node), .functionDecl) }
+    override func visitPost(_ node: FunctionDeclSyntax) { exit(Syntax(node), .functionDecl) }
+    override func visit(_ node: InitializerDeclSyntax) -> SyntaxVisitorContinueKind { enter(Syntax(node), .initializerDecl) }
+    override func visitPost(_ node: InitializerDeclSyntax) { exit(Syntax(node), .initializerDecl) }
+    override func visit(_ node: DeinitializerDeclSyntax) -> SyntaxVisitorContinueKind { enter(Syntax(node), .deinitializerDecl) }
+    override func visitPost(_ node: DeinitializerDeclSyntax) { exit(Syntax(node), .deinitializerDecl) }
+    override func visit(_ node: SubscriptDeclSyntax) -> SyntaxVisitorContinueKind { enter(Syntax(node), .subscriptDecl) }
+    override func visitPost(_ node: SubscriptDeclSyntax) { exit(Syntax(node), .subscriptDecl) }
+    override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { enter(Syntax(node), .closureExpr) }
+    override func visitPost(_ node: ClosureExprSyntax) { exit(Syntax(node), .closureExpr) }
+    override func visit(_ node: PatternBindingSyntax) -> SyntaxVisitorContinueKind { enter(Syntax(node), .patternBinding) }
+    override func visitPost(_ node: PatternBindingSyntax) { exit(Syntax(node), .patternBinding) }
+    override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind { enter(Syntax(node), .variableDecl) }
+    override func visitPost(_ node: VariableDeclSyntax) { exit(Syntax(node), .variableDecl) }
+    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind { enter(Syntax(node), .functionCallExpr) }
+    override func visitPost(_ node: FunctionCallExprSyntax) { exit(Syntax(node), .functionCallExpr) }
+    override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind { enter(Syntax(node), .sequenceExpr) }
+    override func visitPost(_ node: SequenceExprSyntax) { exit(Syntax(node), .sequenceExpr) }
+    override func visit(_ node: DoStmtSyntax) -> SyntaxVisitorContinueKind { enter(Syntax(node), .doStmt) }
+    override func visitPost(_ node: DoStmtSyntax) { exit(Syntax(node), .doStmt) }
+    override func visit(_ node: TryExprSyntax) -> SyntaxVisitorContinueKind { enter(Syntax(node), .tryExpr) }
+    override func visitPost(_ node: TryExprSyntax) { exit(Syntax(node), .tryExpr) }
+    override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind { enter(Syntax(node), .declReferenceExpr) }
+    override func visitPost(_ node: DeclReferenceExprSyntax) { exit(Syntax(node), .declReferenceExpr) }
+    override func visit(_ node: MacroExpansionDeclSyntax) -> SyntaxVisitorContinueKind { enter(Syntax(node), .macroExpansionDecl) }
+    override func visitPost(_ node: MacroExpansionDeclSyntax) { exit(Syntax(node), .macroExpansionDecl) }
+    override func visit(_ node: GuardStmtSyntax) -> SyntaxVisitorContinueKind { enter(Syntax(node), .guardStmt) }
+    override func visitPost(_ node: GuardStmtSyntax) { exit(Syntax(node), .guardStmt) }
+    override func visit(_ node: IfExprSyntax) -> SyntaxVisitorContinueKind { enter(Syntax(node), .ifExpr) }
+    override func visitPost(_ node: IfExprSyntax) { exit(Syntax(node), .ifExpr) }
+    override func visit(_ node: AwaitExprSyntax) -> SyntaxVisitorContinueKind { enter(Syntax(node), .awaitExpr) }
+    override func visitPost(_ node: AwaitExprSyntax) { exit(Syntax(node), .awaitExpr) }
+    override func visit(_ node: ReturnStmtSyntax) -> SyntaxVisitorContinueKind { enter(Syntax(node), .returnStmt) }
+    override func visitPost(_ node: ReturnStmtSyntax) { exit(Syntax(node), .returnStmt) }
+    override func visit(_ node: MemberAccessExprSyntax) -> SyntaxVisitorContinueKind { enter(Syntax(node), .memberAccessExpr) }
+    override func visitPost(_ node: MemberAccessExprSyntax) { exit(Syntax(node), .memberAccessExpr) }
+    override func visit(_ node: ForStmtSyntax) -> SyntaxVisitorContinueKind { enter(Syntax(node), .forStmt) }
+    override func visitPost(_ node: ForStmtSyntax) { exit(Syntax(node), .forStmt) }
+    override func visit(_ node: WhileStmtSyntax) -> SyntaxVisitorContinueKind { enter(Syntax(node), .whileStmt) }
+    override func visitPost(_ node: WhileStmtSyntax) { exit(Syntax(node), .whileStmt) }
 }
 
 /// Adapts a rule to the walker's listener list.

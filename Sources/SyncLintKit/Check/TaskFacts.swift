@@ -3,7 +3,9 @@ import SwiftSyntax
 /// Questions about unstructured tasks: is this call a `Task { }`, and where does its handle go?
 public enum TaskFacts {
     /// `Task { }`, `Task(priority:) { }`, `Task.detached { }` with a closure.
-    public static func isTaskCreation(_ call: FunctionCallExprSyntax) -> Bool {
+    public static func isTaskCreation(_ call: FunctionCallExprSyntax, context: FileContext? = nil) -> Bool {
+        let method = context?.calleeMethodName(call) ?? SyntaxFacts.calleeMethodName(call)
+        guard method == "Task" || method == "detached" else { return false }
         let callee = SyntaxFacts.calleeName(call)
         return (callee == "Task" || callee == "Task.detached") && !SyntaxFacts.closures(of: call).isEmpty
     }

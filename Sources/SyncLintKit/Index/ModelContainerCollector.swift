@@ -20,7 +20,7 @@ final class ModelContainerCollector: FactCollector {
     ]
 
     private func record(_ call: FunctionCallExprSyntax, context: FileContext) {
-        let method = SyntaxFacts.calleeMethodName(call)
+        let method = context.calleeMethodName(call)
         guard Self.interestingNames.contains(method) else { return }
         let callee = SyntaxFacts.calleeName(call)
         let location = context.location(of: call)

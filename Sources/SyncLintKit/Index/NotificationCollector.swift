@@ -16,7 +16,7 @@ final class NotificationCollector: FactCollector {
     }
 
     private func record(_ call: FunctionCallExprSyntax, context: FileContext) {
-        let method = SyntaxFacts.calleeMethodName(call)
+        let method = context.calleeMethodName(call)
         let typeName = context.scope.currentType?.name ?? ""
         switch method {
         case "addObserver":

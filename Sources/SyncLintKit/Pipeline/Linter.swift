@@ -196,6 +196,11 @@ struct RulePlan: @unchecked Sendable {
     let syntaxRules: [any SyntaxRule.Type]
     let options: [String: RuleOptions]
 
+    /// Rules whose node kinds the walker cannot dispatch; a test keeps this empty.
+    static func unsupportedRules(_ rules: [any SyntaxRule.Type]) -> [String] {
+        rules.filter { !$0.nodeKinds.isSubset(of: FileWalker.supportedKinds) }.map { $0.description.id }
+    }
+
     func makeRules() -> [any SyntaxRule] {
         syntaxRules.map { $0.init(options: options[$0.description.id] ?? RuleOptions()) }
     }

@@ -85,7 +85,8 @@ public final class FatalErrorOnContainerInitRule: SyntaxRule {
             return
         }
         guard let call = node.as(FunctionCallExprSyntax.self),
-              ["fatalError", "preconditionFailure"].contains(SyntaxFacts.calleeName(call)) else { return }
+              ["fatalError", "preconditionFailure"].contains(context.calleeMethodName(call)),
+              call.calledExpression.is(DeclReferenceExprSyntax.self) else { return }
         if context.scope.closures.contains(where: { $0.kind == .other(callee: "loadPersistentStores") }) {
             report(call.calledExpression, what: "`\(SyntaxFacts.calleeName(call))`", coreData: true, context: context)
             return

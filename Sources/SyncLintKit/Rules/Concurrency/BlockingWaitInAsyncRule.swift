@@ -73,7 +73,7 @@ public final class BlockingWaitInAsyncRule: SyntaxRule {
         guard let call = node.as(FunctionCallExprSyntax.self), context.scope.isAsyncContext,
               call.parent?.is(AwaitExprSyntax.self) != true else { return }
         let callee = SyntaxFacts.calleeName(call)
-        let method = SyntaxFacts.calleeMethodName(call)
+        let method = context.calleeMethodName(call)
         if method == "wait", SyntaxFacts.receiverText(call) != nil, call.arguments.allSatisfy({ $0.label?.text == "timeout" || $0.label?.text == "wallTimeout" }) {
             context.report(call, "`\(callee)()` blocks a thread of the cooperative pool and can deadlock it; `await` the work instead (e.g. with a continuation)")
         } else if callee == "Thread.sleep" || callee == "usleep" || callee == "sleep" {

@@ -112,7 +112,7 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
             } else if let suspension = node.as(AwaitExprSyntax.self) {
                 let awaitsTaskValue = suspension.expression.as(MemberAccessExprSyntax.self)?.declName.baseName.text == "value"
                 events.append((node.positionAfterSkippingLeadingTrivia, awaitsTaskValue ? .protection : .suspension))
-            } else if let call = node.as(FunctionCallExprSyntax.self), SyntaxFacts.calleeMethodName(call) == "cancel" {
+            } else if let call = node.as(FunctionCallExprSyntax.self), context.calleeMethodName(call) == "cancel" {
                 events.append((node.positionAfterSkippingLeadingTrivia, .protection))
             } else if let sequence = node.as(SequenceExprSyntax.self), let target = SyntaxFacts.writeTarget(sequence),
                       let property = FlowFacts.selfProperty(target, locals: locals) {

@@ -80,7 +80,7 @@ public final class GCDInAsyncContextRule: SyntaxRule {
 
     public func enter(_ node: Syntax, context: FileContext) {
         guard let call = node.as(FunctionCallExprSyntax.self) else { return }
-        let method = SyntaxFacts.calleeMethodName(call)
+        let method = context.calleeMethodName(call)
         guard method == "async" || method == "asyncAfter", let receiver = SyntaxFacts.receiverText(call) else { return }
         let replacement: String
         if receiver == "DispatchQueue.main" {

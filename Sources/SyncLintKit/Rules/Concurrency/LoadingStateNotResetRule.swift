@@ -91,16 +91,26 @@ public final class LoadingStateNotResetRule: SyntaxRule {
             the first exit that skips the reset.
             """)
 
-    public static let nodeKinds: Set<SyntaxKind> = [.functionDecl]
+    public static let nodeKinds: Set<SyntaxKind> = [.sequenceExpr, .functionDecl]
 
     private let flags: Set<String>
+    /// Functions seen setting a flag to `true` during the walk: only those are analysed, on exit.
+    private var candidates: Set<SyntaxIdentifier> = []
 
     public init(options: RuleOptions) {
         flags = Set(options.strings("flags", default: ["isLoading", "isFetching", "isRefreshing", "isSaving", "isSyncing"]))
     }
 
     public func enter(_ node: Syntax, context: FileContext) {
-        guard let function = node.as(FunctionDeclSyntax.self), let body = function.body else { return }
+        guard let sequence = node.as(SequenceExprSyntax.self), let assignment = SyntaxFacts.assignment(sequence),
+              SyntaxFacts.boolLiteral(assignment.value) == true,
+              let flag = FlowFacts.selfProperty(assignment.target, locals: []), flags.contains(flag),
+              let function = context.scope.currentFunction, function.node.is(FunctionDeclSyntax.self) else { return }
+        candidates.insert(function.node.id)
+    }
+
+    public func exit(_ node: Syntax, context: FileContext) {
+        guard candidates.contains(node.id), let function = node.as(FunctionDeclSyntax.self), let body = function.body else { return }
         let throwsOut = function.signature.effectSpecifiers?.throwsClause != nil
         var sets: [(flag: String, node: Syntax)] = []
         var resets: [(flag: String, node: Syntax)] = []

@@ -72,7 +72,7 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
     public init(options: RuleOptions) {}
 
     public func enter(_ node: Syntax, context: FileContext) {
-        guard let call = node.as(FunctionCallExprSyntax.self), TaskFacts.isTaskCreation(call),
+        guard let call = node.as(FunctionCallExprSyntax.self), TaskFacts.isTaskCreation(call, context: context),
               let target = TaskFacts.assignmentTarget(ofValue: call),
               let name = TaskFacts.propertyName(target),
               let type = context.scope.currentType,

@@ -124,7 +124,7 @@ public final class TaskSelfCaptureRule: SyntaxRule {
     }
 
     public func enter(_ node: Syntax, context: FileContext) {
-        guard let call = node.as(FunctionCallExprSyntax.self), TaskFacts.isTaskCreation(call),
+        guard let call = node.as(FunctionCallExprSyntax.self), TaskFacts.isTaskCreation(call, context: context),
               let closure = SyntaxFacts.closures(of: call).first, !SyntaxFacts.capturesSelfWeakly(closure),
               let type = context.scope.currentType, type.kind == .class || type.kind == .actor || type.kind == .extension
         else { return }

@@ -82,7 +82,7 @@ public final class UncancellableTaskLoopRule: SyntaxRule {
     public init(options: RuleOptions) {}
 
     public func enter(_ node: Syntax, context: FileContext) {
-        guard let call = node.as(FunctionCallExprSyntax.self), TaskFacts.isTaskCreation(call),
+        guard let call = node.as(FunctionCallExprSyntax.self), TaskFacts.isTaskCreation(call, context: context),
               Self.isDiscarded(call), let closure = SyntaxFacts.closures(of: call).first else { return }
         let locals = FlowFacts.localNames(in: closure.statements)
         var loopsForever = false

@@ -61,7 +61,8 @@ public final class BackgroundContextOutsidePerformRule: SyntaxRule {
         ],
         knownLimitations: """
             Contexts are tracked as locals made in the same function and as properties the type assigns from \
-            `newBackgroundContext()`; a context passed in as a parameter is not tracked.
+            `newBackgroundContext()`, when their name contains "context"; a context passed in as a parameter is \
+            not tracked.
             """)
 
     public static let nodeKinds: Set<SyntaxKind> = [.functionCallExpr]
@@ -72,7 +73,7 @@ public final class BackgroundContextOutsidePerformRule: SyntaxRule {
 
     public func enter(_ node: Syntax, context: FileContext) {
         guard let call = node.as(FunctionCallExprSyntax.self) else { return }
-        let method = SyntaxFacts.calleeMethodName(call)
+        let method = context.calleeMethodName(call)
         let used: ExprSyntax?
         if Self.contextMethods.contains(method) {
             used = call.calledExpression.as(MemberAccessExprSyntax.self)?.base
@@ -83,7 +84,8 @@ public final class BackgroundContextOutsidePerformRule: SyntaxRule {
         }
         guard let used, let path = SyntaxFacts.memberPath(used) else { return }
         let name = path.root == "self" ? path.members.first : (path.members.isEmpty ? path.root : nil)
-        guard let name else { return }
+        // Contexts are named as such; checking the name first keeps this off every `count` and constructor call.
+        guard let name, name.lowercased().contains("context") else { return }
         let insidePerform = context.scope.closures.contains { closure in
             switch closure.kind {
             case .perform(let receiver), .performAndWait(let receiver):

@@ -95,7 +95,7 @@ public final class PostBeforePerformCompletesRule: SyntaxRule {
     public init(options: RuleOptions) {}
 
     public func enter(_ node: Syntax, context: FileContext) {
-        guard let call = node.as(FunctionCallExprSyntax.self), SyntaxFacts.calleeMethodName(call) == "perform",
+        guard let call = node.as(FunctionCallExprSyntax.self), context.calleeMethodName(call) == "perform",
               let block = SyntaxFacts.closures(of: call).first, SyntaxFacts.receiverText(call) != nil,
               let item = call.parent?.as(CodeBlockItemSyntax.self), let list = item.parent?.as(CodeBlockItemListSyntax.self) else { return }
         var changed: Set<String> = []

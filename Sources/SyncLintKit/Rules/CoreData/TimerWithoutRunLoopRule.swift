@@ -88,6 +88,8 @@ public final class TimerWithoutRunLoopRule: SyntaxRule {
 
     public func enter(_ node: Syntax, context: FileContext) {
         guard let call = node.as(FunctionCallExprSyntax.self) else { return }
+        let method = context.calleeMethodName(call)
+        guard method == "scheduledTimer" || method == "add" else { return }
         let callee = SyntaxFacts.calleeName(call)
         guard callee == "Timer.scheduledTimer" || (callee == "RunLoop.current.add") else { return }
         if let place = Self.offMainClosure(context.scope.closures) {

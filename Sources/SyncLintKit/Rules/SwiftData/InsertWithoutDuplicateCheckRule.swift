@@ -65,7 +65,7 @@ public final class InsertWithoutDuplicateCheckRule: SyntaxRule {
     }
 
     public func enter(_ node: Syntax, context: FileContext) {
-        guard let call = node.as(FunctionCallExprSyntax.self), SyntaxFacts.calleeMethodName(call) == "insert",
+        guard let call = node.as(FunctionCallExprSyntax.self), context.calleeMethodName(call) == "insert",
               call.arguments.count == 1, let argument = call.arguments.first?.expression,
               let receiver = SyntaxFacts.receiverText(call), receiver.lowercased().hasSuffix("context"),
               let body = context.scope.currentFunction?.body,

@@ -140,7 +140,7 @@ public final class StaleModelAfterAwaitRule: SyntaxRule {
                     self.check(path.root, write: target, awaits: awaits, references: references, reported: &reported, context: context)
                 }
             } else if let call = node.as(FunctionCallExprSyntax.self) {
-                let method = SyntaxFacts.calleeMethodName(call)
+                let method = context.calleeMethodName(call)
                 if method == "delete", let argument = call.arguments.first?.expression, references[argument.trimmedDescription] != nil {
                     self.check(argument.trimmedDescription, write: argument, awaits: awaits, references: references, reported: &reported, context: context)
                 } else if ["append", "insert", "remove", "removeAll", "removeFirst", "removeLast"].contains(method),

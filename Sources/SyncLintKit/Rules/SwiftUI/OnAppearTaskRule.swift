@@ -85,7 +85,7 @@ public final class OnAppearTaskRule: SyntaxRule {
     public init(options: RuleOptions) {}
 
     public func enter(_ node: Syntax, context: FileContext) {
-        guard let call = node.as(FunctionCallExprSyntax.self), SyntaxFacts.calleeMethodName(call) == "onAppear",
+        guard let call = node.as(FunctionCallExprSyntax.self), context.calleeMethodName(call) == "onAppear",
               let member = call.calledExpression.as(MemberAccessExprSyntax.self),
               let closure = SyntaxFacts.closures(of: call).first else { return }
         let startsTask = closure.statements.contains { item in
