@@ -61,6 +61,19 @@ struct NotificationHandler {
     /// A value copy of the registration that deferred findings may capture.
     var deferred: DeferredHandler { DeferredHandler(registration: registration) }
 
+    /// The handler's top-level `if` and `guard` statements: their conditions, and the branch the condition
+    /// selects (the `if` body, the guard's `else`).
+    var conditionalBranches: [(conditions: ConditionElementListSyntax, body: CodeBlockSyntax)] {
+        statements.compactMap { statement in
+            let item = Syntax(statement.item)
+            if let ifExpression = item.as(ExpressionStmtSyntax.self)?.expression.as(IfExprSyntax.self) ?? item.as(IfExprSyntax.self) {
+                return (ifExpression.conditions, ifExpression.body)
+            }
+            if let guardStatement = item.as(GuardStmtSyntax.self) { return (guardStatement.conditions, guardStatement.body) }
+            return nil
+        }
+    }
+
     /// The handler's top-level statements that run before its first hop to the main thread.
     var statementsBeforeHop: [CodeBlockItemSyntax] {
         var result: [CodeBlockItemSyntax] = []

@@ -96,17 +96,8 @@ public final class DroppedRemoteChangeRule: SyntaxRule {
 
     public func enter(_ node: Syntax, context: FileContext) {
         guard let handler = NotificationHandler.at(node, context: context) else { return }
-        for statement in handler.statements {
-            let branch: (conditions: ConditionElementListSyntax, body: CodeBlockSyntax)?
-            if let ifExpression = Syntax(statement.item).as(ExpressionStmtSyntax.self)?.expression.as(IfExprSyntax.self)
-                ?? Syntax(statement.item).as(IfExprSyntax.self) {
-                branch = (ifExpression.conditions, ifExpression.body)
-            } else if let guardStatement = Syntax(statement.item).as(GuardStmtSyntax.self) {
-                branch = (guardStatement.conditions, guardStatement.body)
-            } else {
-                branch = nil
-            }
-            guard let branch, let exit = branch.body.statements.last.flatMap({ Syntax($0.item).as(ReturnStmtSyntax.self) }),
+        for branch in handler.conditionalBranches {
+            guard let exit = branch.body.statements.last.flatMap({ Syntax($0.item).as(ReturnStmtSyntax.self) }),
                   !Self.recordsPendingWork(branch.body, locals: handler.locals) else { continue }
             var properties: [String] = []
             BodyScanner.scan(branch.conditions) { node in

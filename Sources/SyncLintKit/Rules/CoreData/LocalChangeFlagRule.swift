@@ -97,17 +97,8 @@ public final class LocalChangeFlagRule: SyntaxRule {
 
     public func enter(_ node: Syntax, context: FileContext) {
         guard let handler = NotificationHandler.at(node, context: context) else { return }
-        for statement in handler.statements {
-            let test: (conditions: ConditionElementListSyntax, body: CodeBlockSyntax)?
-            if let ifExpression = Syntax(statement.item).as(ExpressionStmtSyntax.self)?.expression.as(IfExprSyntax.self)
-                ?? Syntax(statement.item).as(IfExprSyntax.self) {
-                test = (ifExpression.conditions, ifExpression.body)
-            } else if let guardStatement = Syntax(statement.item).as(GuardStmtSyntax.self) {
-                test = (guardStatement.conditions, guardStatement.body)
-            } else {
-                test = nil
-            }
-            guard let test, let flag = Self.flagTested(test.conditions, resetIn: test.body, locals: handler.locals) else { continue }
+        for test in handler.conditionalBranches {
+            guard let flag = Self.flagTested(test.conditions, resetIn: test.body, locals: handler.locals) else { continue }
             let names = self.names
             let typeName = handler.typeName
             let registration = handler.deferred
