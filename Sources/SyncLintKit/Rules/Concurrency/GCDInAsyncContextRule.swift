@@ -63,6 +63,20 @@ public final class GCDInAsyncContextRule: SyntaxRule {
                 }
                 """),
             RuleExample("""
+                @MainActor final class NetworkMonitor {
+                    private let monitor = NWPathMonitor()
+                    var isConnected = true
+                    func start() {
+                        monitor.pathUpdateHandler = { path in
+                            DispatchQueue.main.async { self.isConnected = path.status == .satisfied }
+                        }
+                        center.requestAuthorization(options: [.alert]) { granted, _ in
+                            DispatchQueue.main.async { self.isConnected = granted }
+                        }
+                    }
+                }
+                """),
+            RuleExample("""
                 func importFile(at url: URL, completion: @escaping (Data?) -> Void) {
                     DispatchQueue.global().async { completion(try? Data(contentsOf: url)) }
                 }
@@ -70,7 +84,8 @@ public final class GCDInAsyncContextRule: SyntaxRule {
         ],
         knownLimitations: """
             SwiftUI views are main-actor isolated, but a dispatch in a view's synchronous code is not reported: \
-            it is a style question there, not a cancellation bug. Code in a `@MainActor` type that must defer work \
+            it is a style question there, not a cancellation bug. Nor is one inside a callback closure of a \
+            `@MainActor` type (a completion handler may run on any thread). Code in a `@MainActor` type that must defer work \
             to the next run-loop turn (`DispatchQueue.main.async` on purpose) is reported; suppress it there.
             """)
 
@@ -96,6 +111,9 @@ public final class GCDInAsyncContextRule: SyntaxRule {
         // A view's synchronous code (a button action that defers a sheet) is style, not a cancellation bug.
         let isMainActorCode = scope.currentType?.isView != true
             && (scope.currentFunction?.isMainActor == true || scope.currentType?.isMainActor == true)
+        // Inside a callback (`monitor.pathUpdateHandler = { ... }`, a completion handler) the code may run on
+        // any thread, and hopping to the main queue there is right.
+        if case .other? = scope.currentClosure?.kind, !scope.isAsyncContext { return }
         guard scope.isAsyncContext || isMainActorCode else { return }
         context.report(call, "`\(receiver).\(method)` escapes Swift concurrency here: it is not cancelled with the task and has no actor isolation; \(replacement)")
     }
