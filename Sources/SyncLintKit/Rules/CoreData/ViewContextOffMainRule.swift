@@ -47,6 +47,16 @@ public final class ViewContextOffMainRule: SyntaxRule {
                 }
                 """),
             RuleExample("""
+                func purgeOld(_ request: NSBatchDeleteRequest) {
+                    let context = container.newBackgroundContext()
+                    context.performAndWait {
+                        let result = try? context.execute(request) as? NSBatchDeleteResult
+                        let ids = result?.result as? [NSManagedObjectID] ?? []
+                        NSManagedObjectContext.mergeChanges(fromRemoteContextSave: [NSDeletedObjectsKey: ids], into: [self.container.viewContext])
+                    }
+                }
+                """),
+            RuleExample("""
                 @MainActor func reload() {
                     lists = (try? viewContext.fetch(ItemList.fetchRequest())) ?? []
                 }
@@ -54,15 +64,27 @@ public final class ViewContextOffMainRule: SyntaxRule {
         ],
         knownLimitations: """
             Objects fetched from `viewContext` and then used off the main thread are not followed, only the context \
-            itself. A property named `viewContext` that is not the container's view context is reported too.
+            itself, and only where it is used (`viewContext.x`), not where it is passed to a call. A property named `viewContext` that is not the container's view context is reported too.
             """)
 
     public static let nodeKinds: Set<SyntaxKind> = [.declReferenceExpr]
 
+    /// `viewContext.fetch(...)`, `container.viewContext.refreshAllObjects()`: the context itself is used.
+    /// Passing it along (`mergeChanges(fromRemoteContextSave:into: [viewContext])`, which is made for
+    /// that) is not.
+    static func isUsedAsReceiver(_ reference: DeclReferenceExprSyntax) -> Bool {
+        var expression = Syntax(reference)
+        if let member = reference.parent?.as(MemberAccessExprSyntax.self), member.declName.id == reference.id {
+            expression = Syntax(member)
+        }
+        return expression.parent?.as(MemberAccessExprSyntax.self)?.base?.id == expression.id
+    }
+
     public init(options: RuleOptions) {}
 
     public func enter(_ node: Syntax, context: FileContext) {
-        guard let reference = node.as(DeclReferenceExprSyntax.self), reference.baseName.text == "viewContext" else { return }
+        guard let reference = node.as(DeclReferenceExprSyntax.self), reference.baseName.text == "viewContext",
+              Self.isUsedAsReceiver(reference) else { return }
         for closure in context.scope.closures {
             if closure.isMainActorAnnotated { return }
             let place: String
