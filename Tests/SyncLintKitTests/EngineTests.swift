@@ -54,6 +54,19 @@ struct EngineTests {
         #expect(enabled.contains("task_self_capture"))
     }
 
+    @Test func nestedRuleOptionsReachTheRule() throws {
+        let known = Set(RuleRegistry.allDescriptions.map(\.id))
+        let configuration = try Configuration.parse(yaml: "insert_without_duplicate_check:\n  logical_unique_keys: { Article: [url, slug] }\n",
+                                                    path: "c.yml", baseFolder: "/", knownRuleIDs: known)
+        #expect(configuration.ruleOptions["insert_without_duplicate_check"]?.stringListMap("logical_unique_keys") == ["Article": ["url", "slug"]])
+        let code = "@Model final class Article { var url: URL? }\nfunc add(url: URL) { modelContext.insert(Article(url: url)) }"
+        var only = configuration
+        only.onlyRules = ["insert_without_duplicate_check"]
+        #expect(Linter.lint(sources: [SourceInput(path: "/a.swift", text: code)], configuration: only).findings.map(\.line) == [2])
+        only.ruleOptions = [:]
+        #expect(Linter.lint(sources: [SourceInput(path: "/a.swift", text: code)], configuration: only).findings.isEmpty)
+    }
+
     @Test func malformedYAMLNamesTheLine() {
         let known = Set(RuleRegistry.allDescriptions.map(\.id))
         #expect {
