@@ -161,7 +161,7 @@ enum ScopeBuilder {
 
     static func frame(for node: Syntax) -> ScopeFrame? {
         if let type = TypeDeclarationView(node) {
-            return .type(TypeScope(name: type.name, kind: type.kind, attributes: SyntaxFacts.attributes(type.attributes),
+            return .type(TypeScope(name: type.name, qualifiedName: type.qualifiedName, kind: type.kind, attributes: SyntaxFacts.attributes(type.attributes),
                                    inheritedTypes: type.inheritedTypes, node: node))
         }
         if let function = node.as(FunctionDeclSyntax.self) {
@@ -248,6 +248,8 @@ enum ScopeBuilder {
 /// A uniform view of the declarations that declare (or extend) a type.
 struct TypeDeclarationView {
     let name: String
+    /// `Outer.Inner` for a nested type; for an extension, the extended type as written (`Outer.Inner`).
+    let qualifiedName: String
     let kind: TypeKind
     let attributes: AttributeListSyntax?
     let inheritedTypes: [String]
@@ -273,5 +275,44 @@ struct TypeDeclarationView {
             return nil
         }
         inheritedTypes = inheritance?.inheritedTypes.map { SyntaxFacts.simpleTypeName($0.type) } ?? []
+        qualifiedName = Self.qualifiedName(of: node, name: kind == .extension ? Self.extendedTypeText(node) : name)
+    }
+
+    /// The extended type of an extension without generic arguments or spaces: `Outer.Inner` for `extension Outer.Inner`.
+    private static func extendedTypeText(_ node: Syntax) -> String {
+        guard let decl = node.as(ExtensionDeclSyntax.self) else { return "" }
+        return SyntaxFacts.typePath(decl.extendedType)
+    }
+
+    /// Prefixes the names of the enclosing type declarations (an enclosing extension contributes the type it
+    /// extends), so `struct Inner` inside `enum Outer` is `Outer.Inner`. Types inside functions keep the
+    /// enclosing types' prefix: they are rare and never extended from elsewhere.
+    static func qualifiedName(of node: Syntax, name: String) -> String {
+        var components = [name]
+        var current = node.parent
+        while let ancestor = current {
+            switch ancestor.kind {
+            case .classDecl, .structDecl, .enumDecl, .actorDecl, .protocolDecl:
+                if let enclosing = TypeDeclarationView.simpleName(ancestor) { components.insert(enclosing, at: 0) }
+            case .extensionDecl:
+                if let decl = ancestor.as(ExtensionDeclSyntax.self) {
+                    components.insert(SyntaxFacts.typePath(decl.extendedType), at: 0)
+                }
+                return components.joined(separator: ".")
+            default:
+                break
+            }
+            current = ancestor.parent
+        }
+        return components.joined(separator: ".")
+    }
+
+    private static func simpleName(_ node: Syntax) -> String? {
+        if let decl = node.as(ClassDeclSyntax.self) { return decl.name.text }
+        if let decl = node.as(StructDeclSyntax.self) { return decl.name.text }
+        if let decl = node.as(EnumDeclSyntax.self) { return decl.name.text }
+        if let decl = node.as(ActorDeclSyntax.self) { return decl.name.text }
+        if let decl = node.as(ProtocolDeclSyntax.self) { return decl.name.text }
+        return nil
     }
 }

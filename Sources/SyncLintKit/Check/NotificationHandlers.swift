@@ -20,13 +20,13 @@ struct NotificationHandler {
         if let function = node.as(FunctionDeclSyntax.self), let body = function.body,
            SyntaxFacts.hasAttribute("objc", function.attributes),
            function.signature.parameterClause.parameters.count <= 1 {
-            var handler = NotificationHandler(registration: .method(typeName: type.name, name: function.name.text),
-                                              statements: body.statements, typeName: type.name)
+            var handler = NotificationHandler(registration: .method(typeName: type.qualifiedName, name: function.name.text),
+                                              statements: body.statements, typeName: type.qualifiedName)
             handler.locals = FlowFacts.localNames(in: body).union(function.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text })
             return handler
         }
         guard let closure = node.as(ClosureExprSyntax.self), let call = SyntaxFacts.enclosingCall(ofClosure: closure) else { return nil }
-        var handler = closureHandler(closure, call: call, typeName: type.name)
+        var handler = closureHandler(closure, call: call, typeName: type.qualifiedName)
         handler?.locals = FlowFacts.localNames(in: closure.statements).union(Self.parameterNames(closure))
         return handler
     }

@@ -3,6 +3,8 @@ import SwiftSyntax
 /// The type being walked and what it is, from its own declaration (attributes, inheritance clause).
 public struct TypeScope {
     public let name: String
+    /// `Outer.Inner` for nested types; the key of the type in the project index.
+    public let qualifiedName: String
     public let kind: TypeKind
     public let attributes: [AttributeFact]
     public let inheritedTypes: [String]
@@ -38,6 +40,11 @@ public struct FunctionScope {
     }
 
     public var isMainActor: Bool { SyntaxFacts.hasAttribute("MainActor", attributeList) }
+
+    /// `nonisolated func`: runs outside the type's actor.
+    public var isNonisolated: Bool {
+        node.as(FunctionDeclSyntax.self)?.modifiers.contains { $0.name.tokenKind == .keyword(.nonisolated) } ?? false
+    }
 }
 
 /// What runs a closure, which decides its thread, lifetime and cancellation.

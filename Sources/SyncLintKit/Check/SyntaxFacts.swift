@@ -138,6 +138,14 @@ public enum SyntaxFacts {
         return text.split(separator: ".").last.map(String.init) ?? text
     }
 
+    /// A type as a dotted path without generic arguments: `Outer.Inner` for `Outer.Inner`, `Outer<T>.Inner`,
+    /// `Module.Outer.Inner` stays as written; `[Item]` and other shapes as their trimmed text.
+    public static func typePath(_ type: TypeSyntax) -> String {
+        if let identifier = type.as(IdentifierTypeSyntax.self) { return identifier.name.text }
+        if let member = type.as(MemberTypeSyntax.self) { return typePath(member.baseType) + "." + member.name.text }
+        return type.trimmedDescription
+    }
+
     /// Whether the closure's capture list holds `weak self` or `unowned self`.
     public static func capturesSelfWeakly(_ closure: ClosureExprSyntax) -> Bool {
         guard let captures = closure.signature?.capture?.items else { return false }

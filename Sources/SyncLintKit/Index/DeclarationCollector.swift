@@ -27,7 +27,7 @@ final class DeclarationCollector: FactCollector {
             }
         }
         var fact = TypeFact(
-            name: type.name, kind: type.kind, attributes: SyntaxFacts.attributes(type.attributes),
+            name: type.name, qualifiedName: type.qualifiedName, kind: type.kind, attributes: SyntaxFacts.attributes(type.attributes),
             inheritedTypes: type.inheritedTypes, properties: properties, methods: methods,
             docComment: Self.docComment(node), location: context.location(of: node))
         fact.memberMacros = macros

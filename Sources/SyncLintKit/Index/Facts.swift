@@ -64,6 +64,8 @@ public enum TypeKind: String, Sendable {
 /// One declaration of a type: the primary declaration or an extension.
 public struct TypeFact: Sendable {
     public let name: String
+    /// `Outer.Inner` for a nested type; for an extension, the type it extends as written. The index key.
+    public let qualifiedName: String
     public let kind: TypeKind
     public let attributes: [AttributeFact]
     public let inheritedTypes: [String]

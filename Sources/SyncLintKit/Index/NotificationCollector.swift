@@ -17,7 +17,7 @@ final class NotificationCollector: FactCollector {
 
     private func record(_ call: FunctionCallExprSyntax, context: FileContext) {
         let method = context.calleeMethodName(call)
-        let typeName = context.scope.currentType?.name ?? ""
+        let typeName = context.scope.currentType?.qualifiedName ?? ""
         switch method {
         case "addObserver":
             if let selector = SyntaxFacts.argument("selector", of: call), let name = SyntaxFacts.argument("name", of: call) {
@@ -76,7 +76,7 @@ final class NotificationCollector: FactCollector {
         let savesContext = body.tokens(viewMode: .sourceAccurate).contains { token in
             token.text == "save" && token.previousToken(viewMode: .sourceAccurate)?.text == "."
         }
-        if savesContext { context.facts.coreData.localSaveFlags.append((type.name, property)) }
+        if savesContext { context.facts.coreData.localSaveFlags.append((type.qualifiedName, property)) }
     }
 
     /// `handle(_:)` → `handle`; `self.handle(_:)` → `handle`.

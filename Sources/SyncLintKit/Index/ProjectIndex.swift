@@ -4,6 +4,10 @@ public struct FileFacts: Sendable {
     public var modelRegistrations: [ModelRegistration] = []
     public var storeConfigurations: [StoreConfiguration] = []
     public var coreData = CoreDataFacts()
+    /// What each function of the file does; see `FunctionSummary`.
+    public var functionSummaries: [FunctionSummary] = []
+    /// SwiftUI view types constructed in the file's views.
+    public var viewConstructions: [ViewConstruction] = []
 
     public init() {}
 }
@@ -39,7 +43,10 @@ public struct StoreConfiguration: Sendable {
 /// The project-wide, read-only index the rules consult: declarations across all files, how stores are
 /// created, and the non-Swift files (entitlements, Core Data models) found by discovery.
 public final class ProjectIndex: Sendable {
+    /// Every declaration of a type (primary and extensions), keyed by qualified name (`Outer.Inner`).
     public let typesByName: [String: [TypeFact]]
+    /// Qualified names by simple name: `Inner` → [`Outer.Inner`, `Other.Inner`].
+    let qualifiedNamesBySimpleName: [String: [String]]
     public let modelRegistrations: [ModelRegistration]
     public let storeConfigurations: [StoreConfiguration]
     public let resources: [ResourceFile]
@@ -51,6 +58,12 @@ public final class ProjectIndex: Sendable {
     public let coreData: CoreDataFacts
     /// The Core Data model files, parsed once.
     public let coreDataModels: [CoreDataModel]
+    /// Every function's own summary, overloads merged.
+    public let functionSummaries: [FunctionKey: FunctionSummary]
+    /// Where view types are constructed, by the simple name they are called with.
+    let viewConstructionsBySimpleName: [String: [ViewConstruction]]
+    /// Call sites by callee, built on first use (most runs never ask).
+    let callGraph = LazyBox<[FunctionKey: [CallFact]]>()
     /// One line each for resource files the index could not use (a malformed model).
     public let warnings: [String]
 
@@ -59,8 +72,18 @@ public final class ProjectIndex: Sendable {
         var registrations: [ModelRegistration] = []
         var stores: [StoreConfiguration] = []
         var coreData = CoreDataFacts()
+        var summaries: [FunctionKey: FunctionSummary] = [:]
+        var constructions: [String: [ViewConstruction]] = [:]
         for facts in files {
-            for type in facts.types { types[type.name, default: []].append(type) }
+            for summary in facts.functionSummaries {
+                if let existing = summaries[summary.key] {
+                    summaries[summary.key] = existing.merged(with: summary)
+                } else {
+                    summaries[summary.key] = summary
+                }
+            }
+            for construction in facts.viewConstructions { constructions[construction.typeName, default: []].append(construction) }
+            for type in facts.types { types[type.qualifiedName, default: []].append(type) }
             registrations += facts.modelRegistrations
             stores += facts.storeConfigurations
             coreData.registrations += facts.coreData.registrations
@@ -70,7 +93,14 @@ public final class ProjectIndex: Sendable {
             coreData.mergesRemoteChanges += facts.coreData.mergesRemoteChanges
         }
         self.coreData = coreData
+        self.functionSummaries = summaries
+        self.viewConstructionsBySimpleName = constructions
         self.typesByName = types
+        var bySimpleName: [String: [String]] = [:]
+        for name in types.keys.sorted() {
+            bySimpleName[name.split(separator: ".").last.map(String.init) ?? name, default: []].append(name)
+        }
+        self.qualifiedNamesBySimpleName = bySimpleName
         self.modelRegistrations = registrations
         self.storeConfigurations = stores
         self.resources = resources
@@ -90,9 +120,33 @@ public final class ProjectIndex: Sendable {
 
     // MARK: Types
 
-    /// Every declaration (primary and extensions) of a type, by its simple name.
-    public func declarations(of typeName: String) -> [TypeFact] {
-        typesByName[TypeNames.element(of: typeName)] ?? []
+    /// Every declaration (primary and extensions) of a type. The name is resolved as `resolveType` does
+    /// from the top level; a simple name that several nested types share resolves to none of them.
+    public func declarations(of typeName: String, from scope: String? = nil) -> [TypeFact] {
+        guard let qualified = resolveType(typeName, from: scope) else { return [] }
+        return typesByName[qualified] ?? []
+    }
+
+    /// The qualified name a type name written inside `scope` (a qualified type name, or nil at the top level)
+    /// refers to, as Swift looks it up: the scope's nested types first, then each enclosing type's, then
+    /// the top level; then, for a name declared nowhere at the top level, the one nested type that has
+    /// that simple name. Two types sharing a simple name are never merged: an ambiguous name is unknown.
+    public func resolveType(_ typeName: String, from scope: String? = nil) -> String? {
+        let name = TypeNames.element(of: typeName)
+        if var enclosing = scope {
+            while !enclosing.isEmpty {
+                if typesByName[enclosing + "." + name] != nil { return enclosing + "." + name }
+                guard let dot = enclosing.lastIndex(of: ".") else { break }
+                enclosing = String(enclosing[..<dot])
+            }
+        }
+        if typesByName[name] != nil { return name }
+        let simple = name.split(separator: ".").last.map(String.init) ?? name
+        if let candidates = qualifiedNamesBySimpleName[simple] {
+            let matching = candidates.filter { $0 == name || $0.hasSuffix("." + name) }
+            if matching.count == 1 { return matching[0] }
+        }
+        return nil
     }
 
     public func typeExists(_ typeName: String) -> Bool {
@@ -106,12 +160,12 @@ public final class ProjectIndex: Sendable {
     /// Whether the type, or a supertype declared in the project, inherits or conforms to `supertype`.
     public func inherits(_ typeName: String, from supertype: String) -> Bool {
         var seen: Set<String> = []
-        var queue = [TypeNames.element(of: typeName)]
+        var queue = resolveType(typeName).map { [$0] } ?? []
         while let next = queue.popLast() {
             guard seen.insert(next).inserted else { continue }
-            for declaration in declarations(of: next) {
+            for declaration in typesByName[next] ?? [] {
                 if declaration.inheritedTypes.contains(supertype) { return true }
-                queue += declaration.inheritedTypes
+                queue += declaration.inheritedTypes.compactMap { resolveType($0, from: Self.enclosingScope(of: next)) }
             }
         }
         return false
@@ -167,13 +221,19 @@ public final class ProjectIndex: Sendable {
     /// Stops (returning what it has) at the first member the index does not know.
     public func resolveChain(from typeName: String, members: [String]) -> [PropertyFact] {
         var result: [PropertyFact] = []
-        var current = typeName
+        guard var current = resolveType(typeName) else { return result }
         for member in members {
             guard let property = property(member, of: current) else { break }
             result.append(property)
-            guard let next = property.typeName else { break }
+            guard let written = property.typeName, let next = resolveType(written, from: current) else { break }
             current = next
         }
         return result
+    }
+
+    /// `Outer` for `Outer.Inner`; nil for a top-level type.
+    static func enclosingScope(of qualifiedName: String) -> String? {
+        guard let dot = qualifiedName.lastIndex(of: ".") else { return nil }
+        return String(qualifiedName[..<dot])
     }
 }

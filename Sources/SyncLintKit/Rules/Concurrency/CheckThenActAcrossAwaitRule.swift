@@ -119,7 +119,7 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
                 events.append((node.positionAfterSkippingLeadingTrivia, .write(property)))
             }
         }
-        let typeName = type.name
+        let typeName = type.qualifiedName
         for check in checks where !check.reads.isEmpty {
             let later = events.filter { $0.position > check.node.endPosition }
             guard let suspensionIndex = later.firstIndex(where: { if case .suspension = $0.kind { return true } else { return false } })

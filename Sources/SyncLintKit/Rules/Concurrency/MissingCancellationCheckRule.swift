@@ -111,7 +111,7 @@ public final class MissingCancellationCheckRule: SyntaxRule {
             } else if pendingAwait != nil, let sequence = node.as(SequenceExprSyntax.self),
                       let target = SyntaxFacts.writeTarget(sequence), let property = FlowFacts.selfProperty(target, locals: locals) {
                 reportedProperty = property
-                let typeName = type.name
+                let typeName = type.qualifiedName
                 context.report(target) { index in
                     guard index.property(property, of: typeName) != nil else { return nil }
                     return "this task is stored to be cancelled, but writes `\(property)` after an `await` without checking; " +

@@ -79,7 +79,7 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
               let function = context.scope.currentFunction, function.name != "init" else { return }
         let body = Syntax(function.node)
         if Self.handleIsSettled(name, in: body, before: target.positionAfterSkippingLeadingTrivia) { return }
-        let typeName = type.name
+        let typeName = type.qualifiedName
         context.report(target) { index in
             guard let property = index.property(name, of: typeName), property.isStoredVar else { return nil }
             return "assigning a new task to `\(name)` drops the running one without cancelling it; call `\(name)?.cancel()` first"

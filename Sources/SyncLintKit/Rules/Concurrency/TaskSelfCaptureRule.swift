@@ -142,7 +142,7 @@ public final class TaskSelfCaptureRule: SyntaxRule {
             return
         }
         let message = reason + "; add `[weak self]` and unwrap it inside the loop or after each `await`"
-        let typeName = type.name
+        let typeName = type.qualifiedName
         let isExtension = type.kind == .extension
         let explicit = uses.explicitSelf
         let bareNames = uses.bareNames

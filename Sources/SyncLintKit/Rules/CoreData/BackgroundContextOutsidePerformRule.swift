@@ -99,7 +99,7 @@ public final class BackgroundContextOutsidePerformRule: SyntaxRule {
             return
         }
         guard let type = context.scope.currentType else { return }
-        let typeName = type.name
+        let typeName = type.qualifiedName
         context.report(used) { index in
             guard index.coreData.backgroundContextProperties.contains(where: { $0.typeName == typeName && $0.property == name }) else { return nil }
             return "`\(name)` is a private-queue context used outside its queue; do this inside `\(name).perform { }`"

@@ -86,7 +86,7 @@ public final class ModelMutatedOffMainRule: SyntaxRule {
             if type.isSwiftDataModel || type.isManagedObject {
                 context.report(target, Self.message(queue))
             } else if type.kind == .extension {
-                let typeName = type.name
+                let typeName = type.qualifiedName
                 context.report(target) { index in index.isPersistentModel(typeName) ? Self.message(queue) : nil }
             }
             return

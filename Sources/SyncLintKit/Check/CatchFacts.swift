@@ -1,0 +1,155 @@
+import SwiftSyntax
+
+/// Where a caught error goes in a `catch` body.
+public enum ErrorDestination: Sendable, Hashable {
+    /// Stored in a property of `self`: `self.error = error`, `message = error.localizedDescription`.
+    case property(String)
+    /// Stored as a failed result: `results[key] = .failure(error)`, `state = .failure(error)`.
+    case failureResult(String)
+    /// Stored as a value of the app's own type built from it: `banner = Banner(error)`, `toast = .init(error)`.
+    case appValue(property: String)
+    /// Handed to a call: `showAlert(for: error)`, `presenter.present(error)`; the callee decides.
+    case passedTo(callee: String, receiver: ValueType?)
+    /// `throw error`: the caller decides.
+    case rethrown
+}
+
+/// What a `catch` clause can receive and what it does with it.
+public struct CatchFacts: Sendable {
+    /// The `do` body awaits a call that can throw (`try await`, `for try await`): only then can a
+    /// cancellation arrive here. A synchronous `try` cannot throw one; `try?` swallows it.
+    public let doAwaitsThrowingCall: Bool
+    /// An earlier clause (or this clause's own pattern) already catches `CancellationError`.
+    public let handlesCancellationError: Bool
+    /// An earlier clause (or this clause's own pattern) already catches `URLError.cancelled`.
+    public let handlesURLErrorCancelled: Bool
+    /// The body tests for cancellation itself (`error is CancellationError`, `Task.isCancelled`, `.cancelled`).
+    public let bodyTestsCancellation: Bool
+    /// A catch-all: no pattern, or only `let error` with no `as`, `is` or `where`.
+    public let isCatchAll: Bool
+    public let destinations: [ErrorDestination]
+    /// Whether the code around can be cancelled at all; the index answers the cases that need callers.
+    public let cancellation: Cancellability
+
+    /// The facts of clause number `index` of a `do` statement, at the walker's position (the `do`).
+    public static func of(_ doStatement: DoStmtSyntax, clause index: Int, context: FileContext) -> CatchFacts {
+        let clauses = Array(doStatement.catchClauses)
+        let clause = clauses[index]
+        var handlesCancellation = false
+        var handlesURLCancelled = false
+        for earlier in clauses[...index] {
+            let pattern = earlier.catchItems.trimmedDescription
+            if pattern.contains("CancellationError") { handlesCancellation = true }
+            if pattern.contains("URLError") && pattern.contains("cancelled") { handlesURLCancelled = true }
+        }
+        let isCatchAll = clause.catchItems.isEmpty || clause.catchItems.allSatisfy { item in
+            item.pattern?.is(ValueBindingPatternSyntax.self) == true && item.whereClause == nil && !item.trimmedDescription.contains(" as ")
+        }
+        return CatchFacts(
+            doAwaitsThrowingCall: awaitsThrowingCall(doStatement.body),
+            handlesCancellationError: handlesCancellation, handlesURLErrorCancelled: handlesURLCancelled,
+            bodyTestsCancellation: testsCancellation(clause.body), isCatchAll: isCatchAll,
+            destinations: destinations(of: clause, context: context),
+            cancellation: FunctionSummaryCollector.cancellability(in: context))
+    }
+
+    /// `try await f()` (not `try?`/`try!`) or `for try await` in the body, outside nested closures.
+    static func awaitsThrowingCall(_ body: CodeBlockSyntax) -> Bool {
+        var found = false
+        BodyScanner.scan(body) { node in
+            if let tryExpression = node.as(TryExprSyntax.self), tryExpression.questionOrExclamationMark == nil,
+               SyntaxFacts.containsAwait(tryExpression.expression) {
+                found = true
+            }
+            if let loop = node.as(ForStmtSyntax.self), loop.tryKeyword != nil, loop.awaitKeyword != nil { found = true }
+        }
+        return found
+    }
+
+    static func testsCancellation(_ body: CodeBlockSyntax) -> Bool {
+        body.tokens(viewMode: .sourceAccurate).contains { token in
+            ["CancellationError", "isCancelled", "cancelled", "isCancellation"].contains(token.text)
+        }
+    }
+
+    /// The name the error is bound to: `error`, or `failure` in `catch let failure`.
+    static func errorName(of clause: CatchClauseSyntax) -> String {
+        guard let pattern = clause.catchItems.first?.pattern?.as(ValueBindingPatternSyntax.self)?.pattern,
+              let name = pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { return "error" }
+        return name
+    }
+
+    /// Assignments, calls and throws in the body (closures included: `MainActor.run { self.error = error }`)
+    /// whose value mentions the caught error.
+    static func destinations(of clause: CatchClauseSyntax, context: FileContext) -> [ErrorDestination] {
+        let name = errorName(of: clause)
+        var result: [ErrorDestination] = []
+        for token in clause.body.tokens(viewMode: .sourceAccurate) where token.text == name {
+            guard let reference = token.parent?.as(DeclReferenceExprSyntax.self) else { continue }
+            if let destination = destination(of: ExprSyntax(reference), context: context), !result.contains(destination) {
+                result.append(destination)
+            }
+        }
+        return result
+    }
+
+    /// Climbs from a mention of the error to the statement that takes it somewhere.
+    private static func destination(of mention: ExprSyntax, context: FileContext) -> ErrorDestination? {
+        var node = Syntax(mention)
+        var builtValue = false
+        var failure = false
+        while let parent = node.parent {
+            if parent.is(ThrowStmtSyntax.self) { return .rethrown }
+            if let call = parent.as(FunctionCallExprSyntax.self), call.calledExpression.id != node.id {
+                let method = SyntaxFacts.calleeMethodName(call)
+                if method == "failure" { failure = true }
+                else if method.first?.isUppercase == true || method == "init" { builtValue = true }
+                else if !["String", "describing", "print", "debugPrint", "dump"].contains(method), !isLogging(call) {
+                    if parent.parent?.is(LabeledExprSyntax.self) != true || isStatement(parent) {
+                        let receiver = call.calledExpression.as(MemberAccessExprSyntax.self)?.base
+                        let receiverType = receiver.map { SyntaxFacts.isSelf($0) ? nil : ValueTypes.of($0, in: context) } ?? nil
+                        return .passedTo(callee: method, receiver: receiverType)
+                    }
+                }
+            }
+            if let sequence = parent.as(SequenceExprSyntax.self), let assignment = SyntaxFacts.assignment(sequence),
+               mention.isInside(assignment.value) {
+                guard let path = SyntaxFacts.memberPath(assignment.target) else { return nil }
+                let property = path.root == "self" ? (path.members.first ?? "self") : path.root
+                if path.root != "self", isLocal(path.root, at: sequence) { return nil }
+                if failure { return .failureResult(property) }
+                if builtValue { return .appValue(property: property) }
+                return .property(property)
+            }
+            if parent.is(CodeBlockItemSyntax.self) || parent.is(ClosureExprSyntax.self) { return nil }
+            node = parent
+        }
+        return nil
+    }
+
+    private static func isStatement(_ call: Syntax) -> Bool {
+        call.parent?.is(CodeBlockItemSyntax.self) == true || call.parent?.is(AwaitExprSyntax.self) == true
+            || call.parent?.is(TryExprSyntax.self) == true
+    }
+
+    /// `logger.error(...)`, `Logger.x.debug(...)`, `os_log(...)`, `NSLog(...)`: a log line shows the user nothing.
+    private static func isLogging(_ call: FunctionCallExprSyntax) -> Bool {
+        let method = SyntaxFacts.calleeMethodName(call)
+        if ["os_log", "NSLog", "log"].contains(method) { return true }
+        let receiver = (SyntaxFacts.receiverText(call) ?? "").lowercased()
+        return receiver.contains("log") && ["error", "debug", "info", "warning", "notice", "fault", "critical", "trace"].contains(method)
+    }
+
+    /// A name declared in the function or closure around, as swift-syntax's lexical lookup finds it.
+    private static func isLocal(_ name: String, at node: SequenceExprSyntax) -> Bool {
+        guard let reference = node.elements.first?.as(DeclReferenceExprSyntax.self),
+              let identifier = Identifier(reference.baseName) else { return false }
+        for result in reference.lookup(identifier) {
+            if case .lookForMembers = result { return false }
+            if !result.names.isEmpty { return true }
+        }
+        return false
+    }
+}
+
+import SwiftLexicalLookup

@@ -1,0 +1,117 @@
+import SwiftSyntax
+
+/// Where a piece of code runs, as the code around it says. Plain data: facts and pending findings carry it,
+/// and the project index answers the cases that depend on other files (a type's isolation, a function's callers).
+public enum ExecutionContext: Sendable, Hashable {
+    /// The main actor: a `@MainActor` function or type, a SwiftUI view, `MainActor.run`, `DispatchQueue.main`,
+    /// `Task { @MainActor in }`, a view context's `perform`.
+    case mainActor
+    /// An actor's own executor.
+    case actor
+    /// The global concurrent executor or a global queue: `DispatchQueue.global().async`, `concurrentPerform`,
+    /// a task-group child, a nonisolated `async` function.
+    case concurrent
+    /// A serial queue of the app's own (`queue.async { }`).
+    case serialQueue
+    /// A private-queue context's `perform` / `performAndWait`.
+    case privateQueue
+    /// `Task.detached { }`.
+    case detachedTask
+    /// A closure registered for a notification with no main queue: it runs on the poster's thread.
+    case notificationHandler(String)
+    /// A closure handed to an API as its completion handler: the API's own queue.
+    case completionHandler
+    /// Isolated as the type is, known once the index has every declaration of it; where the type is not
+    /// isolated, an async method runs on the concurrent executor and a synchronous one where its callers run.
+    case typeIsolation(String, isAsync: Bool)
+    /// No isolation of its own: a synchronous nonisolated function runs where its callers run.
+    case callers
+
+    /// Certainly not the main thread.
+    public var isOffMain: Bool {
+        switch self {
+        case .concurrent, .serialQueue, .privateQueue, .detachedTask, .completionHandler, .actor: return true
+        default: return false
+        }
+    }
+}
+
+/// Which closures and declarations decide where code runs.
+public enum ExecutionContexts {
+    /// Where the code at the walker's position runs.
+    public static func current(in scope: ScopeStack) -> ExecutionContext {
+        for frame in scope.frames.reversed() {
+            switch frame {
+            case .closure(let closure):
+                if let decided = ofClosure(closure) { return decided }
+            case .function(let function):
+                if function.isMainActor { return .mainActor }
+                if SyntaxFacts.hasAttribute("concurrent", function.attributeList) { return .concurrent }
+                if function.isNonisolated { return function.isAsync ? .concurrent : .callers }
+                if let type = enclosingType(of: frame, in: scope) {
+                    if type.isActor { return .actor }
+                    if type.isMainActor || type.isView { return .mainActor }
+                    return .typeIsolation(type.qualifiedName, isAsync: function.isAsync)
+                }
+                return function.isAsync ? .concurrent : .callers
+            case .type(let type):
+                if type.isActor { return .actor }
+                if type.isMainActor || type.isView { return .mainActor }
+                return .typeIsolation(type.qualifiedName, isAsync: false)
+            }
+        }
+        return .callers
+    }
+
+    /// The context a closure imposes, or nil when it runs where its surroundings run (`map`, `forEach`, `Task { }`).
+    static func ofClosure(_ closure: ClosureScope) -> ExecutionContext? {
+        if closure.isMainActorAnnotated { return .mainActor }
+        switch closure.kind {
+        case .mainQueue, .mainActorRun, .onAppear, .onDisappear, .viewTask: return .mainActor
+        case .backgroundQueue:
+            let receiver = closure.call.flatMap(SyntaxFacts.receiverText) ?? ""
+            let method = closure.call.map(SyntaxFacts.calleeMethodName) ?? ""
+            return receiver.hasPrefix("DispatchQueue.global") || method == "concurrentPerform" ? .concurrent : .serialQueue
+        case .perform(let receiver), .performAndWait(let receiver):
+            return isMainContext(receiver) ? .mainActor : .privateQueue
+        case .detachedTask: return .detachedTask
+        case .taskGroupChild: return .concurrent
+        case .task: return nil
+        case .other(let callee):
+            guard let call = closure.call else { return nil }
+            if callee == "addObserver", let name = SyntaxFacts.argument("forName", of: call) {
+                let queue = SyntaxFacts.argument("queue", of: call)?.trimmedDescription ?? "nil"
+                return queue.contains("main") ? .mainActor : .notificationHandler(NotificationNames.normalized(name.trimmedDescription))
+            }
+            if isCompletionHandler(closure.node, of: call) { return .completionHandler }
+            return nil
+        }
+    }
+
+    /// `viewContext`, `container.viewContext`, `mainContext`: contexts bound to the main queue.
+    static func isMainContext(_ receiver: String) -> Bool {
+        receiver.hasSuffix("viewContext") || receiver.hasSuffix("mainContext")
+    }
+
+    /// A closure passed as `completionHandler:` / `completion:` / `withCompletionHandler:`, or the trailing
+    /// closure of a method whose name ends in `completionHandler`.
+    static func isCompletionHandler(_ closure: ClosureExprSyntax, of call: FunctionCallExprSyntax) -> Bool {
+        if let argument = closure.parent?.as(LabeledExprSyntax.self), let label = argument.label?.text {
+            return ["completionHandler", "completion", "withCompletionHandler", "completionBlock"].contains(label)
+        }
+        return SyntaxFacts.calleeMethodName(call).hasSuffix("CompletionHandler")
+    }
+
+    private static func enclosingType(of functionFrame: ScopeFrame, in scope: ScopeStack) -> TypeScope? {
+        var passedFunction = false
+        for frame in scope.frames.reversed() {
+            if case .function(let function) = frame, case .function(let target) = functionFrame, function.node.id == target.node.id {
+                passedFunction = true
+                continue
+            }
+            if passedFunction, case .type(let type) = frame { return type }
+            if passedFunction, case .function = frame { return nil }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,296 @@
+import SwiftLexicalLookup
+import SwiftSyntax
+
+/// The type of a value as far as the syntax of one file tells, written as a question for the project
+/// index: "the type of property `cards` of a `Deck`", "the element of that". Plain data, so a pending
+/// finding can carry it and a future cache can store it; `ProjectIndex.resolve` answers it.
+public indirect enum ValueType: Sendable, Hashable {
+    /// A type as written in the source: `Deck`, `[Card]`, `Outer.Inner`, `FetchDescriptor<Card>`.
+    /// `scope` is the qualified type the name was written in, for resolving nested type names.
+    case named(String, scope: String?)
+    /// The type of the property (or static property) `member` of a value of the base type.
+    case member(ValueType, String)
+    /// The element of a collection: the loop variable of `for x in base`, `base.first`, `base[i]`.
+    case element(ValueType)
+    /// What the syntax cannot tell without a compiler. Nothing is ever guessed from a name.
+    case unknown
+
+    public var isKnown: Bool { self != .unknown }
+}
+
+/// A `ValueType` resolved against the project index: the element type (qualified when the project
+/// declares it, as written otherwise) and whether the value is a collection of it.
+public struct ResolvedType: Sendable, Hashable {
+    public let name: String
+    public let isCollection: Bool
+}
+
+/// Works out the `ValueType` of expressions during the walk, resolving local names with
+/// swift-syntax's `SwiftLexicalLookup` (so shadowing and block scopes are Swift's own).
+/// It is asked on demand, by the few rules and collectors that need a value's type, never for every node.
+public enum ValueTypes {
+    /// How deep one question may go (`let a = b; let b = c; ...`) before it is given up as unknown.
+    static let depthLimit = 12
+
+    public static func of(_ expression: ExprSyntax, in context: FileContext) -> ValueType {
+        of(expression, selfType: context.scope.currentType?.qualifiedName, depth: 0)
+    }
+
+    static func of(_ expression: ExprSyntax, selfType: String?, depth: Int) -> ValueType {
+        guard depth < depthLimit else { return .unknown }
+        let next = depth + 1
+        if let reference = expression.as(DeclReferenceExprSyntax.self) {
+            return ofReference(reference, selfType: selfType, depth: next)
+        }
+        if let member = expression.as(MemberAccessExprSyntax.self) {
+            guard let base = member.base else { return .unknown }
+            let name = member.declName.baseName.text
+            if let typeReference = base.as(DeclReferenceExprSyntax.self), SyntaxFacts.isTypeName(typeReference.baseName.text),
+               isUnboundName(typeReference) {
+                return .member(.named(typeReference.baseName.text, scope: selfType), name)
+            }
+            let baseType = of(base, selfType: selfType, depth: next)
+            return baseType.isKnown ? .member(baseType, name) : .unknown
+        }
+        if let call = expression.as(FunctionCallExprSyntax.self) {
+            return ofCall(call, selfType: selfType, depth: next)
+        }
+        if let tryExpression = expression.as(TryExprSyntax.self) { return of(tryExpression.expression, selfType: selfType, depth: next) }
+        if let awaitExpression = expression.as(AwaitExprSyntax.self) { return of(awaitExpression.expression, selfType: selfType, depth: next) }
+        if let optional = expression.as(OptionalChainingExprSyntax.self) { return of(optional.expression, selfType: selfType, depth: next) }
+        if let forced = expression.as(ForceUnwrapExprSyntax.self) { return of(forced.expression, selfType: selfType, depth: next) }
+        if let subscriptCall = expression.as(SubscriptCallExprSyntax.self) {
+            let base = of(subscriptCall.calledExpression, selfType: selfType, depth: next)
+            return base.isKnown ? .element(base) : .unknown
+        }
+        if let tuple = expression.as(TupleExprSyntax.self), tuple.elements.count == 1, let only = tuple.elements.first {
+            return of(only.expression, selfType: selfType, depth: next)
+        }
+        if let cast = expression.as(AsExprSyntax.self) {
+            return .named(DeclarationCollector.unwrapped(cast.type), scope: selfType)
+        }
+        if let sequence = expression.as(SequenceExprSyntax.self) {
+            // `value ?? fallback`: the value's type (a `?? []` keeps the collection).
+            let elements = Array(sequence.elements)
+            if elements.count == 3, elements[1].as(BinaryOperatorExprSyntax.self)?.operator.text == "??" {
+                return of(elements[0], selfType: selfType, depth: next)
+            }
+            // `value as? Foo`, `value as! Foo`, `value as Foo`.
+            if elements.count == 3, elements[1].is(UnresolvedAsExprSyntax.self), let type = elements[2].as(TypeExprSyntax.self) {
+                return .named(DeclarationCollector.unwrapped(type.type), scope: selfType)
+            }
+        }
+        return .unknown
+    }
+
+    /// A name that no local declaration binds, so a type name refers to the type.
+    private static func isUnboundName(_ reference: DeclReferenceExprSyntax) -> Bool {
+        guard let identifier = Identifier(reference.baseName) else { return true }
+        for result in reference.lookup(identifier) {
+            if case .lookForMembers = result { return true }
+            if !result.names.isEmpty { return false }
+        }
+        return true
+    }
+
+    static func ofReference(_ reference: DeclReferenceExprSyntax, selfType: String?, depth: Int) -> ValueType {
+        let token = reference.baseName
+        if token.tokenKind == .keyword(.self) { return selfType.map { .named($0, scope: nil) } ?? .unknown }
+        guard let identifier = Identifier(token) else { return .unknown }
+        for result in reference.lookup(identifier) {
+            if case .lookForMembers = result {
+                // Not a local: a property of `self` (or of the type, in a static context).
+                return selfType.map { .member(.named($0, scope: nil), token.text) } ?? .unknown
+            }
+            guard let name = result.names.first else { continue }
+            return ofDeclaration(name, selfType: selfType, depth: depth)
+        }
+        return .unknown
+    }
+
+    static func ofDeclaration(_ name: LookupName, selfType: String?, depth: Int) -> ValueType {
+        switch name {
+        case .implicit(.self):
+            return selfType.map { .named($0, scope: nil) } ?? .unknown
+        case .identifier(let syntax, _):
+            return ofDeclaringSyntax(syntax, selfType: selfType, depth: depth)
+        case .equivalentNames(let names):
+            return names.first.map { ofDeclaration($0, selfType: selfType, depth: depth) } ?? .unknown
+        default:
+            return .unknown
+        }
+    }
+
+    /// The type of the name a declaring node introduces: a `let`/`var`, a parameter, a loop variable,
+    /// an optional binding, a closure parameter.
+    static func ofDeclaringSyntax(_ syntax: Syntax, selfType: String?, depth: Int) -> ValueType {
+        if let parameter = syntax.as(FunctionParameterSyntax.self) {
+            return .named(DeclarationCollector.unwrapped(parameter.type), scope: selfType)
+        }
+        if let parameter = syntax.as(ClosureParameterSyntax.self) {
+            if let type = parameter.type { return .named(DeclarationCollector.unwrapped(type), scope: selfType) }
+            return ofClosureParameter(Syntax(parameter), selfType: selfType, depth: depth)
+        }
+        if syntax.is(ClosureShorthandParameterSyntax.self) {
+            return ofClosureParameter(syntax, selfType: selfType, depth: depth)
+        }
+        guard let pattern = syntax.as(IdentifierPatternSyntax.self) else { return .unknown }
+        var parent = pattern.parent
+        // `let (a, b) = ...` and `case let .x(a)` bind parts of a value: their types take a compiler.
+        if parent?.is(ValueBindingPatternSyntax.self) == true { parent = parent?.parent }
+        if let binding = parent?.as(PatternBindingSyntax.self) {
+            if let annotation = binding.typeAnnotation { return .named(DeclarationCollector.unwrapped(annotation.type), scope: selfType) }
+            if let value = binding.initializer?.value { return of(value, selfType: selfType, depth: depth) }
+            return .unknown
+        }
+        if let condition = parent?.as(OptionalBindingConditionSyntax.self) {
+            if let annotation = condition.typeAnnotation { return .named(DeclarationCollector.unwrapped(annotation.type), scope: selfType) }
+            if let value = condition.initializer?.value { return of(value, selfType: selfType, depth: depth) }
+            // `if let x`: the unwrapped outer `x`, looked up from the condition itself.
+            return ofShorthandBinding(condition, name: pattern.identifier, selfType: selfType, depth: depth)
+        }
+        if let loop = parent?.as(ForStmtSyntax.self) {
+            let sequence = of(loop.sequence, selfType: selfType, depth: depth)
+            return sequence.isKnown ? .element(sequence) : .unknown
+        }
+        return .unknown
+    }
+
+    /// `if let deck` / `guard let deck`: the value of the `deck` visible where the condition stands.
+    private static func ofShorthandBinding(_ condition: OptionalBindingConditionSyntax, name: TokenSyntax,
+                                           selfType: String?, depth: Int) -> ValueType {
+        guard let identifier = Identifier(name) else { return .unknown }
+        for result in condition.lookup(identifier) {
+            if case .lookForMembers = result { return selfType.map { .member(.named($0, scope: nil), name.text) } ?? .unknown }
+            // The binding itself is visible only after the condition; skip a match on its own pattern.
+            guard let match = result.names.first(where: { $0.syntax.id != condition.pattern.id }) else { continue }
+            return ofDeclaration(match, selfType: selfType, depth: depth + 1)
+        }
+        return .unknown
+    }
+
+    /// A closure parameter whose type the call tells: the element of the collection that `ForEach`,
+    /// `List`, `map`, `forEach`, `filter`, `compactMap`, `flatMap`, `first(where:)`, `contains(where:)` and
+    /// `sorted(by:)` iterate, the value type `navigationDestination(for:)` names, or the item `sheet(item:)` binds.
+    static func ofClosureParameter(_ parameter: Syntax, selfType: String?, depth: Int) -> ValueType {
+        guard let closure = parameter.ancestor(ClosureExprSyntax.self),
+              let call = SyntaxFacts.enclosingCall(ofClosure: closure) else { return .unknown }
+        let method = SyntaxFacts.calleeMethodName(call)
+        switch method {
+        case "ForEach", "List", "Table", "OutlineGroup":
+            guard let data = call.arguments.first, data.label == nil else { return .unknown }
+            let collection = of(data.expression, selfType: selfType, depth: depth)
+            return collection.isKnown ? .element(collection) : .unknown
+        case "map", "forEach", "filter", "compactMap", "flatMap", "first", "contains", "allSatisfy", "sorted", "min", "max",
+             "reduce", "last", "removeAll", "firstIndex", "lastIndex", "drop", "prefix":
+            guard let receiver = call.calledExpression.as(MemberAccessExprSyntax.self)?.base else { return .unknown }
+            let collection = of(receiver, selfType: selfType, depth: depth)
+            return collection.isKnown ? .element(collection) : .unknown
+        case "navigationDestination":
+            guard let type = SyntaxFacts.argument("for", of: call)?.as(MemberAccessExprSyntax.self),
+                  type.declName.baseName.text == "self", let base = type.base else { return .unknown }
+            return .named(base.trimmedDescription, scope: selfType)
+        case "sheet", "fullScreenCover", "popover":
+            guard let item = SyntaxFacts.argument("item", of: call) else { return .unknown }
+            return ofBinding(item, selfType: selfType, depth: depth)
+        default:
+            return .unknown
+        }
+    }
+
+    /// `$selection` → the type of `selection`.
+    private static func ofBinding(_ expression: ExprSyntax, selfType: String?, depth: Int) -> ValueType {
+        if let reference = expression.as(DeclReferenceExprSyntax.self), reference.baseName.text.hasPrefix("$") {
+            let name = String(reference.baseName.text.dropFirst())
+            return selfType.map { .member(.named($0, scope: nil), name) } ?? .unknown
+        }
+        return of(expression, selfType: selfType, depth: depth)
+    }
+
+    static func ofCall(_ call: FunctionCallExprSyntax, selfType: String?, depth: Int) -> ValueType {
+        // `[Card]()`
+        if let array = call.calledExpression.as(ArrayExprSyntax.self), array.elements.count == 1,
+           let element = array.elements.first?.expression, SyntaxFacts.isTypeName(element.trimmedDescription) {
+            return .named("[" + element.trimmedDescription + "]", scope: selfType)
+        }
+        let method = SyntaxFacts.calleeMethodName(call)
+        // `context.fetch(FetchDescriptor<Card>(...))`, `context.fetch(request)`: an array of the fetched type.
+        if method == "fetch", let argument = call.arguments.first?.expression {
+            let request = of(argument, selfType: selfType, depth: depth + 1)
+            if case .named(let written, let scope) = request, let fetched = fetchedType(written) {
+                return .named("[" + fetched + "]", scope: scope)
+            }
+            if let requestCall = argument.as(FunctionCallExprSyntax.self), SyntaxFacts.calleeMethodName(requestCall) == "fetchRequest",
+               let receiver = SyntaxFacts.receiverText(requestCall), SyntaxFacts.isTypeName(receiver) {
+                return .named("[" + receiver + "]", scope: selfType)
+            }
+            return .unknown
+        }
+        // `Card(...)`, `FetchDescriptor<Card>(...)`, `Outer.Inner(...)`.
+        let calleeText: String
+        if let specialized = call.calledExpression.as(GenericSpecializationExprSyntax.self) {
+            calleeText = specialized.trimmedDescription
+        } else {
+            calleeText = SyntaxFacts.calleeName(call)
+        }
+        let head = calleeText.split(separator: "<").first.map(String.init) ?? calleeText
+        if SyntaxFacts.isTypeName(head), head.split(separator: ".").allSatisfy({ $0.first?.isUppercase == true }) {
+            return .named(calleeText, scope: selfType)
+        }
+        return .unknown
+    }
+
+    /// `Card` for `FetchDescriptor<Card>` and `NSFetchRequest<Card>`.
+    static func fetchedType(_ written: String) -> String? {
+        for wrapper in ["FetchDescriptor<", "NSFetchRequest<"] where written.hasPrefix(wrapper) && written.hasSuffix(">") {
+            return String(written.dropFirst(wrapper.count).dropLast())
+        }
+        return nil
+    }
+}
+
+extension ProjectIndex {
+    /// Answers a `ValueType`: nil when any step is unknown (a property the index does not know, a call's
+    /// result, a collection's element that is not a collection).
+    public func resolve(_ type: ValueType) -> ResolvedType? {
+        resolve(type, depth: 0)
+    }
+
+    private func resolve(_ type: ValueType, depth: Int) -> ResolvedType? {
+        guard depth < ValueTypes.depthLimit else { return nil }
+        switch type {
+        case .unknown:
+            return nil
+        case .named(let written, let scope):
+            return resolveWritten(written, scope: scope)
+        case .element(let base):
+            guard let collection = resolve(base, depth: depth + 1), collection.isCollection else { return nil }
+            return ResolvedType(name: collection.name, isCollection: false)
+        case .member(let base, let member):
+            guard let owner = resolve(base, depth: depth + 1) else { return nil }
+            if owner.isCollection {
+                return ["first", "last", "randomElement"].contains(member) ? ResolvedType(name: owner.name, isCollection: false) : nil
+            }
+            guard let property = property(member, of: owner.name), let written = property.typeName else { return nil }
+            return resolveWritten(written, scope: resolveType(owner.name) ?? owner.name)
+        }
+    }
+
+    private func resolveWritten(_ written: String, scope: String?) -> ResolvedType? {
+        let element = TypeNames.element(of: written)
+        guard !element.isEmpty else { return nil }
+        return ResolvedType(name: resolveType(element, from: scope) ?? element, isCollection: TypeNames.isCollection(written))
+    }
+}
+
+extension SyntaxProtocol {
+    /// The nearest enclosing node of a kind.
+    func ancestor<Node: SyntaxProtocol>(_ kind: Node.Type) -> Node? {
+        var current = parent
+        while let node = current {
+            if let match = node.as(kind) { return match }
+            current = node.parent
+        }
+        return nil
+    }
+}

@@ -1,0 +1,125 @@
+/// A method or free function of the project: the qualified type it belongs to (nil for a free function)
+/// and its base name. Overloads share a key; their summaries are merged, which errs toward "it may".
+public struct FunctionKey: Sendable, Hashable, CustomStringConvertible {
+    public let typeName: String?
+    public let name: String
+
+    public init(typeName: String?, name: String) {
+        self.typeName = typeName
+        self.name = name
+    }
+
+    public var description: String { typeName.map { "\($0).\(name)" } ?? name }
+}
+
+/// One `#if` clause a fact stands in: the `#if`'s offset in its file and the clause's index in it.
+/// Two facts in different clauses of the same `#if` never run together.
+public struct IfConfigClause: Sendable, Hashable {
+    public let file: String
+    public let offset: Int
+    public let clause: Int
+}
+
+/// A call made inside a function, with where it runs.
+public struct CallFact: Sendable {
+    public let caller: FunctionKey
+    /// The called method's or function's base name.
+    public let callee: String
+    /// The receiver's type; nil for an unqualified call (a method of `self`, or a free function).
+    public let receiver: ValueType?
+    public let context: ExecutionContext
+    /// Whether the call sits in a `Task { }`, `.task { }` or other closure that may be cancelled, as seen here.
+    public let cancellation: Cancellability
+    public let location: SourceLocation
+    public let ifConfigClauses: [IfConfigClause]
+}
+
+/// A write to a stored property of `self`.
+public struct StateWrite: Sendable {
+    public let property: String
+    /// `true` / `false` for a Bool literal; nil for any other value.
+    public let boolValue: Bool?
+    public let context: ExecutionContext
+    public let location: SourceLocation
+}
+
+/// What a method or free function does, from its own body (closures inside included, each effect with the
+/// context it runs in). `ProjectIndex.effects(of:)` adds what the functions it calls do.
+public struct FunctionSummary: Sendable {
+    public let key: FunctionKey
+    public let isAsync: Bool
+    /// Where its body runs by its own declaration: the function's or type's isolation, or `.callers`.
+    public let declaredContext: ExecutionContext
+    public let location: SourceLocation
+    /// Names of `self`'s members it reads (`x` or `self.x`; bare names that are not locals). The index
+    /// keeps only those that are stored properties of the type.
+    public var reads: Set<String> = []
+    public var writes: [StateWrite] = []
+    public var awaits = false
+    /// `MainActor.run`, `DispatchQueue.main.async`, `Task { @MainActor in }`.
+    public var hopsToMainActor = false
+    /// Notification names it posts.
+    public var posts: [String] = []
+    /// Where it schedules a `Timer` on the current run loop (`Timer.scheduledTimer`).
+    public var timers: [SourceLocation] = []
+    /// Receivers of `save()` calls: `context`, `viewContext`, `modelContext`.
+    public var saves: [String] = []
+    /// Properties of `self` on which it calls `cancel()`: task handles it cancels.
+    public var cancelledHandles: Set<String> = []
+    public var calls: [CallFact] = []
+
+    public init(key: FunctionKey, isAsync: Bool, declaredContext: ExecutionContext, location: SourceLocation) {
+        self.key = key
+        self.isAsync = isAsync
+        self.declaredContext = declaredContext
+        self.location = location
+    }
+
+    /// Two overloads (or a function declared twice under `#if`) as one: every effect of either.
+    func merged(with other: FunctionSummary) -> FunctionSummary {
+        var merged = self
+        merged.reads.formUnion(other.reads)
+        merged.writes += other.writes
+        merged.awaits = awaits || other.awaits
+        merged.hopsToMainActor = hopsToMainActor || other.hopsToMainActor
+        merged.posts += other.posts
+        merged.timers += other.timers
+        merged.saves += other.saves
+        merged.cancelledHandles.formUnion(other.cancelledHandles)
+        merged.calls += other.calls
+        return merged
+    }
+
+    /// Flags it sets back to `false`.
+    public var resetFlags: Set<String> { Set(writes.filter { $0.boolValue == false }.map(\.property)) }
+}
+
+/// Whether code can be cancelled at all, as far as its own file tells.
+public enum Cancellability: Sendable, Hashable {
+    /// A `.task` / `.task(id:)` / `.refreshable` closure or a task-group child: cancelled by SwiftUI or the group.
+    case always
+    /// Synchronous code, `Task.detached`, or a `Task { }` whose handle nobody keeps: never cancelled.
+    case never
+    /// A `Task { }` whose handle is stored in the property: cancelled if the type calls `cancel()` on it.
+    case ifHandleCancelled(typeName: String, property: String)
+    /// The body of an async function: cancelled when a caller's task is.
+    case ifCallersCancellable(FunctionKey)
+}
+
+/// A SwiftUI view type constructed in a view body.
+public struct ViewConstruction: Sendable {
+    public enum Identity: Sendable, Hashable {
+        /// Built per value (`ForEach`, `List` rows, `navigationDestination(for:)`, `sheet(item:)`): each value
+        /// gets a view of its own, so a `.task` without `id:` starts again for a new value.
+        case perValue
+        /// Built in a place whose identity stays while its arguments change (a split view's detail built from
+        /// a selection, a view reused with a new argument): `.task` without `id:` keeps the first value's work.
+        case stable
+    }
+
+    public let typeName: String
+    /// Where it is built, for resolving nested type names.
+    public let scope: String?
+    public let identity: Identity
+    public let location: SourceLocation
+}

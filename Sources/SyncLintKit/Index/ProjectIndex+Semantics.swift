@@ -1,0 +1,203 @@
+/// The questions rules ask of function summaries, call sites, isolation and cancellation. Each walks the
+/// call graph to a bounded depth and never loops on recursion.
+extension ProjectIndex {
+    /// How many calls deep the index follows a function's callees or callers.
+    public static let callDepth = 3
+
+    /// Swift and framework types whose members run on the main actor (SwiftUI's `View`, `App`, `Scene`;
+    /// UIKit's and AppKit's views and controllers). A type that conforms to or inherits one is main-actor isolated.
+    static let mainActorSupertypes: Set<String> = [
+        "View", "App", "Scene", "UIViewController", "UIView", "NSViewController", "NSView", "UIApplicationDelegate",
+        "UIWindowSceneDelegate", "UISceneDelegate", "NSApplicationDelegate", "UIViewRepresentable",
+        "UIViewControllerRepresentable", "NSViewRepresentable", "NSViewControllerRepresentable",
+        "UITableViewController", "UICollectionViewController", "UINavigationController", "UITabBarController",
+        "NSWindowController", "NSDocument", "UIDocument", "UIResponder",
+    ]
+
+    public enum TypeIsolation: Sendable, Equatable {
+        case mainActor
+        case actor
+        case none
+    }
+
+    // MARK: Isolation
+
+    /// A type's isolation, inherited as Swift infers it: its own `@MainActor`, an actor, a main-actor
+    /// supertype or protocol (SwiftUI views), or a project protocol or superclass that is `@MainActor`.
+    public func isolation(ofType typeName: String) -> TypeIsolation {
+        isolation(ofType: typeName, seen: [])
+    }
+
+    private func isolation(ofType typeName: String, seen: Set<String>) -> TypeIsolation {
+        guard let qualified = resolveType(typeName), !seen.contains(qualified) else { return .none }
+        let declarations = typesByName[qualified] ?? []
+        if declarations.contains(where: { $0.kind == .actor }) { return .actor }
+        if declarations.contains(where: { $0.kind != .extension && $0.hasAttribute("MainActor") }) { return .mainActor }
+        for declaration in declarations {
+            for supertype in declaration.inheritedTypes {
+                if Self.mainActorSupertypes.contains(supertype) { return .mainActor }
+                let scope = Self.enclosingScope(of: qualified)
+                if let resolved = resolveType(supertype, from: scope),
+                   isolation(ofType: resolved, seen: seen.union([qualified])) == .mainActor { return .mainActor }
+            }
+        }
+        return .none
+    }
+
+    /// A context with the type isolation it names resolved.
+    public func resolved(_ context: ExecutionContext) -> ExecutionContext {
+        guard case .typeIsolation(let typeName, let isAsync) = context else { return context }
+        switch isolation(ofType: typeName) {
+        case .mainActor: return .mainActor
+        case .actor: return .actor
+        case .none: return isAsync ? .concurrent : .callers
+        }
+    }
+
+    // MARK: Summaries and calls
+
+    public func summary(of key: FunctionKey) -> FunctionSummary? {
+        functionSummaries[key]
+    }
+
+    /// The project function a call reaches, when its receiver's type is known: a method of the caller's own
+    /// type (or of the type it is declared in, for extensions) for an unqualified call, else a free function;
+    /// a method of the receiver's type otherwise.
+    public func callee(of call: CallFact) -> FunctionKey? {
+        guard let receiver = call.receiver else {
+            if let owner = call.caller.typeName {
+                let method = FunctionKey(typeName: owner, name: call.callee)
+                if functionSummaries[method] != nil { return method }
+            }
+            let free = FunctionKey(typeName: nil, name: call.callee)
+            return functionSummaries[free] != nil ? free : nil
+        }
+        guard let type = resolve(receiver), !type.isCollection, let owner = resolveType(type.name) else { return nil }
+        let method = FunctionKey(typeName: owner, name: call.callee)
+        return functionSummaries[method] != nil ? method : nil
+    }
+
+    /// Where a function is called from in the project.
+    public func callSites(of key: FunctionKey) -> [CallFact] {
+        callSitesByCallee[key] ?? []
+    }
+
+    /// Every call of the project, grouped by the project function it reaches. Built on first use.
+    var callSitesByCallee: [FunctionKey: [CallFact]] {
+        callGraph.value { [self] in
+            var result: [FunctionKey: [CallFact]] = [:]
+            for key in functionSummaries.keys.sorted(by: { $0.description < $1.description }) {
+                for call in functionSummaries[key]?.calls ?? [] {
+                    if let callee = callee(of: call) { result[callee, default: []].append(call) }
+                }
+            }
+            return result
+        }
+    }
+
+    /// The function and those it calls, to `depth` calls deep, each once, with the context each runs in
+    /// when reached from `key` (a callee with no isolation of its own runs where its call stands).
+    public func reachableSummaries(from key: FunctionKey, depth: Int = ProjectIndex.callDepth)
+        -> [(summary: FunctionSummary, context: ExecutionContext?)] {
+        var result: [(summary: FunctionSummary, context: ExecutionContext?)] = []
+        var seen: Set<FunctionKey> = []
+        func visit(_ key: FunctionKey, context: ExecutionContext?, remaining: Int) {
+            guard let summary = functionSummaries[key], seen.insert(key).inserted else { return }
+            result.append((summary, context))
+            guard remaining > 0 else { return }
+            for call in summary.calls {
+                guard let callee = callee(of: call) else { continue }
+                let callContext = resolved(call.context)
+                let inherited = callContext == .callers ? context : callContext
+                let own = functionSummaries[callee].map { resolved($0.declaredContext) }
+                visit(callee, context: own == .callers || own == nil ? inherited : own, remaining: remaining - 1)
+            }
+        }
+        visit(key, context: functionSummaries[key].map { resolved($0.declaredContext) }, remaining: depth)
+        return result
+    }
+
+    /// Where a function's body runs: its own isolation when it has one, else the contexts of its call sites
+    /// (followed up through callers with no isolation of their own, to `depth` calls), plus the notification
+    /// it handles when it is an `@objc` handler registered by selector.
+    public func executionContexts(of key: FunctionKey, depth: Int = ProjectIndex.callDepth) -> Set<ExecutionContext> {
+        var result: Set<ExecutionContext> = []
+        var seen: Set<FunctionKey> = []
+        func visit(_ key: FunctionKey, remaining: Int) {
+            guard seen.insert(key).inserted else { return }
+            if let summary = functionSummaries[key] {
+                let own = resolved(summary.declaredContext)
+                if own != .callers { result.insert(own); return }
+            }
+            for registration in coreData.registrations where registration.typeName == key.typeName
+                && registration.handler == .method(key.name) && !registration.deliversOnMain {
+                result.insert(.notificationHandler(registration.notification))
+            }
+            for call in callSites(of: key) {
+                let context = resolved(call.context)
+                if context == .callers {
+                    if remaining > 0 { visit(call.caller, remaining: remaining - 1) }
+                } else {
+                    result.insert(context)
+                }
+            }
+        }
+        visit(key, remaining: depth)
+        return result
+    }
+
+    /// Whether a context runs off the main thread: a queue, a detached task, or a handler of a notification
+    /// that Core Data or CloudKit posts on a private thread.
+    public func isOffMain(_ context: ExecutionContext) -> Bool {
+        if case .notificationHandler(let name) = context { return NotificationNames.offMainByDefault.contains(name) }
+        return resolved(context).isOffMain
+    }
+
+    // MARK: Cancellation
+
+    /// Whether code can be cancelled at all: `.task` closures and task-group children always can; a stored
+    /// `Task` when its type cancels that handle; an async function when some caller (to `depth` calls) can be.
+    public func isCancellable(_ cancellation: Cancellability, depth: Int = ProjectIndex.callDepth) -> Bool {
+        var seen: Set<FunctionKey> = []
+        func check(_ cancellation: Cancellability, remaining: Int) -> Bool {
+            switch cancellation {
+            case .always: return true
+            case .never: return false
+            case .ifHandleCancelled(let typeName, let property):
+                return functionSummaries.values.contains { $0.key.typeName == typeName && $0.cancelledHandles.contains(property) }
+            case .ifCallersCancellable(let key):
+                guard remaining >= 0, seen.insert(key).inserted else { return false }
+                return callSites(of: key).contains { check($0.cancellation, remaining: remaining - 1) }
+            }
+        }
+        return check(cancellation, remaining: depth)
+    }
+
+    // MARK: Views
+
+    /// Where a view type is constructed in the project's views.
+    public func constructions(ofView typeName: String) -> [ViewConstruction] {
+        guard let qualified = resolveType(typeName) else { return [] }
+        let simple = qualified.split(separator: ".").last.map(String.init) ?? qualified
+        return (viewConstructionsBySimpleName[simple] ?? []).filter { resolveType($0.typeName, from: $0.scope) == qualified }
+    }
+}
+
+/// A value computed once, on first use, from an immutable index; safe to read from any thread.
+final class LazyBox<Value: Sendable>: @unchecked Sendable {
+    private var stored: Value?
+    private let lock = NSLock()
+
+    init() {}
+
+    func value(_ make: () -> Value) -> Value {
+        lock.lock()
+        defer { lock.unlock() }
+        if let stored { return stored }
+        let made = make()
+        stored = made
+        return made
+    }
+}
+
+import Foundation

@@ -1,0 +1,370 @@
+import SwiftSyntax
+import Testing
+@testable import SyncLintKit
+
+/// The semantic layer's facts on small sources: qualified types, value types, function summaries, call
+/// sites and execution contexts, view construction sites, isolation, catch and cancellation facts, `#if`.
+struct QualifiedTypeTests {
+    @Test func nestedTypesSharingANameNeverMerge() {
+        let index = Probe.index([
+            "/v/A.swift": """
+                enum Feed { struct Item { var title: String = "" } }
+                enum Settings { struct Item { let key: String } }
+                extension Feed.Item { var subtitle: String { "" } }
+                """,
+        ])
+        #expect(index.resolveType("Item", from: "Feed") == "Feed.Item")
+        #expect(index.resolveType("Item", from: "Settings") == "Settings.Item")
+        #expect(index.resolveType("Item") == nil, "an ambiguous simple name is unknown, not a merge of both")
+        #expect(index.property("title", of: "Feed.Item") != nil)
+        #expect(index.property("title", of: "Settings.Item") == nil)
+        #expect(index.property("subtitle", of: "Feed.Item")?.isComputed == true, "the extension attaches to Feed.Item")
+        #expect(index.property("subtitle", of: "Settings.Item") == nil)
+        #expect(index.declarations(of: "Feed.Item").count == 2)
+    }
+
+    @Test func aUniqueNestedNameStillResolvesFromOutside() {
+        let index = Probe.index("enum Store { @Model final class Entry { var name: String = \"\" } }")
+        #expect(index.resolveType("Entry") == "Store.Entry")
+        #expect(index.isSwiftDataModel("Entry"))
+        #expect(index.isSwiftDataModel("Store.Entry"))
+    }
+}
+
+struct ValueTypeTests {
+    static let models = """
+        @Model final class Deck { var cards: [Card]? = []; var title: String = "" }
+        @Model final class Card { var front: String = ""; var deck: Deck? }
+        """
+
+    /// The resolved type of every reference named `name` on the given line, in source order.
+    static func types(of name: String, line: Int, in source: String) -> [ResolvedType?] {
+        var questions: [ValueType] = []
+        let index = Probe.index(["/v/Models.swift": models, "/v/Code.swift": source]) { node, context in
+            guard context.path == "/v/Code.swift", let reference = node.as(DeclReferenceExprSyntax.self),
+                  reference.baseName.text == name, context.location(of: node).line == line,
+                  reference.parent?.as(MemberAccessExprSyntax.self)?.declName.id != reference.id else { return }
+            questions.append(ValueTypes.of(ExprSyntax(reference), in: context))
+        }
+        return questions.map { index.resolve($0) }
+    }
+
+    @Test func aLoopVariableOverAModelRelationshipIsTheElementModel() {
+        let source = """
+            final class Importer {
+                func touch(deck: Deck) {
+                    for card in deck.cards ?? [] {
+                        card.front = "x"
+                    }
+                }
+            }
+            """
+        #expect(Self.types(of: "card", line: 4, in: source) == [ResolvedType(name: "Card", isCollection: false)])
+        #expect(Self.types(of: "deck", line: 3, in: source) == [ResolvedType(name: "Deck", isCollection: false)])
+    }
+
+    @Test func fetchesAnnotationsBindingsAndClosureParameters() {
+        let source = """
+            struct DeckList: View {
+                @Query var decks: [Deck]
+                let context: ModelContext
+                var body: some View {
+                    ForEach(decks) { deck in Text(deck.title) }
+                }
+                func reload() throws {
+                    let all = try context.fetch(FetchDescriptor<Card>())
+                    let first: Card? = all.first
+                    if let first { print(first) }
+                    if let owner = first?.deck { print(owner) }
+                    let made = [Card]()
+                    decks.forEach { print($0) }
+                    print(made, all)
+                }
+            }
+            """
+        #expect(Self.types(of: "deck", line: 5, in: source) == [ResolvedType(name: "Deck", isCollection: false)])
+        #expect(Self.types(of: "all", line: 14, in: source) == [ResolvedType(name: "Card", isCollection: true)])
+        #expect(Self.types(of: "first", line: 10, in: source) == [ResolvedType(name: "Card", isCollection: false)])
+        #expect(Self.types(of: "owner", line: 11, in: source) == [ResolvedType(name: "Deck", isCollection: false)])
+        #expect(Self.types(of: "made", line: 14, in: source) == [ResolvedType(name: "Card", isCollection: true)])
+    }
+
+    @Test func unknownStaysUnknown() {
+        let source = """
+            final class Worker {
+                func run() {
+                    let thing = makeThing()
+                    let card = thing.card
+                    print(thing, card)
+                }
+            }
+            """
+        #expect(Self.types(of: "thing", line: 5, in: source) == [nil])
+        #expect(Self.types(of: "card", line: 5, in: source) == [nil], "a name that says `card` is not a Card")
+    }
+}
+
+struct FunctionSummaryTests {
+    static let store = """
+        final class Store {
+            var items: [String] = []
+            var isLoading = false
+            func handle() { refresh() }
+            func refresh() { self.apply() }
+            func apply() {
+                items = []
+                isLoading = false
+                NotificationCenter.default.post(name: .storeChanged, object: nil)
+            }
+            func again() { again() }
+            func twice() { once() }
+            func once() { twice() }
+        }
+        """
+
+    @Test func effectsOfAHelperTwoCallsDeep() {
+        let index = Probe.index(Self.store)
+        let reached = index.reachableSummaries(from: FunctionKey(typeName: "Store", name: "handle"))
+        #expect(reached.map(\.summary.key.name) == ["handle", "refresh", "apply"])
+        let apply = reached.last?.summary
+        #expect(apply?.writes.map(\.property) == ["items", "isLoading"])
+        #expect(apply?.resetFlags == ["isLoading"])
+        #expect(apply?.posts == ["storeChanged"])
+    }
+
+    @Test func recursionEnds() {
+        let index = Probe.index(Self.store)
+        #expect(index.reachableSummaries(from: FunctionKey(typeName: "Store", name: "again")).count == 1)
+        #expect(index.reachableSummaries(from: FunctionKey(typeName: "Store", name: "twice")).count == 2)
+        #expect(index.executionContexts(of: FunctionKey(typeName: "Store", name: "twice")).isEmpty)
+    }
+
+    @Test func readsAreMembersNotLocals() {
+        let index = Probe.index("""
+            final class Counter {
+                var total = 0
+                func report() -> String {
+                    let prefix = "n"
+                    return prefix + String(total) + String(self.total)
+                }
+            }
+            """)
+        #expect(index.summary(of: FunctionKey(typeName: "Counter", name: "report"))?.reads.contains("prefix") == false)
+        #expect(index.summary(of: FunctionKey(typeName: "Counter", name: "report"))?.reads.contains("total") == true)
+    }
+}
+
+struct CallSiteTests {
+    @Test func aHelperCalledFromAnOffMainHandlerAndAGlobalQueueRunsOffMain() {
+        let index = Probe.index("""
+            final class Syncer {
+                func start() {
+                    NotificationCenter.default.addObserver(forName: .NSPersistentStoreRemoteChange, object: nil, queue: nil) { _ in
+                        self.reload()
+                    }
+                }
+                func reload() { scheduleTimer() }
+                func scheduleTimer() { Timer.scheduledTimer(withTimeInterval: 1, repeats: false) { _ in } }
+                func kick() { DispatchQueue.global().async { self.scheduleTimer() } }
+                func onMain() { DispatchQueue.main.async { self.scheduleTimer() } }
+            }
+            """)
+        let contexts = index.executionContexts(of: FunctionKey(typeName: "Syncer", name: "scheduleTimer"))
+        #expect(contexts.contains(.notificationHandler("NSPersistentStoreRemoteChange")))
+        #expect(contexts.contains(.concurrent))
+        #expect(contexts.contains(.mainActor))
+        #expect(contexts.filter { index.isOffMain($0) }.count == 2)
+        #expect(index.summary(of: FunctionKey(typeName: "Syncer", name: "scheduleTimer"))?.timers.count == 1)
+        #expect(index.callSites(of: FunctionKey(typeName: "Syncer", name: "reload")).map(\.caller.name) == ["start"])
+    }
+
+    @Test func aMainActorTypesMethodRunsOnTheMainActorWhoeverCallsIt() {
+        let index = Probe.index("""
+            @MainActor final class Model { func update() {} }
+            final class Worker {
+                let model: Model
+                func run() { DispatchQueue.global().async { self.model.update() } }
+            }
+            """)
+        #expect(index.executionContexts(of: FunctionKey(typeName: "Model", name: "update")) == [.mainActor])
+        #expect(index.callSites(of: FunctionKey(typeName: "Model", name: "update")).map(\.context) == [.concurrent])
+    }
+
+    @Test func viewsBuiltPerValueAndInADetailColumn() {
+        let index = Probe.index("""
+            struct Item { let id: Int }
+            struct ItemDetail: View { let item: Item; var body: some View { Text("") } }
+            struct Root: View {
+                @State var selection: Item?
+                let items: [Item]
+                var body: some View {
+                    NavigationSplitView {
+                        List(items) { item in ItemDetail(item: item) }
+                    } detail: {
+                        if let selection { ItemDetail(item: selection) }
+                    }
+                    .sheet(item: $selection) { item in ItemDetail(item: item) }
+                }
+            }
+            """)
+        let identities = index.constructions(ofView: "ItemDetail").map(\.identity)
+        #expect(identities == [.perValue, .stable, .perValue])
+    }
+}
+
+struct IsolationTests {
+    @Test func isolationIsInheritedAsSwiftInfersIt() {
+        let index = Probe.index("""
+            struct Screen: View { var body: some View { Text("") } }
+            @MainActor protocol Presenter {}
+            final class AlertPresenter: Presenter {}
+            class Base: UIViewController {}
+            final class Derived: Base {}
+            actor Cache {}
+            final class Plain {}
+            @MainActor final class Annotated {}
+            extension Plain { @MainActor func onMain() {} }
+            """)
+        #expect(index.isolation(ofType: "Screen") == .mainActor)
+        #expect(index.isolation(ofType: "AlertPresenter") == .mainActor)
+        #expect(index.isolation(ofType: "Derived") == .mainActor)
+        #expect(index.isolation(ofType: "Cache") == .actor)
+        #expect(index.isolation(ofType: "Plain") == .none)
+        #expect(index.isolation(ofType: "Annotated") == .mainActor)
+        #expect(index.summary(of: FunctionKey(typeName: "Plain", name: "onMain"))?.declaredContext == .mainActor)
+    }
+
+    @Test func nonisolatedMembersAndTypesFromOtherFiles() {
+        let index = Probe.index([
+            "/v/A.swift": "@MainActor final class Feed {}",
+            "/v/B.swift": """
+                extension Feed {
+                    func reload() {}
+                    nonisolated func key() -> String { "" }
+                    nonisolated func fetch() async {}
+                }
+                """,
+        ])
+        let reload = index.summary(of: FunctionKey(typeName: "Feed", name: "reload"))
+        #expect(reload.map { index.resolved($0.declaredContext) } == .mainActor)
+        #expect(index.summary(of: FunctionKey(typeName: "Feed", name: "key"))?.declaredContext == .callers)
+        #expect(index.summary(of: FunctionKey(typeName: "Feed", name: "fetch"))?.declaredContext == .concurrent)
+    }
+}
+
+struct CatchFactsTests {
+    /// Facts of every catch clause in the source, with the index to answer cancellability.
+    static func facts(_ source: String) -> (facts: [CatchFacts], index: ProjectIndex) {
+        var facts: [CatchFacts] = []
+        let index = Probe.index(source) { node, context in
+            guard let doStatement = node.as(DoStmtSyntax.self) else { return }
+            for clause in doStatement.catchClauses.indices {
+                facts.append(CatchFacts.of(doStatement, clause: doStatement.catchClauses.distance(from: doStatement.catchClauses.startIndex, to: clause),
+                                           context: context))
+            }
+        }
+        return (facts, index)
+    }
+
+    @Test func aCatchAfterCatchIsCancellationError() {
+        let (facts, _) = Self.facts("""
+            @MainActor final class Loader {
+                var message: String?
+                func load() async {
+                    do { try await fetch() }
+                    catch is CancellationError { return }
+                    catch { message = error.localizedDescription }
+                }
+            }
+            """)
+        #expect(facts.count == 2)
+        #expect(facts[1].handlesCancellationError)
+        #expect(!facts[1].handlesURLErrorCancelled)
+        #expect(facts[1].isCatchAll)
+        #expect(facts[1].doAwaitsThrowingCall)
+        #expect(facts[1].destinations == [.property("message")])
+    }
+
+    @Test func aSynchronousTryCannotThrowACancellation() {
+        let (facts, _) = Self.facts("""
+            final class Saver {
+                func save() async {
+                    await prepare()
+                    do { try context.save() } catch { lastError = error }
+                    do { let _ = try? await fetch() } catch { lastError = error }
+                }
+            }
+            """)
+        #expect(facts.map(\.doAwaitsThrowingCall) == [false, false])
+    }
+
+    @Test func whereTheErrorGoes() {
+        let (facts, _) = Self.facts("""
+            @MainActor final class Results {
+                var results: [String: Result<Data, Error>] = [:]
+                var banner: Banner?
+                func load(key: String) async throws {
+                    do { _ = try await fetch() } catch { results[key] = .failure(error) }
+                    do { _ = try await fetch() } catch { banner = Banner(error) }
+                    do { _ = try await fetch() } catch { presenter.show(error) }
+                    do { _ = try await fetch() } catch { throw error }
+                    do { _ = try await fetch() } catch { logger.error("\\(error)") }
+                    do { _ = try await fetch() } catch let failure { let text = "\\(failure)"; print(text) }
+                }
+            }
+            """)
+        #expect(facts.map(\.destinations) == [
+            [.failureResult("results")], [.appValue(property: "banner")],
+            [.passedTo(callee: "show", receiver: .member(.named("Results", scope: nil), "presenter"))],
+            [.rethrown], [], [],
+        ])
+    }
+
+    @Test func codeThatCanAndCannotBeCancelled() {
+        let (facts, index) = Self.facts("""
+            @MainActor final class ViewModel {
+                var error: Error?
+                var handle: Task<Void, Never>?
+                func load() async { do { try await fetch() } catch { self.error = error } }
+                func loadFromButton() async { do { try await fetch() } catch { self.error = error } }
+                func startStored() { handle = Task { do { try await fetch() } catch { self.error = error } } }
+                func stop() { handle?.cancel() }
+                func startDropped() { Task { do { try await fetch() } catch { self.error = error } } }
+            }
+            struct Screen: View {
+                let model: ViewModel
+                var body: some View {
+                    Text("").task { await model.load() }
+                    Button("Go") { Task { await model.loadFromButton() } }
+                }
+            }
+            """)
+        #expect(facts.map { index.isCancellable($0.cancellation) } == [true, false, true, false])
+    }
+}
+
+struct IfConfigTests {
+    @Test func statementsInDifferentClausesNeverRunTogether() {
+        let index = Probe.index("""
+            final class Poster {
+                func save() {
+                    #if os(iOS)
+                    context.perform { try? self.context.save() }
+                    #else
+                    context.performAndWait { try? self.context.save() }
+                    #endif
+                    notify()
+                }
+                func notify() {}
+            }
+            """)
+        let calls = index.summary(of: FunctionKey(typeName: "Poster", name: "save"))?.calls ?? []
+        let perform = calls.first { $0.callee == "perform" }
+        let performAndWait = calls.first { $0.callee == "performAndWait" }
+        let notify = calls.first { $0.callee == "notify" }
+        #expect(perform?.ifConfigClauses.map(\.clause) == [0])
+        #expect(performAndWait?.ifConfigClauses.map(\.clause) == [1])
+        #expect(IfConfigFacts.areExclusive(perform?.ifConfigClauses ?? [], performAndWait?.ifConfigClauses ?? []))
+        #expect(!IfConfigFacts.areExclusive(perform?.ifConfigClauses ?? [], notify?.ifConfigClauses ?? []))
+    }
+}
