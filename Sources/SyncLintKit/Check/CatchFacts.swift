@@ -50,7 +50,7 @@ public struct CatchFacts: Sendable {
             handlesCancellationError: handlesCancellation, handlesURLErrorCancelled: handlesURLCancelled,
             bodyTestsCancellation: testsCancellation(clause.body), isCatchAll: isCatchAll,
             destinations: destinations(of: clause, context: context),
-            cancellation: FunctionSummaryCollector.cancellability(in: context))
+            cancellation: ExecutionContexts.cancellability(in: context))
     }
 
     /// `try await f()` (not `try?`/`try!`) or `for try await` in the body, outside nested closures.

@@ -63,6 +63,33 @@ public enum ExecutionContexts {
         return .callers
     }
 
+    /// Whether code at the walker's position can be cancelled, as far as this file tells.
+    static func cancellability(in context: FileContext) -> Cancellability {
+        for frame in context.scope.frames.reversed() {
+            switch frame {
+            case .closure(let closure):
+                switch closure.kind {
+                case .viewTask, .taskGroupChild: return .always
+                case .other(let callee) where callee == "refreshable": return .always
+                case .task, .detachedTask:
+                    guard let call = closure.call, let type = context.scope.currentType,
+                          let property = TaskFacts.storedHandleName(of: call, in: context.scope.currentFunction?.body) else { return .never }
+                    return .ifHandleCancelled(typeName: type.qualifiedName, property: property)
+                case .other:
+                    continue
+                default:
+                    return .never
+                }
+            case .function(let function):
+                guard function.isAsync else { return .never }
+                return .ifCallersCancellable(FunctionKey(typeName: context.scope.currentType?.qualifiedName, name: function.name))
+            case .type:
+                return .never
+            }
+        }
+        return .never
+    }
+
     /// The context a closure imposes, or nil when it runs where its surroundings run (`map`, `forEach`, `Task { }`).
     static func ofClosure(_ closure: ClosureScope) -> ExecutionContext? {
         if closure.isMainActorAnnotated { return .mainActor }

@@ -156,7 +156,7 @@ final class FunctionSummaryCollector: FactCollector {
         frames[index].summary.calls.append(CallFact(
             caller: frames[index].summary.key, callee: method, receiver: receiver,
             context: ExecutionContexts.current(in: context.scope),
-            cancellation: Self.cancellability(in: context), location: context.location(of: call),
+            cancellation: ExecutionContexts.cancellability(in: context), location: context.location(of: call),
             ifConfigClauses: IfConfigFacts.clauses(of: Syntax(call), file: context.path)))
     }
 
@@ -177,33 +177,6 @@ final class FunctionSummaryCollector: FactCollector {
         context.facts.viewConstructions.append(ViewConstruction(
             typeName: reference.baseName.text, scope: context.scope.currentType?.qualifiedName,
             identity: perValue ? .perValue : .stable, location: context.location(of: call)))
-    }
-
-    /// Whether code at the walker's position can be cancelled, as far as this file tells.
-    static func cancellability(in context: FileContext) -> Cancellability {
-        for frame in context.scope.frames.reversed() {
-            switch frame {
-            case .closure(let closure):
-                switch closure.kind {
-                case .viewTask, .taskGroupChild: return .always
-                case .other(let callee) where callee == "refreshable": return .always
-                case .task, .detachedTask:
-                    guard let call = closure.call, let type = context.scope.currentType,
-                          let property = TaskFacts.storedHandleName(of: call, in: context.scope.currentFunction?.body) else { return .never }
-                    return .ifHandleCancelled(typeName: type.qualifiedName, property: property)
-                case .other:
-                    continue
-                default:
-                    return .never
-                }
-            case .function(let function):
-                guard function.isAsync else { return .never }
-                return .ifCallersCancellable(FunctionKey(typeName: context.scope.currentType?.qualifiedName, name: function.name))
-            case .type:
-                return .never
-            }
-        }
-        return .never
     }
 
     /// The left side of `x = v` or `x += v`.

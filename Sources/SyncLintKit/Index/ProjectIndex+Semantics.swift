@@ -156,7 +156,8 @@ extension ProjectIndex {
     // MARK: Cancellation
 
     /// Whether code can be cancelled at all: `.task` closures and task-group children always can; a stored
-    /// `Task` when its type cancels that handle; an async function when some caller (to `depth` calls) can be.
+    /// `Task` when its type cancels that handle; an async function when some caller (to `depth` calls) can be,
+    /// or when the project never calls it (its callers are outside what was linted, so nothing says it can't).
     public func isCancellable(_ cancellation: Cancellability, depth: Int = ProjectIndex.callDepth) -> Bool {
         var seen: Set<FunctionKey> = []
         func check(_ cancellation: Cancellability, remaining: Int) -> Bool {
@@ -167,7 +168,8 @@ extension ProjectIndex {
                 return functionSummaries.values.contains { $0.key.typeName == typeName && $0.cancelledHandles.contains(property) }
             case .ifCallersCancellable(let key):
                 guard remaining >= 0, seen.insert(key).inserted else { return false }
-                return callSites(of: key).contains { check($0.cancellation, remaining: remaining - 1) }
+                let sites = callSites(of: key)
+                return sites.isEmpty || sites.contains { check($0.cancellation, remaining: remaining - 1) }
             }
         }
         return check(cancellation, remaining: depth)

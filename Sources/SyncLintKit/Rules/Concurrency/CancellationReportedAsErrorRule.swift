@@ -6,8 +6,9 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
         id: "cancellation_reported_as_error",
         name: "Cancellation Reported As Error",
         whatItDoes: """
-            Finds a catch-all `catch` in cancellable code (an async function or a `Task` body whose `do` \
-            awaits) that puts the error into user-visible state (a property named like `error`, \
+            Finds a catch-all `catch` in code that can be cancelled (a `.task` or `.refreshable` closure, a \
+            task-group child, a `Task` whose stored handle is cancelled, or an async function called from one of \
+            those or from outside the project) whose `do` awaits a throwing call, and that puts the error into user-visible state (a property named like `error`, \
             `errorMessage` or `alert`, or a `show...Error`/`show...Alert` call) with no earlier \
             `catch is CancellationError` and no cancellation test inside it.
             """,
@@ -33,11 +34,25 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
                 """),
             RuleExample("""
                 final class Uploader {
+                    var upload: Task<Void, Never>?
                     func start() {
-                        Task {
-                            do { try await upload() } ↓catch let failure { self.showUploadError(failure) }
+                        upload = Task {
+                            do { try await send() } ↓catch let failure { self.showUploadError(failure) }
                         }
                     }
+                    func stop() { upload?.cancel() }
+                }
+                """),
+            RuleExample("""
+                @MainActor final class FeedModel {
+                    var errorMessage: String?
+                    func refresh() async {
+                        do { try await client.reload() } ↓catch { errorMessage = error.localizedDescription }
+                    }
+                }
+                struct FeedView: View {
+                    let model: FeedModel
+                    var body: some View { List {}.refreshable { await model.refresh() } }
                 }
                 """),
         ],
@@ -73,6 +88,33 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
                 }
                 """),
             RuleExample("""
+                final class Uploader {
+                    func start() {
+                        Task {
+                            do { try await send() } catch let failure { self.showUploadError(failure) }
+                        }
+                    }
+                }
+                """),
+            RuleExample("""
+                @MainActor final class FeedModel {
+                    var errorMessage: String?
+                    func refresh() async {
+                        do { try await client.reload() } catch { errorMessage = error.localizedDescription }
+                    }
+                }
+                struct FeedView: View {
+                    let model: FeedModel
+                    var body: some View { Button("Reload") { Task { await model.refresh() } } }
+                }
+                """),
+            RuleExample("""
+                func export() async {
+                    await prepare()
+                    do { try archive.write() } catch { errorMessage = error.localizedDescription }
+                }
+                """),
+            RuleExample("""
                 func fetchInstance() async {
                     do { instance = try await client.instance() } catch {
                         let errorType = classify(error)
@@ -85,8 +127,11 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
         ],
         knownLimitations: """
             A callee that converts cancellation into its own error type before it reaches the catch is not \
-            seen, nor is user-visible state with other names. A `do` whose awaited calls cannot be cancelled \
-            (they never check) is still reported: handle `CancellationError` anyway, it costs one line.
+            seen, nor is user-visible state with other names. Code that nobody can cancel is quiet: a `Task { }` \
+            whose handle is dropped (a button action) and async functions only such tasks call (followed three \
+            calls deep); an async function the project never calls counts as cancellable, since its callers \
+            are outside what was linted. A `do` whose only `try` is synchronous (or `try?`) cannot receive a \
+            cancellation and is quiet.
             """)
 
     public static let nodeKinds: Set<SyntaxKind> = [.doStmt]
@@ -94,8 +139,9 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
     public init(options: RuleOptions) {}
 
     public func enter(_ node: Syntax, context: FileContext) {
+        // Only an awaited throwing call can throw a cancellation: a synchronous `try` or a `try?` cannot.
         guard let doStatement = node.as(DoStmtSyntax.self), context.scope.isAsyncContext,
-              SyntaxFacts.containsAwait(doStatement.body) else { return }
+              CatchFacts.awaitsThrowingCall(doStatement.body) else { return }
         for clause in doStatement.catchClauses {
             let patternText = clause.catchItems.trimmedDescription
             if patternText.contains("CancellationError") || patternText.contains(".cancelled") { return }
@@ -105,16 +151,16 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
                     item.pattern?.is(ValueBindingPatternSyntax.self) == true && item.whereClause == nil
                         && !item.trimmedDescription.contains(" as ")
                 }
-            guard isCatchAll, !Self.testsCancellation(clause.body),
+            guard isCatchAll, !CatchFacts.testsCancellation(clause.body),
                   Self.showsErrorToUser(clause.body, locals: Self.locals(around: clause, context: context)) else { continue }
-            context.report(clause.catchKeyword,
-                           "this catch shows a cancelled task as an error; add `catch is CancellationError` before it, or return early when `error is CancellationError`")
-        }
-    }
-
-    static func testsCancellation(_ body: CodeBlockSyntax) -> Bool {
-        body.tokens(viewMode: .sourceAccurate).contains { token in
-            ["CancellationError", "isCancelled", "cancelled", "isCancellation"].contains(token.text)
+            // Code nobody can cancel (a `Task { }` whose handle is dropped, an async function only such tasks
+            // call) never receives a cancellation, so its catch is right to show every error.
+            let cancellation = ExecutionContexts.cancellability(in: context)
+            context.report(clause.catchKeyword) { index in
+                index.isCancellable(cancellation)
+                    ? "this catch shows a cancelled task as an error; add `catch is CancellationError` before it, or return early when `error is CancellationError`"
+                    : nil
+            }
         }
     }
 
