@@ -42,13 +42,10 @@ public struct CatchFacts: Sendable {
             if pattern.contains("CancellationError") { handlesCancellation = true }
             if pattern.contains("URLError") && pattern.contains("cancelled") { handlesURLCancelled = true }
         }
-        let isCatchAll = clause.catchItems.isEmpty || clause.catchItems.allSatisfy { item in
-            item.pattern?.is(ValueBindingPatternSyntax.self) == true && item.whereClause == nil && !item.trimmedDescription.contains(" as ")
-        }
         return CatchFacts(
             doAwaitsThrowingCall: awaitsThrowingCall(doStatement.body),
             handlesCancellationError: handlesCancellation, handlesURLErrorCancelled: handlesURLCancelled,
-            bodyTestsCancellation: testsCancellation(clause.body), isCatchAll: isCatchAll,
+            bodyTestsCancellation: testsCancellation(clause.body), isCatchAll: isCatchAll(clause),
             destinations: destinations(of: clause, context: context),
             cancellation: ExecutionContexts.cancellability(in: context))
     }
@@ -64,6 +61,13 @@ public struct CatchFacts: Sendable {
             if let loop = node.as(ForStmtSyntax.self), loop.tryKeyword != nil, loop.awaitKeyword != nil { found = true }
         }
         return found
+    }
+
+    /// `catch`, `catch let error`; not `catch let error as URLError`, `catch is X`, `catch X.y`, nor one with `where`.
+    static func isCatchAll(_ clause: CatchClauseSyntax) -> Bool {
+        clause.catchItems.isEmpty || clause.catchItems.allSatisfy { item in
+            item.pattern?.is(ValueBindingPatternSyntax.self) == true && item.whereClause == nil && !item.trimmedDescription.contains(" as ")
+        }
     }
 
     static func testsCancellation(_ body: CodeBlockSyntax) -> Bool {

@@ -8,6 +8,14 @@ struct PendingFinding: Sendable {
     let location: SourceLocation
     let message: String?
     let resolve: (@Sendable (ProjectIndex) -> String?)?
+    /// A condition written as data; the finding holds when the index says it does.
+    var condition: IndexCondition? = nil
+
+    /// The message when the finding holds against the finished index, else nil.
+    func message(in index: ProjectIndex) -> String? {
+        if let condition, !index.holds(condition) { return nil }
+        return message ?? resolve?(index)
+    }
 }
 
 /// What a rule sees during one file's walk: where it is (scope), how to report, and the facts
@@ -71,6 +79,12 @@ public final class FileContext {
 
     public func report(at location: SourceLocation, _ message: String) {
         pendingFindings.append(PendingFinding(ruleID: currentRuleID, location: location, message: message, resolve: nil))
+    }
+
+    /// Reports a finding that holds when the project index says `condition` does.
+    public func report(_ node: some SyntaxProtocol, _ message: String, when condition: IndexCondition) {
+        pendingFindings.append(PendingFinding(ruleID: currentRuleID, location: location(of: node), message: message,
+                                              resolve: nil, condition: condition))
     }
 
     /// Reports a finding that depends on other files: `resolve` runs once the project index is

@@ -133,7 +133,7 @@ public enum Linter {
         for (input, result) in zip(files, fileResults) {
             if let suppression = result.suppression, !suppression.isEmpty { suppressions[input.path] = suppression }
             for pending in result.pending {
-                guard let message = pending.message ?? pending.resolve?(index),
+                guard let message = pending.message(in: index),
                       let description = descriptions[pending.ruleID] else { continue }
                 findings.append(Finding(ruleID: pending.ruleID, ruleName: description.name, severity: description.severity,
                                         message: message, file: pending.location.file, line: pending.location.line,

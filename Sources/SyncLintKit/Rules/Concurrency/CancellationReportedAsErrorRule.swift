@@ -145,22 +145,13 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
         for clause in doStatement.catchClauses {
             let patternText = clause.catchItems.trimmedDescription
             if patternText.contains("CancellationError") || patternText.contains(".cancelled") { return }
-            // `catch`, `catch let error`; not `catch let error as URLError`, `catch is X`, `catch X.y`.
-            let isCatchAll = clause.catchItems.isEmpty
-                || clause.catchItems.allSatisfy { item in
-                    item.pattern?.is(ValueBindingPatternSyntax.self) == true && item.whereClause == nil
-                        && !item.trimmedDescription.contains(" as ")
-                }
-            guard isCatchAll, !CatchFacts.testsCancellation(clause.body),
+            guard CatchFacts.isCatchAll(clause), !CatchFacts.testsCancellation(clause.body),
                   Self.showsErrorToUser(clause.body, locals: Self.locals(around: clause, context: context)) else { continue }
             // Code nobody can cancel (a `Task { }` whose handle is dropped, an async function only such tasks
             // call) never receives a cancellation, so its catch is right to show every error.
-            let cancellation = ExecutionContexts.cancellability(in: context)
-            context.report(clause.catchKeyword) { index in
-                index.isCancellable(cancellation)
-                    ? "this catch shows a cancelled task as an error; add `catch is CancellationError` before it, or return early when `error is CancellationError`"
-                    : nil
-            }
+            context.report(clause.catchKeyword,
+                           "this catch shows a cancelled task as an error; add `catch is CancellationError` before it, or return early when `error is CancellationError`",
+                           when: .isCancellable(ExecutionContexts.cancellability(in: context)))
         }
     }
 
