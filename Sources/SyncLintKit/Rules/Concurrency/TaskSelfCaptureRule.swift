@@ -7,9 +7,11 @@ public final class TaskSelfCaptureRule: SyntaxRule {
         name: "Task Self Capture",
         whatItDoes: """
             In a class or actor, finds (1) a `Task` stored on `self` whose closure uses `self` strongly and \
-            loops (`while`, `repeat`, `for await`, or a `for` with `Task.sleep` over anything but a literal range), and (2) a `Task { }` nested \
-            inside a `[weak self]` closure that uses `self` strongly again. With `strict: true`, every `Task` \
-            whose closure uses `self` without `[weak self]` is reported.
+            loops (`while`, `repeat`, `for await`, or a `for` with `Task.sleep` over anything but a literal range), and (2) a `Task { }` \
+            or a re-scheduled `DispatchQueue` closure nested inside a `[weak self]` closure that uses `self` strongly again \
+            and keeps going: it loops or calls the function it was created in (a self-rescheduling chain). With \
+            `strict: true`, every `Task` whose closure uses `self` without `[weak self]` is reported, one-shot nested \
+            tasks included.
             """,
         whyIsThisBad: """
             `self` holds the task and the task holds `self`: a looping task keeps its owner alive forever, and \
@@ -54,6 +56,28 @@ public final class TaskSelfCaptureRule: SyntaxRule {
                         ↓Task {
                             try? await Task.sleep(for: .seconds(1))
                             self.updateValue()
+                        }
+                    }
+                }
+                """, options: ["strict": .bool(true)]),
+            RuleExample("""
+                final class Dice {
+                    var face = 1
+                    func roll(remaining: Int) {
+                        DispatchQueue.main.asyncAfter(deadline: .now() + 0.1) { [weak self] in
+                            guard let self else { return }
+                            self.face = Int.random(in: 1...6)
+                            ↓DispatchQueue.main.asyncAfter(deadline: .now() + 0.1) { self.roll(remaining: remaining - 1) }
+                        }
+                    }
+                }
+                """),
+            RuleExample("""
+                final class Refresher {
+                    func refresh() {
+                        Task { [weak self] in
+                            guard let self else { return }
+                            ↓Task { await self.reload() }
                         }
                     }
                 }
@@ -107,12 +131,33 @@ public final class TaskSelfCaptureRule: SyntaxRule {
                     }
                 }
                 """),
+            RuleExample("""
+                final class Refresher {
+                    func refresh() {
+                        Task { [weak self] in
+                            guard let self else { return }
+                            Task { await self.reload() }
+                        }
+                    }
+                }
+                """),
+            RuleExample("""
+                final class Poller {
+                    func poll() {
+                        Task { [weak self] in
+                            Task { while !Task.isCancelled { await self?.check(); try? await Task.sleep(for: .seconds(5)) } }
+                        }
+                    }
+                }
+                """),
         ],
         knownLimitations: """
             Implicit uses of `self` are recognized by member names the index knows for the enclosing type; a local \
             variable with a member's name counts as a use. In the default mode a one-shot task that uses `self` \
             strongly is not reported: it releases `self` when it finishes (seed 002's pattern 8 asks for `[weak self]` \
-            there too; turn on `strict`). Structs are never reported: a view's `self` is a value.
+            there too; turn on `strict`), nor is a one-shot `Task` nested in a `[weak self]` closure after \
+            `guard let self`, which keeps `self` alive only until it ends. `self?.x` goes through the weak \
+            reference and is never a strong use. Structs are never reported: a view's `self` is a value.
             """)
 
     public static let nodeKinds: Set<SyntaxKind> = [.functionCallExpr]
@@ -124,19 +169,27 @@ public final class TaskSelfCaptureRule: SyntaxRule {
     }
 
     public func enter(_ node: Syntax, context: FileContext) {
-        guard let call = node.as(FunctionCallExprSyntax.self), TaskFacts.isTaskCreation(call, context: context),
-              let closure = SyntaxFacts.closures(of: call).first, !SyntaxFacts.capturesSelfWeakly(closure),
+        guard let call = node.as(FunctionCallExprSyntax.self) else { return }
+        let isTask = TaskFacts.isTaskCreation(call, context: context)
+        // `DispatchQueue.main.asyncAfter { }` and friends: a closure that re-schedules work later.
+        let isRescheduled = !isTask && ["async", "asyncAfter"].contains(context.calleeMethodName(call))
+            && (SyntaxFacts.receiverText(call) ?? "").hasPrefix("DispatchQueue")
+        guard isTask || isRescheduled, let closure = SyntaxFacts.closures(of: call).first, !SyntaxFacts.capturesSelfWeakly(closure),
               let type = context.scope.currentType, type.kind == .class || type.kind == .actor || type.kind == .extension
         else { return }
-        let uses = SelfUses(closure)
+        let uses = SelfUses(closure, enclosingFunction: context.scope.currentFunction?.name)
         let insideWeakClosure = context.scope.closures.contains { $0.capturesSelfWeakly }
-        let storedName = TaskFacts.storedHandleName(of: call, in: context.scope.currentFunction?.body)
+        let storedName = isTask ? TaskFacts.storedHandleName(of: call, in: context.scope.currentFunction?.body) : nil
+        let kind = isTask ? "`Task`" : "re-scheduled closure"
         let reason: String
-        if insideWeakClosure {
+        if insideWeakClosure && (uses.loops || uses.reentersEnclosingFunction) {
+            // Each run schedules the next: the chain keeps `self` alive for as long as it goes on.
+            reason = "this \(kind) inside a `[weak self]` closure captures `self` strongly again and schedules more work"
+        } else if insideWeakClosure && isTask && strict {
             reason = "this `Task` inside a `[weak self]` closure captures `self` strongly again"
         } else if storedName != nil && uses.loops {
             reason = "this looping `Task` is stored on `self` and captures `self` strongly, so neither is ever released"
-        } else if strict {
+        } else if strict && isTask {
             reason = "this `Task` captures `self` strongly"
         } else {
             return
@@ -156,20 +209,25 @@ public final class TaskSelfCaptureRule: SyntaxRule {
     }
 }
 
-/// How a task closure uses `self`: explicitly, or by bare member names; and whether it loops.
+/// How a task closure uses `self`: explicitly, or by bare member names; whether it loops; and whether it
+/// calls the function it was created in again (a self-rescheduling chain).
 private struct SelfUses {
     var explicitSelf = false
     var bareNames: Set<String> = []
     var loops = false
+    var reentersEnclosingFunction = false
 
-    init(_ closure: ClosureExprSyntax) {
+    init(_ closure: ClosureExprSyntax, enclosingFunction: String?) {
         var sleeps = false
         var hasOpenEndedFor = false
         for token in closure.statements.tokens(viewMode: .sourceAccurate) {
             switch token.tokenKind {
             case .keyword(.self):
-                // `guard let self` in a nested weak closure rebinds; a bare `self` expression is a strong use.
-                if token.parent?.is(DeclReferenceExprSyntax.self) == true { explicitSelf = true }
+                // `guard let self` in a nested weak closure rebinds; a bare `self` expression is a strong use,
+                // `self?.x` goes through the weak reference and is not.
+                if let reference = token.parent?.as(DeclReferenceExprSyntax.self), reference.parent?.is(OptionalChainingExprSyntax.self) != true {
+                    explicitSelf = true
+                }
             case .keyword(.while), .keyword(.repeat): loops = true
             case .keyword(.for):
                 // `for step in 1...10` ends by itself; a loop over a collection or stream may not.
@@ -183,10 +241,21 @@ private struct SelfUses {
                    reference.parent?.as(MemberAccessExprSyntax.self)?.declName.id != reference.id {
                     bareNames.insert(name)
                 }
+                if name == enclosingFunction, Self.isCallee(token) { reentersEnclosingFunction = true }
             default: break
             }
         }
         if hasOpenEndedFor && sleeps { loops = true }
+    }
+
+    /// `name(...)` or `self.name(...)`: the token names the function being called.
+    static func isCallee(_ token: TokenSyntax) -> Bool {
+        guard let reference = token.parent?.as(DeclReferenceExprSyntax.self) else { return false }
+        var callee = Syntax(reference)
+        if let member = reference.parent?.as(MemberAccessExprSyntax.self), member.declName.id == reference.id {
+            callee = Syntax(member)
+        }
+        return callee.parent?.as(FunctionCallExprSyntax.self)?.calledExpression.id == callee.id
     }
 
     /// `1...10`, `0..<5`: a range between two integer literals.
