@@ -64,6 +64,8 @@ public struct FunctionSummary: Sendable {
     public var timers: [SourceLocation] = []
     /// Receivers of `save()` calls: `context`, `viewContext`, `modelContext`.
     public var saves: [String] = []
+    /// Whether it calls `rollback()` (or `reset()`) on a context: it cleans up after a failed save.
+    public var rollsBack = false
     /// Properties of `self` on which it calls `cancel()`: task handles it cancels.
     public var cancelledHandles: Set<String> = []
     public var calls: [CallFact] = []
@@ -86,6 +88,7 @@ public struct FunctionSummary: Sendable {
         merged.timers += other.timers
         merged.saves += other.saves
         merged.cancelledHandles.formUnion(other.cancelledHandles)
+        merged.rollsBack = rollsBack || other.rollsBack
         merged.calls += other.calls
         return merged
     }

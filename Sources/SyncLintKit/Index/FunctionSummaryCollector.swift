@@ -127,6 +127,8 @@ final class FunctionSummaryCollector: FactCollector {
             frames[index].summary.timers.append(context.location(of: call))
         case "save" where call.arguments.isEmpty:
             if let receiver = SyntaxFacts.receiverText(call) { frames[index].summary.saves.append(receiver) }
+        case "rollback" where call.arguments.isEmpty, "reset" where call.arguments.isEmpty:
+            if (SyntaxFacts.receiverText(call) ?? "").lowercased().hasSuffix("context") { frames[index].summary.rollsBack = true }
         case "cancel" where call.arguments.isEmpty:
             if let receiver = call.calledExpression.as(MemberAccessExprSyntax.self)?.base,
                let property = FlowFacts.selfProperty(receiver, locals: frames[index].locals) {

@@ -114,8 +114,10 @@ struct Seed002And003ModelTests {
                 }
             }
             """
+        // Red flag #3's save also lets its error leave `add` with the insert still in the context, and no
+        // caller rolls back: the propagated-save case of save_failure_without_rollback.
         #expect(found(code, rules: ["insert_without_duplicate_check", "save_failure_without_rollback"]) == [
-            "insert_without_duplicate_check@17", "save_failure_without_rollback@26",
+            "insert_without_duplicate_check@17", "save_failure_without_rollback@18", "save_failure_without_rollback@26",
         ])
     }
 

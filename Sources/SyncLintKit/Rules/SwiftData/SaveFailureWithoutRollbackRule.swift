@@ -1,3 +1,4 @@
+import SwiftLexicalLookup
 import SwiftSyntax
 
 /// A failed `save()` whose changes stay in the context.
@@ -7,8 +8,10 @@ public final class SaveFailureWithoutRollbackRule: SyntaxRule {
         name: "Save Failure Without Rollback",
         whatItDoes: """
             Finds a `catch` that handles the failure of `context.save()` (SwiftData or Core Data) without \
-            `rollback()` (or `reset()`) and without a recovery such as re-fetching the existing record. A catch \
-            that only rethrows is seed 003's red flag #4.
+            `rollback()` (or `reset()`) and without a recovery such as re-fetching the existing record, and a \
+            `try context.save()` after an insert in a throwing function that lets the error leave with the insert \
+            still in the context. A catch that only rethrows (seed 003's red flag #4), and a propagated save, are \
+            quiet when every caller rolls back (followed three calls up).
             """,
         whyIsThisBad: """
             A failed save leaves the offending insert or change in the context. Every later save, for any \
@@ -33,6 +36,18 @@ public final class SaveFailureWithoutRollbackRule: SyntaxRule {
                     do { try viewContext.save() } ↓catch { print("save failed: \\(error)") }
                 }
                 """),
+            RuleExample("""
+                @MainActor final class Library {
+                    let modelContext: ModelContext
+                    func add(_ url: URL) throws {
+                        modelContext.insert(Article(url: url))
+                        ↓try modelContext.save()
+                    }
+                    func addFromClipboard(_ url: URL) {
+                        try? add(url)
+                    }
+                }
+                """),
         ],
         nonTriggeringExamples: [
             RuleExample("""
@@ -50,6 +65,46 @@ public final class SaveFailureWithoutRollbackRule: SyntaxRule {
                 }
                 """),
             RuleExample("""
+                func importFeed(_ items: [FeedItem]) {
+                    let context = container.newBackgroundContext()
+                    context.performAndWait {
+                        for item in items { _ = Entry(item: item, context: context) }
+                        do { try context.save() } catch { logger.error("import failed: \\(error)") }
+                    }
+                }
+                """),
+            RuleExample("""
+                func purge() {
+                    container.performBackgroundTask { context in
+                        do { try context.save() } catch { print(error) }
+                    }
+                }
+                """),
+            RuleExample("""
+                @MainActor final class Library {
+                    let modelContext: ModelContext
+                    func add(_ url: URL) throws {
+                        modelContext.insert(Article(url: url))
+                        do { try modelContext.save() } catch { throw error }
+                    }
+                    func addFromShareSheet(_ url: URL) {
+                        do { try add(url) } catch { modelContext.rollback() }
+                    }
+                }
+                """),
+            RuleExample("""
+                @MainActor final class Library {
+                    let modelContext: ModelContext
+                    func add(_ url: URL) throws {
+                        modelContext.insert(Article(url: url))
+                        try modelContext.save()
+                    }
+                    func addFromShareSheet(_ url: URL) {
+                        do { try add(url) } catch { modelContext.rollback() }
+                    }
+                }
+                """),
+            RuleExample("""
                 func export() {
                     do { try encoder.save(to: url) } catch { print(error) }
                     do { try document.save() } catch { showError(error) }
@@ -57,31 +112,119 @@ public final class SaveFailureWithoutRollbackRule: SyntaxRule {
                 """),
         ],
         knownLimitations: """
-            A rollback done by the caller, or in a helper the catch calls, is not seen. Only receivers named like \
-            a context (`context`, `modelContext`, `viewContext`, `backgroundContext`, ...) count as contexts.
+            A rollback in a helper the catch calls is not seen. Only receivers named like a context (`context`, \
+            `modelContext`, `viewContext`, `backgroundContext`, ...) count as contexts. A context made in the \
+            function for one job (`newBackgroundContext()`, `ModelContext(container)`, \
+            `NSManagedObjectContext(...)`, the one `performBackgroundTask` hands over) is thrown away after the \
+            failure and never saves again, so it is not reported.
             """)
 
-    public static let nodeKinds: Set<SyntaxKind> = [.doStmt]
+    public static let nodeKinds: Set<SyntaxKind> = [.doStmt, .tryExpr]
 
     public init(options: RuleOptions) {}
 
+    static let message = "the failed save's changes stay in the context and every later save fails again; call `rollback()` here, then recover (re-fetch the existing record)"
+
     public func enter(_ node: Syntax, context: FileContext) {
-        guard let doStatement = node.as(DoStmtSyntax.self), Self.savesContext(doStatement.body) else { return }
-        for clause in doStatement.catchClauses where !Self.recovers(clause.body) {
-            context.report(clause.catchKeyword,
-                           "the failed save's changes stay in the context and every later save fails again; call `rollback()` here, then recover (re-fetch the existing record)")
+        if let tryExpression = node.as(TryExprSyntax.self) {
+            checkPropagatedSave(tryExpression, context: context)
+            return
+        }
+        guard let doStatement = node.as(DoStmtSyntax.self) else { return }
+        let receivers = Self.savedContexts(doStatement.body)
+        // A context made for this one job (a background context, an import) is thrown away after the failure
+        // and never saves again, so its failed changes hurt nothing.
+        guard !receivers.isEmpty, !receivers.allSatisfy(Self.isShortLivedContext) else { return }
+        let caller = context.scope.currentFunction.map { FunctionKey(typeName: context.scope.currentType?.qualifiedName, name: $0.name) }
+        for (index, clause) in doStatement.catchClauses.enumerated() where !Self.recovers(clause.body) {
+            let facts = CatchFacts.of(doStatement, clause: index, context: context)
+            guard facts.destinations.contains(.rethrown), let caller else {
+                context.report(clause.catchKeyword, Self.message)
+                continue
+            }
+            // Rethrown: quiet when every caller in the project rolls back.
+            context.report(clause.catchKeyword) { index in
+                Self.everyCallerRollsBack(caller, index: index) ? nil : Self.message
+            }
         }
     }
 
-    static func savesContext(_ body: CodeBlockSyntax) -> Bool {
-        var saves = false
-        BodyScanner.scan(body) { node in
-            guard let call = node.as(FunctionCallExprSyntax.self), call.arguments.isEmpty,
-                  SyntaxFacts.calleeMethodName(call) == "save",
-                  let receiver = SyntaxFacts.receiverText(call)?.split(separator: ".").last else { return }
-            if receiver.lowercased().hasSuffix("context") { saves = true }
+    /// `try context.save()` outside any `do`, in a throwing function that inserted first: the error goes up
+    /// with the insert still in the context, and no caller up the chain rolls it back.
+    func checkPropagatedSave(_ tryExpression: TryExprSyntax, context: FileContext) {
+        guard tryExpression.questionOrExclamationMark == nil, let call = tryExpression.expression.as(FunctionCallExprSyntax.self),
+              let receiver = Self.savedContext(call), !Self.isShortLivedContext(receiver),
+              let function = context.scope.currentFunction, function.isThrowing, context.scope.currentClosure == nil,
+              tryExpression.ancestor(DoStmtSyntax.self).map({ !$0.isInside(function.node) }) ?? true,
+              let body = function.body, Self.inserts(in: body, before: tryExpression.position) else { return }
+        let key = FunctionKey(typeName: context.scope.currentType?.qualifiedName, name: function.name)
+        context.report(tryExpression) { index in
+            if index.summary(of: key)?.rollsBack == true || Self.everyCallerRollsBack(key, index: index) { return nil }
+            return "this save's error leaves the function with the insert still in the context, and no caller rolls back; catch it here, call `rollback()`, then recover or rethrow"
         }
-        return saves
+    }
+
+    /// Every call site's function, or one of its own callers (to three calls up), rolls back.
+    static func everyCallerRollsBack(_ key: FunctionKey, index: ProjectIndex) -> Bool {
+        var seen: Set<FunctionKey> = []
+        func rollsBack(_ key: FunctionKey, depth: Int) -> Bool {
+            guard depth > 0, seen.insert(key).inserted else { return false }
+            let sites = index.callSites(of: key)
+            return !sites.isEmpty && sites.allSatisfy { site in
+                index.summary(of: site.caller)?.rollsBack == true || rollsBack(site.caller, depth: depth - 1)
+            }
+        }
+        return rollsBack(key, depth: ProjectIndex.callDepth)
+    }
+
+    /// The receivers of `save()` calls on a context in a body (`context`, `self.modelContext`).
+    static func savedContexts(_ body: CodeBlockSyntax) -> [ExprSyntax] {
+        var receivers: [ExprSyntax] = []
+        BodyScanner.scan(body) { node in
+            if let call = node.as(FunctionCallExprSyntax.self), let receiver = savedContext(call) { receivers.append(receiver) }
+        }
+        return receivers
+    }
+
+    static func savedContext(_ call: FunctionCallExprSyntax) -> ExprSyntax? {
+        guard call.arguments.isEmpty, SyntaxFacts.calleeMethodName(call) == "save",
+              let receiver = call.calledExpression.as(MemberAccessExprSyntax.self)?.base,
+              let last = receiver.trimmedDescription.split(separator: ".").last,
+              last.lowercased().hasSuffix("context") else { return nil }
+        return receiver
+    }
+
+    /// A context declared in the function for one job: `let context = container.newBackgroundContext()`,
+    /// `ModelContext(container)`, `NSManagedObjectContext(concurrencyType:)`, or the context
+    /// `performBackgroundTask { context in }` hands over.
+    static func isShortLivedContext(_ receiver: ExprSyntax) -> Bool {
+        guard let reference = receiver.as(DeclReferenceExprSyntax.self), let identifier = Identifier(reference.baseName) else { return false }
+        for result in reference.lookup(identifier) {
+            if case .lookForMembers = result { return false }
+            guard let name = result.names.first else { continue }
+            let declaring = Syntax(name.syntax)
+            if declaring.is(ClosureParameterSyntax.self) || declaring.is(ClosureShorthandParameterSyntax.self) {
+                guard let closure = declaring.ancestor(ClosureExprSyntax.self), let call = SyntaxFacts.enclosingCall(ofClosure: closure) else { return false }
+                return SyntaxFacts.calleeMethodName(call) == "performBackgroundTask"
+            }
+            guard let value = declaring.parent?.as(PatternBindingSyntax.self)?.initializer?.value else { return false }
+            let text = value.trimmedDescription
+            return text.contains("newBackgroundContext()") || text.hasPrefix("ModelContext(") || text.hasPrefix("NSManagedObjectContext(")
+        }
+        return false
+    }
+
+    /// An `insert(` call (SwiftData) or a managed object made with `(context:)` before the position.
+    static func inserts(in body: CodeBlockSyntax, before position: AbsolutePosition) -> Bool {
+        var found = false
+        BodyScanner.scan(body) { node in
+            guard let call = node.as(FunctionCallExprSyntax.self), call.position < position else { return }
+            if SyntaxFacts.calleeMethodName(call) == "insert", SyntaxFacts.receiverText(call)?.lowercased().hasSuffix("context") == true {
+                found = true
+            }
+            if call.arguments.first?.label?.text == "context", SyntaxFacts.calleeMethodName(call).first?.isUppercase == true { found = true }
+        }
+        return found
     }
 
     static func recovers(_ body: CodeBlockSyntax) -> Bool {
