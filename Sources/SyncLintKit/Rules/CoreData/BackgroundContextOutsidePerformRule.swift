@@ -52,6 +52,20 @@ public final class BackgroundContextOutsidePerformRule: SyntaxRule {
                 }
                 """),
             RuleExample("""
+                actor StoreWorker {
+                    private let backgroundContext: NSManagedObjectContext
+                    private let executor: ContextExecutor
+                    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+                    init(container: NSPersistentContainer) {
+                        backgroundContext = container.newBackgroundContext()
+                        executor = ContextExecutor(context: backgroundContext)
+                    }
+                    func purge(_ request: NSBatchDeleteRequest) throws {
+                        try backgroundContext.execute(request)
+                    }
+                }
+                """),
+            RuleExample("""
                 @MainActor func addItem(title: String) throws {
                     let item = Item(context: viewContext)
                     item.title = title
@@ -62,7 +76,8 @@ public final class BackgroundContextOutsidePerformRule: SyntaxRule {
         knownLimitations: """
             Contexts are tracked as locals made in the same function and as properties the type assigns from \
             `newBackgroundContext()`, when their name contains "context"; a context passed in as a parameter is \
-            not tracked.
+            not tracked. An actor that declares a custom executor (`unownedExecutor`) is taken to run its jobs \
+            inside the context's `perform`, as such executors are written for; its methods are not reported.
             """)
 
     public static let nodeKinds: Set<SyntaxKind> = [.functionCallExpr]
@@ -102,6 +117,9 @@ public final class BackgroundContextOutsidePerformRule: SyntaxRule {
         let typeName = type.qualifiedName
         context.report(used) { index in
             guard index.coreData.backgroundContextProperties.contains(where: { $0.typeName == typeName && $0.property == name }) else { return nil }
+            // An actor with a custom serial executor (`unownedExecutor`) that runs each job inside the context's
+            // `perform`: its methods already run on the context's queue.
+            if index.property("unownedExecutor", of: typeName) != nil { return nil }
             return "`\(name)` is a private-queue context used outside its queue; do this inside `\(name).perform { }`"
         }
     }
