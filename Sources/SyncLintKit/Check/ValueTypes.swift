@@ -249,6 +249,59 @@ public enum ValueTypes {
     }
 }
 
+extension ValueTypes {
+    /// The name a value is reached from: `deck` for `deck.cards ?? []`, `try? items.first`, `store.items[0]`,
+    /// `items.filter { ... }`; nil when it starts at a call or a literal.
+    public static func rootReference(of expression: ExprSyntax) -> DeclReferenceExprSyntax? {
+        var current = expression
+        for _ in 0..<depthLimit * 2 {
+            if let reference = current.as(DeclReferenceExprSyntax.self) { return reference }
+            if let member = current.as(MemberAccessExprSyntax.self), let base = member.base { current = base; continue }
+            if let call = current.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+               let base = member.base { current = base; continue }
+            if let wrapped = current.as(TryExprSyntax.self) { current = wrapped.expression; continue }
+            if let wrapped = current.as(AwaitExprSyntax.self) { current = wrapped.expression; continue }
+            if let wrapped = current.as(OptionalChainingExprSyntax.self) { current = wrapped.expression; continue }
+            if let wrapped = current.as(ForceUnwrapExprSyntax.self) { current = wrapped.expression; continue }
+            if let wrapped = current.as(SubscriptCallExprSyntax.self) { current = wrapped.calledExpression; continue }
+            if let sequence = current.as(SequenceExprSyntax.self), let first = sequence.elements.first { current = first; continue }
+            return nil
+        }
+        return nil
+    }
+
+    /// Whether the value a name holds was obtained outside `region` (a closure): a property, a parameter or
+    /// local from outside, or a loop variable or binding inside that iterates or unwraps such a value. A value
+    /// made inside the region (a fetch from a context made there, a new object) is not.
+    public static func originIsOutside(_ reference: DeclReferenceExprSyntax, region: some SyntaxProtocol, depth: Int = 0) -> Bool {
+        guard depth < depthLimit else { return false }
+        if reference.baseName.tokenKind == .keyword(.self) { return true }
+        guard let identifier = Identifier(reference.baseName) else { return false }
+        for result in reference.lookup(identifier) {
+            if case .lookForMembers = result { return true }
+            guard let name = result.names.first else { continue }
+            let declaring = Syntax(name.syntax)
+            guard declaring.isInside(region) else { return true }
+            let source: ExprSyntax?
+            if let loop = declaring.parent?.as(ForStmtSyntax.self) {
+                source = loop.sequence
+            } else if let binding = declaring.parent?.as(PatternBindingSyntax.self) {
+                source = binding.initializer?.value
+            } else if let binding = declaring.parent?.as(OptionalBindingConditionSyntax.self) {
+                source = binding.initializer?.value
+            } else if declaring.is(ClosureParameterSyntax.self) || declaring.is(ClosureShorthandParameterSyntax.self),
+                      let closure = declaring.ancestor(ClosureExprSyntax.self), let call = SyntaxFacts.enclosingCall(ofClosure: closure) {
+                source = call.calledExpression.as(MemberAccessExprSyntax.self)?.base ?? call.arguments.first?.expression
+            } else {
+                source = nil
+            }
+            guard let source, let root = rootReference(of: source) else { return false }
+            return originIsOutside(root, region: region, depth: depth + 1)
+        }
+        return false
+    }
+}
+
 extension ProjectIndex {
     /// Answers a `ValueType`: nil when any step is unknown (a property the index does not know, a call's
     /// result, a collection's element that is not a collection).

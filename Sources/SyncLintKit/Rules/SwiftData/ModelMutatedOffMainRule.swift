@@ -8,7 +8,7 @@ public final class ModelMutatedOffMainRule: SyntaxRule {
         whatItDoes: """
             Finds a write to a model object (SwiftData `@Model` or Core Data `NSManagedObject`) inside \
             `DispatchQueue.global().async`, another non-main queue, or `Task.detached`: `self.x = ...` in a model's \
-            own method, or `object.x = ...` on a parameter whose type is a model.
+            own method, or `object.x = ...` on an object from outside the closure whose type is a model.
             """,
         whyIsThisBad: """
             A model object belongs to the context (and thread) that fetched it; the main context's objects belong \
@@ -37,6 +37,17 @@ public final class ModelMutatedOffMainRule: SyntaxRule {
                     }
                 }
                 """),
+            RuleExample("""
+                @Model final class Card { var reviewed: Bool = false; var deck: Deck? }
+                @Model final class Deck { @Relationship(inverse: \\Card.deck) var cards: [Card]? }
+                func resetProgress(of deck: Deck) {
+                    DispatchQueue.global().async {
+                        for card in deck.cards ?? [] {
+                            ↓card.reviewed = false
+                        }
+                    }
+                }
+                """),
         ],
         nonTriggeringExamples: [
             RuleExample("""
@@ -61,6 +72,17 @@ public final class ModelMutatedOffMainRule: SyntaxRule {
                 }
                 """),
             RuleExample("""
+                @Model final class Card { var reviewed: Bool = false }
+                func resetProgress(container: ModelContainer) {
+                    DispatchQueue.global().async {
+                        let context = ModelContext(container)
+                        let cards = (try? context.fetch(FetchDescriptor<Card>())) ?? []
+                        for card in cards { card.reviewed = false }
+                        try? context.save()
+                    }
+                }
+                """),
+            RuleExample("""
                 final class Counter {
                     var value = 0
                     func bump() { DispatchQueue.global().async { self.value += 1 } }
@@ -68,9 +90,11 @@ public final class ModelMutatedOffMainRule: SyntaxRule {
                 """),
         ],
         knownLimitations: """
-            Only `self` in a model's own methods and function parameters typed as a model are tracked; an object \
-            reached through another property, or a local fetched before the dispatch, is not. A write on a \
-            background context's own objects inside its `perform` is correct and is not reported.
+            The written object's type comes from the semantic layer: `self` in a model's own methods, parameters, \
+            properties, locals with an evident type, and loop variables over a model's relationship or a fetched \
+            array (`for card in deck.cards ?? []`). An object obtained inside the background closure itself (a \
+            fetch from a context made there) is not reported, nor is a value whose type the syntax does not tell. \
+            A write on a background context's own objects inside its `perform` is correct and is not reported.
             """)
 
     public static let nodeKinds: Set<SyntaxKind> = [.sequenceExpr]
@@ -80,7 +104,7 @@ public final class ModelMutatedOffMainRule: SyntaxRule {
     public func enter(_ node: Syntax, context: FileContext) {
         guard let sequence = node.as(SequenceExprSyntax.self), let target = SyntaxFacts.writeTarget(sequence),
               let path = SyntaxFacts.memberPath(target), !path.members.isEmpty,
-              let queue = Self.offMainClosure(context.scope.closures) else { return }
+              let (queue, closure) = Self.offMainClosure(context.scope.closures) else { return }
         if path.root == "self" {
             guard let type = context.scope.currentType else { return }
             if type.isSwiftDataModel || type.isManagedObject {
@@ -91,23 +115,27 @@ public final class ModelMutatedOffMainRule: SyntaxRule {
             }
             return
         }
-        guard let parameter = context.scope.currentFunction?.parameters.first(where: { $0.name == path.root }) else { return }
-        let typeName = TypeNames.element(of: parameter.typeName)
-        context.report(target) { index in index.isPersistentModel(typeName) ? Self.message(queue) : nil }
+        // The written object's type, and whether it came from outside the closure: a parameter, a property, or a
+        // loop variable over one (`for card in deck.cards ?? []`). An object fetched inside the closure belongs
+        // to a context made there.
+        guard let root = ValueTypes.rootReference(of: target.as(MemberAccessExprSyntax.self)?.base ?? target),
+              ValueTypes.originIsOutside(root, region: closure.node) else { return }
+        let objectPath = target.as(MemberAccessExprSyntax.self)?.base ?? target
+        context.report(target, Self.message(queue), when: .isPersistentModel(ValueTypes.of(objectPath, in: context)))
     }
 
     static func message(_ queue: String) -> String {
         "a model object is written \(queue), off the thread its context belongs to; write it on the main actor, or fetch it by id in a background context's `perform`"
     }
 
-    /// The description of the nearest enclosing closure that runs off the main thread, unless a closure
+    /// The nearest enclosing closure that runs off the main thread and its description, unless a closure
     /// nearer to the write hops back to main or runs on a context's own queue.
-    static func offMainClosure(_ closures: [ClosureScope]) -> String? {
+    static func offMainClosure(_ closures: [ClosureScope]) -> (String, ClosureScope)? {
         for closure in closures {
             switch closure.kind {
             case .mainQueue, .mainActorRun, .perform, .performAndWait: return nil
-            case .backgroundQueue: return "on a background queue"
-            case .detachedTask: return closure.isMainActorAnnotated ? nil : "in `Task.detached`"
+            case .backgroundQueue: return ("on a background queue", closure)
+            case .detachedTask: return closure.isMainActorAnnotated ? nil : ("in `Task.detached`", closure)
             default: if closure.isMainActorAnnotated { return nil }
             }
         }
