@@ -104,16 +104,16 @@ struct Lint: ParsableCommand {
 }
 
 struct Rules: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List every rule: id, default, severity, seed.")
+    static let configuration = CommandConfiguration(abstract: "List every rule: id, default, severity, where it applies, seed.")
 
     func run() throws {
         let rules = RuleRegistry.allDescriptions
         let width = rules.map(\.id.count).max() ?? 0
-        print("id".padding(toLength: width, withPad: " ", startingAt: 0) + "  default  severity  seed")
+        print("id".padding(toLength: width, withPad: " ", startingAt: 0) + "  default  severity  applies to          seed")
         for rule in rules {
             print(rule.id.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
                 + (rule.isOptIn ? "opt-in " : "on     ") + "  " + rule.severity.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
-                + "  " + rule.seed)
+                + "  " + rule.appliesTo.summary.padding(toLength: 18, withPad: " ", startingAt: 0) + "  " + rule.seed)
         }
     }
 }

@@ -41,6 +41,7 @@ public final class FileContext {
         self.tree = tree
         self.lines = LineTable(text)
         self.text = text
+        facts.codePlaces.file = path
     }
 
     public func location(of node: some SyntaxProtocol) -> SourceLocation {

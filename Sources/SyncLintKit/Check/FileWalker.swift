@@ -41,6 +41,8 @@ final class FileWalker: SyntaxVisitor {
         .memberAccessExpr,
         .forStmt,
         .whileStmt,
+        .importDecl,
+        .macroExpansionExpr,
     ]
 
     private let context: FileContext
@@ -133,6 +135,10 @@ final class FileWalker: SyntaxVisitor {
     override func visitPost(_ node: MemberAccessExprSyntax) { exit(Syntax(node), .memberAccessExpr) }
     override func visit(_ node: ForStmtSyntax) -> SyntaxVisitorContinueKind { enter(Syntax(node), .forStmt) }
     override func visitPost(_ node: ForStmtSyntax) { exit(Syntax(node), .forStmt) }
+    override func visit(_ node: MacroExpansionExprSyntax) -> SyntaxVisitorContinueKind { enter(Syntax(node), .macroExpansionExpr) }
+    override func visitPost(_ node: MacroExpansionExprSyntax) { exit(Syntax(node), .macroExpansionExpr) }
+    override func visit(_ node: ImportDeclSyntax) -> SyntaxVisitorContinueKind { enter(Syntax(node), .importDecl) }
+    override func visitPost(_ node: ImportDeclSyntax) { exit(Syntax(node), .importDecl) }
     override func visit(_ node: WhileStmtSyntax) -> SyntaxVisitorContinueKind { enter(Syntax(node), .whileStmt) }
     override func visitPost(_ node: WhileStmtSyntax) { exit(Syntax(node), .whileStmt) }
 }

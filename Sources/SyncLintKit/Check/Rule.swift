@@ -74,12 +74,15 @@ public struct RuleDescription: Sendable {
     /// Known cases where the rule is wrong or stays silent, stated plainly.
     public let knownLimitations: String
     public let fixSafety: FixSafety
+    /// Where the rule looks: app code only by default; a few concurrency rules look at tests too.
+    /// Findings elsewhere are dropped by the engine (`ProjectIndex.codeKind(of:)`).
+    public let appliesTo: CodeKinds
 
     public init(
         id: String, name: String, whatItDoes: String, whyIsThisBad: String, seed: String,
         isOptIn: Bool = false, severity: Severity = .warning, options: [RuleOptionDescription] = [],
         triggeringExamples: [RuleExample], nonTriggeringExamples: [RuleExample],
-        knownLimitations: String = "", fixSafety: FixSafety = .none
+        knownLimitations: String = "", fixSafety: FixSafety = .none, appliesTo: CodeKinds = .app
     ) {
         self.id = id
         self.name = name
@@ -93,6 +96,7 @@ public struct RuleDescription: Sendable {
         self.nonTriggeringExamples = nonTriggeringExamples
         self.knownLimitations = knownLimitations
         self.fixSafety = fixSafety
+        self.appliesTo = appliesTo
     }
 }
 

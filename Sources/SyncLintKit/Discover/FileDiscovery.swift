@@ -5,6 +5,8 @@ public struct ResourceFile: Sendable {
     public enum Kind: String, Sendable {
         case entitlements
         case coreDataModel
+        /// An Xcode project's `project.pbxproj`: its targets and their files.
+        case xcodeProject
     }
 
     public let path: String
@@ -25,8 +27,8 @@ public struct DiscoveredFiles: Sendable {
     public var warnings: [String] = []
 }
 
-/// Walks the given paths once, keeping `.swift` files, `.entitlements` plists and Core Data model
-/// files, and skipping build output, dependencies, hidden folders and configured exclusions.
+/// Walks the given paths once, keeping `.swift` files, `.entitlements` plists, Core Data model
+/// files and Xcode projects' `project.pbxproj`, and skipping build output, dependencies, hidden folders and configured exclusions.
 public enum FileDiscovery {
     static let skippedFolders: Set<String> = [".build", "DerivedData", "Pods", "Carthage", "node_modules"]
 
@@ -86,6 +88,8 @@ public enum FileDiscovery {
             result.swiftFiles.append(path)
         } else if path.hasSuffix(".entitlements") {
             result.resourcePaths.append((path, .entitlements))
+        } else if path.hasSuffix(".xcodeproj/project.pbxproj") {
+            result.resourcePaths.append((path, .xcodeProject))
         } else if path.hasSuffix("/contents"), path.contains(".xcdatamodel/"), isCurrentModelVersion(path) {
             result.resourcePaths.append((path, .coreDataModel))
         } else if explicit {

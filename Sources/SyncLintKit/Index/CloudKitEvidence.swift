@@ -1,54 +1,96 @@
 import Foundation
 
-/// Whether the project syncs its stores with CloudKit, and the file and line that says so.
-/// Every CloudKit rule applies only where this finds evidence, and names it in its message.
+/// Whether stores sync with CloudKit, and the file and line that says so. Every CloudKit rule applies
+/// only where this finds evidence, and names it in its message.
+///
+/// Evidence is asked for a place (a model's file, a container's file): it comes from the stores of the
+/// Xcode targets that compile that file, and from those targets' own entitlements, so an app target that
+/// syncs never decides for a widget that does not. A file in no known target (a folder or package with no
+/// Xcode project) takes the whole project's stores and entitlements. Stores built in tests or previews,
+/// and in-memory stores, were left out before they got here.
 public struct CloudKitEvidence: Sendable {
-    /// Evidence that SwiftData models sync, or nil when they do not.
-    public let swiftData: String?
-    /// Evidence per Core Data model name ("" for containers whose model name is not a literal).
-    let coreDataContainers: [(modelName: String?, evidence: String)]
-    let forcedOn: Bool
+    /// The app's stores: app code only, in-memory ones removed.
+    let stores: [StoreConfiguration]
+    /// Paths of the project's entitlements plists that list CloudKit and an iCloud container.
+    let cloudKitEntitlements: [String]
+    let layout: ProjectLayout
+    let mode: Configuration.CloudKitMode
 
-    init(stores: [StoreConfiguration], resources: [ResourceFile], mode: Configuration.CloudKitMode) {
-        forcedOn = mode == .on
-        guard mode != .off else {
-            swiftData = nil
-            coreDataContainers = []
-            return
+    static let forced = "the configuration's `cloudkit: on`"
+
+    init(stores: [StoreConfiguration], resources: [ResourceFile], layout: ProjectLayout, mode: Configuration.CloudKitMode) {
+        self.stores = stores
+        self.cloudKitEntitlements = resources.filter { $0.kind == .entitlements && Self.listsCloudKit($0) }.map(\.path)
+        self.layout = layout
+        self.mode = mode
+    }
+
+    /// The stores and entitlements that decide for code in one place.
+    private struct Scope {
+        let target: String?
+        let stores: [StoreConfiguration]
+        let entitlements: String?
+
+        func described(_ evidence: String) -> String {
+            target.map { "\(evidence) (target `\($0)`)" } ?? evidence
         }
-        if mode == .on {
-            swiftData = "the configuration's `cloudkit: on`"
-            coreDataContainers = []
-            return
+    }
+
+    private func scopes(for file: String) -> [Scope] {
+        let targets = layout.targets(containing: file).filter { !$0.isTest }
+        guard !targets.isEmpty else { return [Scope(target: nil, stores: stores, entitlements: cloudKitEntitlements.first)] }
+        return targets.map { target in
+            Scope(target: target.name, stores: stores.filter { target.contains($0.location.file) },
+                  entitlements: target.entitlements.flatMap { cloudKitEntitlements.contains($0) ? $0 : nil })
         }
-        let entitlements = resources.filter { $0.kind == .entitlements }.first(where: Self.listsCloudKit)
-        var swiftData: String?
-        for store in stores {
-            switch store.kind {
-            case .swiftDataCloudKit:
-                swiftData = swiftData ?? "`cloudKitDatabase` at \(store.location.description)"
-            case .swiftDataAutomatic:
-                if let entitlements {
-                    swiftData = swiftData ?? "the default configuration at \(store.location.description) with CloudKit in \(entitlements.path)"
+    }
+
+    /// Evidence that SwiftData models declared (or containers built) in `file` sync, or nil.
+    public func swiftData(for file: String) -> String? {
+        switch mode {
+        case .off: return nil
+        case .on: return Self.forced
+        case .auto: break
+        }
+        for scope in scopes(for: file) {
+            for store in scope.stores {
+                switch store.kind {
+                case .swiftDataCloudKit:
+                    return scope.described("`cloudKitDatabase` at \(store.location.description)")
+                case .swiftDataAutomatic:
+                    if let entitlements = scope.entitlements {
+                        return scope.described("the default configuration at \(store.location.description) with CloudKit in \(entitlements)")
+                    }
+                default: break
                 }
-            default: break
             }
         }
-        self.swiftData = swiftData
-        coreDataContainers = stores.filter { $0.kind == .coreDataCloudKit }
-            .map { ($0.modelName, "`NSPersistentCloudKitContainer` at \($0.location.description)") }
+        return nil
     }
 
-    /// Evidence that a Core Data model syncs: a CloudKit container that loads it by name (or by a name
-    /// the index cannot read), or the configuration forcing CloudKit on.
-    public func coreData(modelName: String) -> String? {
-        if forcedOn { return "the configuration's `cloudkit: on`" }
-        return coreDataContainers.first { $0.modelName == nil || $0.modelName == modelName }?.evidence
+    /// Evidence that the Core Data model at `modelPath` syncs: a CloudKit container that loads it by name
+    /// (or by a name the index cannot read) in a target that holds the model, or the configuration.
+    public func coreData(modelName: String, modelPath: String) -> String? {
+        coreDataContainer(for: modelPath) { $0 == nil || $0 == modelName }
     }
 
-    /// Evidence that any Core Data store syncs.
-    public var coreDataAny: String? {
-        forcedOn ? "the configuration's `cloudkit: on`" : coreDataContainers.first?.evidence
+    /// Evidence that a Core Data store built in `file` syncs.
+    public func coreDataAny(for file: String) -> String? {
+        coreDataContainer(for: file) { _ in true }
+    }
+
+    private func coreDataContainer(for file: String, loading matches: (String?) -> Bool) -> String? {
+        switch mode {
+        case .off: return nil
+        case .on: return Self.forced
+        case .auto: break
+        }
+        for scope in scopes(for: file) {
+            if let store = scope.stores.first(where: { $0.kind == .coreDataCloudKit && matches($0.modelName) }) {
+                return scope.described("`NSPersistentCloudKitContainer` at \(store.location.description)")
+            }
+        }
+        return nil
     }
 
     /// An entitlements plist that lists the CloudKit service and at least one iCloud container.

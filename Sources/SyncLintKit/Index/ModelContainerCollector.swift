@@ -35,6 +35,7 @@ final class ModelContainerCollector: FactCollector {
             let database = SyntaxFacts.argument("cloudKitDatabase", of: call)?.trimmedDescription
             let kind: StoreConfiguration.Kind
             switch database {
+            case _ where Self.isInMemory(call): kind = .inMemory
             case nil: kind = .swiftDataAutomatic
             case ".none", "ModelConfiguration.CloudKitDatabase.none": kind = .swiftDataLocal
             default: kind = .swiftDataCloudKit
@@ -42,16 +43,47 @@ final class ModelContainerCollector: FactCollector {
             context.facts.storeConfigurations.append(StoreConfiguration(kind: kind, location: location, modelName: nil))
         case "NSPersistentCloudKitContainer", "NSPersistentContainer":
             let name = SyntaxFacts.argument("name", of: call).flatMap(Self.stringLiteral)
-            let kind: StoreConfiguration.Kind = callee == "NSPersistentCloudKitContainer" ? .coreDataCloudKit : .coreDataLocal
+            var kind: StoreConfiguration.Kind = callee == "NSPersistentCloudKitContainer" ? .coreDataCloudKit : .coreDataLocal
+            if Self.alwaysInMemory(call) { kind = .inMemory }
             context.facts.storeConfigurations.append(StoreConfiguration(kind: kind, location: location, modelName: name))
         default:
             if method == "modelContainer", callee.hasPrefix(".") || !SyntaxFacts.isTypeName(callee) {
                 register(typesIn: call.arguments, at: location, context: context)
                 // `.modelContainer(for:)` builds a default configuration: CloudKit follows the entitlements.
                 if SyntaxFacts.argument("for", of: call) != nil {
-                    context.facts.storeConfigurations.append(StoreConfiguration(kind: .swiftDataAutomatic, location: location, modelName: nil))
+                    let kind: StoreConfiguration.Kind = Self.isInMemory(call) ? .inMemory : .swiftDataAutomatic
+                    context.facts.storeConfigurations.append(StoreConfiguration(kind: kind, location: location, modelName: nil))
                 }
             }
+        }
+    }
+
+    /// `isStoredInMemoryOnly: true`, `inMemory: true`, or a `/dev/null` URL among the call's arguments.
+    static func isInMemory(_ call: FunctionCallExprSyntax) -> Bool {
+        for label in ["isStoredInMemoryOnly", "inMemory"] where SyntaxFacts.argument(label, of: call)?.trimmedDescription == "true" {
+            return true
+        }
+        return call.arguments.contains { mentionsInMemoryStore($0.expression) }
+    }
+
+    static func mentionsInMemoryStore(_ node: some SyntaxProtocol) -> Bool {
+        node.tokens(viewMode: .sourceAccurate).contains { token in
+            token.text == "NSInMemoryStoreType" 
+                || (token.tokenKind == .stringSegment("/dev/null"))
+        }
+    }
+
+    /// A Core Data container whose enclosing body, at its own level (not inside an `if`), points its store
+    /// at `/dev/null` or makes it `NSInMemoryStoreType`: a container for tests or previews only. The
+    /// template's `if inMemory { ... }` is conditional and leaves the container as it is.
+    static func alwaysInMemory(_ call: FunctionCallExprSyntax) -> Bool {
+        guard let item = call.ancestorOrSelf(mapping: { $0.as(CodeBlockItemSyntax.self) }),
+              let list = item.parent?.as(CodeBlockItemListSyntax.self) else { return false }
+        return list.contains { sibling in
+            !sibling.item.is(IfExprSyntax.self) && !(sibling.item.as(ExpressionStmtSyntax.self)?.expression.is(IfExprSyntax.self) ?? false)
+                && sibling.item.tokens(viewMode: .sourceAccurate).contains {
+                    $0.text == "NSInMemoryStoreType" || $0.tokenKind == .stringSegment("/dev/null")
+                }
         }
     }
 

@@ -15,8 +15,9 @@ public struct ModelSchema {
     /// registers nothing (a library), every model counts.
     public static func synced(index: ProjectIndex) -> ModelSchema {
         let all = ModelSchema(index: index)
-        guard !index.modelRegistrations.isEmpty else { return all }
-        let inSchema = all.reachable(from: Set(index.modelRegistrations.flatMap(\.typeNames)))
+        let registrations = index.appModelRegistrations
+        guard !registrations.isEmpty else { return all }
+        let inSchema = all.reachable(from: Set(registrations.flatMap(\.typeNames)))
         return ModelSchema(models: all.models.filter { inSchema.contains($0.name) },
                            properties: all.properties.filter { inSchema.contains($0.model) })
     }

@@ -8,6 +8,8 @@ public struct FileFacts: Sendable {
     public var functionSummaries: [FunctionSummary] = []
     /// SwiftUI view types constructed in the file's views.
     public var viewConstructions: [ViewConstruction] = []
+    /// Whether the file is test code, and where its preview code is.
+    public var codePlaces = FileCodePlaces()
 
     public init() {}
 }
@@ -32,6 +34,9 @@ public struct StoreConfiguration: Sendable {
         case coreDataCloudKit
         /// `NSPersistentContainer(...)`.
         case coreDataLocal
+        /// A store kept in memory (`isStoredInMemoryOnly: true`, `inMemory: true`, a `/dev/null` URL, or a
+        /// container whose function always sets `NSInMemoryStoreType` or `/dev/null`): never synced.
+        case inMemory
     }
 
     public let kind: Kind
@@ -67,14 +72,22 @@ public final class ProjectIndex: Sendable {
     /// One line each for resource files the index could not use (a malformed model).
     public let warnings: [String]
 
-    public init(files: [FileFacts], resources: [ResourceFile] = [], cloudKitMode: Configuration.CloudKitMode = .auto) {
+    /// The project's roots and Xcode targets.
+    public let layout: ProjectLayout
+    /// What each file says about where its code lives, by path.
+    let codePlaces: [String: FileCodePlaces]
+
+    public init(files: [FileFacts], resources: [ResourceFile] = [], cloudKitMode: Configuration.CloudKitMode = .auto,
+                layout: ProjectLayout = ProjectLayout()) {
         var types: [String: [TypeFact]] = [:]
         var registrations: [ModelRegistration] = []
         var stores: [StoreConfiguration] = []
         var coreData = CoreDataFacts()
         var summaries: [FunctionKey: FunctionSummary] = [:]
         var constructions: [String: [ViewConstruction]] = [:]
+        var codePlaces: [String: FileCodePlaces] = [:]
         for facts in files {
+            codePlaces[facts.codePlaces.file] = facts.codePlaces
             for summary in facts.functionSummaries {
                 if let existing = summaries[summary.key] {
                     summaries[summary.key] = existing.merged(with: summary)
@@ -101,11 +114,15 @@ public final class ProjectIndex: Sendable {
             bySimpleName[name.split(separator: ".").last.map(String.init) ?? name, default: []].append(name)
         }
         self.qualifiedNamesBySimpleName = bySimpleName
+        self.layout = layout
+        self.codePlaces = codePlaces
         self.modelRegistrations = registrations
         self.storeConfigurations = stores
         self.resources = resources
         self.cloudKitMode = cloudKitMode
-        self.cloudKit = CloudKitEvidence(stores: stores, resources: resources, mode: cloudKitMode)
+        // A container built in a test or a preview, or kept in memory, never decides whether the app syncs.
+        let appStores = stores.filter { $0.kind != .inMemory && Self.codeKind(of: $0.location, layout: layout, places: codePlaces) == .app }
+        self.cloudKit = CloudKitEvidence(stores: appStores, resources: resources, layout: layout, mode: cloudKitMode)
         var models: [CoreDataModel] = []
         var warnings: [String] = []
         for file in resources where file.kind == .coreDataModel {
@@ -116,6 +133,28 @@ public final class ProjectIndex: Sendable {
         }
         self.coreDataModels = models
         self.warnings = warnings
+    }
+
+    // MARK: Where code lives
+
+    /// App, test or preview code: from the file's place (a test target, a `*Tests` folder, `Preview
+    /// Content`), then from the file itself (imports XCTest or Testing; `#Preview` and `PreviewProvider`).
+    public func codeKind(of location: SourceLocation) -> CodeKind {
+        Self.codeKind(of: location, layout: layout, places: codePlaces)
+    }
+
+    static func codeKind(of location: SourceLocation, layout: ProjectLayout, places: [String: FileCodePlaces]) -> CodeKind {
+        if let kind = layout.kind(ofFile: location.file) { return kind }
+        guard let place = places[location.file] else { return .app }
+        if place.importsTestFramework { return .test }
+        if place.previewLines.contains(where: { $0.contains(location.line) }) { return .preview }
+        return .app
+    }
+
+    /// Model registrations in app code: a container listed in a test or a preview says nothing about the
+    /// app's schema.
+    public var appModelRegistrations: [ModelRegistration] {
+        modelRegistrations.filter { codeKind(of: $0.location) == .app }
     }
 
     // MARK: Types

@@ -61,14 +61,21 @@ public enum Linter {
         let discovered = FileDiscovery.discover(paths: paths, excluded: configuration.excluded)
         var warnings = configuration.warnings + discovered.warnings
         var resources: [ResourceFile] = []
+        var xcodeProjects: [XcodeProject] = []
         for (path, kind) in discovered.resourcePaths {
             switch SourceReader.read(path) {
+            case .success(let text) where kind == .xcodeProject:
+                switch XcodeProject.read(path: path, text: text) {
+                case .success(let project): xcodeProjects.append(project)
+                case .failure(let failure): warnings.append(failure.description)
+                }
             case .success(let text): resources.append(ResourceFile(path: path, kind: kind, text: text))
             case .failure(let failure): warnings.append(failure.description)
             }
         }
+        let layout = ProjectLayout.make(paths: paths, swiftFiles: discovered.swiftFiles, xcodeProjects: xcodeProjects)
         let discoverTime = clock.lap()
-        var result = run(files: discovered.swiftFiles.map { .path($0) }, resources: resources,
+        var result = run(files: discovered.swiftFiles.map { .path($0) }, resources: resources, layout: layout,
                          configuration: configuration, enableAllRules: enableAllRules)
         result.warnings = warnings + result.warnings
         result.timings.discover = discoverTime
@@ -76,9 +83,10 @@ public enum Linter {
     }
 
     /// Lints sources given as text, with optional resource files. Used by tests and editors.
-    public static func lint(sources: [SourceInput], resources: [ResourceFile] = [], configuration: Configuration,
-                            enableAllRules: Bool = false) -> LintResult {
-        run(files: sources.map { .text($0) }, resources: resources, configuration: configuration, enableAllRules: enableAllRules)
+    public static func lint(sources: [SourceInput], resources: [ResourceFile] = [], layout: ProjectLayout = ProjectLayout(),
+                            configuration: Configuration, enableAllRules: Bool = false) -> LintResult {
+        run(files: sources.map { .text($0) }, resources: resources, layout: layout, configuration: configuration,
+            enableAllRules: enableAllRules)
     }
 
     enum FileInput: Sendable {
@@ -101,7 +109,8 @@ public enum Linter {
         var read = 0.0, parse = 0.0, walk = 0.0
     }
 
-    static func run(files: [FileInput], resources: [ResourceFile], configuration: Configuration, enableAllRules: Bool) -> LintResult {
+    static func run(files: [FileInput], resources: [ResourceFile], layout: ProjectLayout, configuration: Configuration,
+                    enableAllRules: Bool) -> LintResult {
         let enabled = enabledRules(configuration: configuration, enableAllRules: enableAllRules)
         let syntaxRules = RuleRegistry.syntaxRules.filter { enabled.contains($0.description.id) }
         let projectRules = RuleRegistry.projectRules.filter { enabled.contains($0.description.id) }
@@ -121,27 +130,47 @@ public enum Linter {
             timings.walk += result.walk
         }
 
+        // One index per project: the facts of one project (its CloudKit evidence, its models) never decide
+        // for another linted in the same run.
+        var projects: [String: [Int]] = [:]
+        for (position, input) in files.enumerated() { projects[layout.project(of: input.path), default: []].append(position) }
+        for resource in resources where projects[layout.project(of: resource.path)] == nil { projects[layout.project(of: resource.path)] = [] }
         var indexClock = Stopwatch()
-        let index = ProjectIndex(files: fileResults.map(\.facts), resources: resources,
-                                 cloudKitMode: configuration.cloudKit)
+        var indexes: [(index: ProjectIndex, files: [Int])] = []
+        for project in projects.keys.sorted() {
+            let members = projects[project] ?? []
+            let projectResources = resources.filter { layout.project(of: $0.path) == project }
+            let index = ProjectIndex(files: members.map { fileResults[$0].facts }, resources: projectResources,
+                                     cloudKitMode: configuration.cloudKit, layout: layout.restricted(toProject: project))
+            indexes.append((index, members))
+        }
         timings.index = indexClock.lap()
 
         var rulesClock = Stopwatch()
         let descriptions = Dictionary(uniqueKeysWithValues: RuleRegistry.allDescriptions.map { ($0.id, $0) })
         var findings: [Finding] = []
         var suppressions: [String: SuppressionMap] = [:]
-        for (input, result) in zip(files, fileResults) {
-            if let suppression = result.suppression, !suppression.isEmpty { suppressions[input.path] = suppression }
-            for pending in result.pending {
-                guard let message = pending.message(in: index),
-                      let description = descriptions[pending.ruleID] else { continue }
-                findings.append(Finding(ruleID: pending.ruleID, ruleName: description.name, severity: description.severity,
-                                        message: message, file: pending.location.file, line: pending.location.line,
-                                        column: pending.location.column))
+        for (index, members) in indexes {
+            var projectFindings: [Finding] = []
+            for position in members {
+                let result = fileResults[position]
+                if let suppression = result.suppression, !suppression.isEmpty { suppressions[files[position].path] = suppression }
+                for pending in result.pending {
+                    guard let message = pending.message(in: index),
+                          let description = descriptions[pending.ruleID] else { continue }
+                    projectFindings.append(Finding(ruleID: pending.ruleID, ruleName: description.name, severity: description.severity,
+                                                   message: message, file: pending.location.file, line: pending.location.line,
+                                                   column: pending.location.column))
+                }
             }
-        }
-        for rule in projectRules {
-            findings += rule.check(index: index, options: configuration.ruleOptions[rule.description.id] ?? RuleOptions())
+            for rule in projectRules {
+                projectFindings += rule.check(index: index, options: configuration.ruleOptions[rule.description.id] ?? RuleOptions())
+            }
+            // Each rule speaks about the kinds of code it declares (app code, by default).
+            findings += projectFindings.filter { finding in
+                descriptions[finding.ruleID]?.appliesTo.contains(
+                    index.codeKind(of: SourceLocation(file: finding.file, line: finding.line, column: finding.column))) ?? true
+            }
         }
         findings = findings.filter { finding in
             !(suppressions[finding.file]?.suppresses(ruleID: finding.ruleID, line: finding.line) ?? false)
@@ -151,7 +180,7 @@ public enum Linter {
         }
         findings = Array(Set(findings)).sorted(by: Finding.ordered)
         timings.rules = rulesClock.lap()
-        return LintResult(findings: findings, warnings: fileResults.compactMap(\.warning) + index.warnings,
+        return LintResult(findings: findings, warnings: fileResults.compactMap(\.warning) + indexes.flatMap(\.index.warnings),
                           filesLinted: files.count, timings: timings)
     }
 

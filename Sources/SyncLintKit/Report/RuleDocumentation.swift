@@ -6,7 +6,7 @@ public enum RuleDocumentation {
     public static func markdown(for rule: RuleDescription) -> String {
         var text = "## `\(rule.id)`: \(rule.name)\n\n"
         text += "Default: \(rule.isOptIn ? "opt-in" : "on") · Severity: \(rule.severity.rawValue) · Seed: \(rule.seed)"
-        text += " · Fix: \(rule.fixSafety.rawValue)\n\n"
+        text += " · Fix: \(rule.fixSafety.rawValue) · Applies to: \(rule.appliesTo.summary)\n\n"
         text += "### What it does\n\n\(rule.whatItDoes)\n\n"
         text += "### Why is this bad?\n\n\(rule.whyIsThisBad)\n\n"
         if !rule.options.isEmpty {
@@ -53,10 +53,29 @@ public enum RuleDocumentation {
 
     /// The rule table used in the README and at the top of `docs/rules.md`.
     public static func table(_ rules: [RuleDescription]) -> String {
-        var text = "| Rule | Default | Severity | Seed | What it finds |\n|---|---|---|---|---|\n"
+        var text = "| Rule | Default | Severity | Applies to | Seed | What it finds |\n|---|---|---|---|---|---|\n"
         for rule in rules {
-            let summary = rule.whatItDoes.split(separator: ".").first.map(String.init) ?? rule.whatItDoes
-            text += "| `\(rule.id)` | \(rule.isOptIn ? "opt-in" : "on") | \(rule.severity.rawValue) | \(rule.seed) | \(summary.replacingOccurrences(of: "|", with: "\\|")). |\n"
+            let summary = firstSentence(of: rule.whatItDoes)
+            text += "| `\(rule.id)` | \(rule.isOptIn ? "opt-in" : "on") | \(rule.severity.rawValue) | \(rule.appliesTo.summary) | "
+                + "\(rule.seed) | \(summary.replacingOccurrences(of: "|", with: "\\|")) |\n"
+        }
+        return text
+    }
+
+    /// The text up to the first full stop that ends a sentence: not one inside a code span
+    /// (`NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)`), nor an abbreviation.
+    public static func firstSentence(of text: String) -> String {
+        let characters = Array(text)
+        var inCode = false
+        var index = 0
+        while index < characters.count {
+            let character = characters[index]
+            if character == "`" { inCode.toggle() }
+            if character == ".", !inCode, index + 1 == characters.count || characters[index + 1].isWhitespace {
+                let sentence = String(characters[...index])
+                if !sentence.hasSuffix("e.g.") && !sentence.hasSuffix("i.e.") && !sentence.hasSuffix("etc.") { return sentence }
+            }
+            index += 1
         }
         return text
     }

@@ -51,16 +51,16 @@ public enum CloudKitDenyDeleteRule: ProjectRule {
 
     public static func check(index: ProjectIndex, options: RuleOptions) -> [Finding] {
         var findings: [Finding] = []
-        if let evidence = index.cloudKit.swiftData {
-            for property in ModelSchema.synced(index: index).properties
-            where property.fact.attributes.contains(where: { $0.name == "Relationship" && $0.arguments.contains(".deny") }) {
+        for property in ModelSchema.synced(index: index).properties
+        where property.fact.attributes.contains(where: { $0.name == "Relationship" && $0.arguments.contains(".deny") }) {
+            if let evidence = index.cloudKit.swiftData(for: property.fact.location.file) {
                 findings.append(description.finding(at: property.fact.location,
                     "`.deny` on `\(property.model).\(property.fact.name)` makes the CloudKit store fail to load (CloudKit is on: \(evidence)); " +
                     "use `.nullify` or `.cascade` and check before deleting"))
             }
         }
         for model in index.coreDataModels {
-            guard let evidence = index.cloudKit.coreData(modelName: model.modelName) else { continue }
+            guard let evidence = index.cloudKit.coreData(modelName: model.modelName, modelPath: model.path) else { continue }
             for entity in model.entities {
                 for relationship in entity.relationships where relationship.deletionRule == "Deny" {
                     findings.append(description.finding(inModel: model, line: relationship.line,

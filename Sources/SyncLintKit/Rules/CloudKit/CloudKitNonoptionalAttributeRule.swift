@@ -72,15 +72,15 @@ public enum CloudKitNonoptionalAttributeRule: ProjectRule {
 
     public static func check(index: ProjectIndex, options: RuleOptions) -> [Finding] {
         var findings: [Finding] = []
-        if let evidence = index.cloudKit.swiftData {
-            for property in ModelSchema.synced(index: index).properties where !property.isRelationship && !property.fact.isOptional && !property.fact.hasDefault {
+        for property in ModelSchema.synced(index: index).properties where !property.isRelationship && !property.fact.isOptional && !property.fact.hasDefault {
+            if let evidence = index.cloudKit.swiftData(for: property.fact.location.file) {
                 findings.append(description.finding(at: property.fact.location,
                     "`\(property.model).\(property.fact.name)` is neither optional nor defaulted, so the CloudKit store fails to load " +
                     "(CloudKit is on: \(evidence)); give it a default value or make it optional"))
             }
         }
         for model in index.coreDataModels {
-            guard let evidence = index.cloudKit.coreData(modelName: model.modelName) else { continue }
+            guard let evidence = index.cloudKit.coreData(modelName: model.modelName, modelPath: model.path) else { continue }
             for entity in model.entities {
                 for attribute in entity.attributes where !attribute.isOptional && !attribute.isTransient && !attribute.hasDefault {
                     findings.append(description.finding(inModel: model, line: attribute.line,

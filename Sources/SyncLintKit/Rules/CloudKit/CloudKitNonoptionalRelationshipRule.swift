@@ -56,15 +56,15 @@ public enum CloudKitNonoptionalRelationshipRule: ProjectRule {
 
     public static func check(index: ProjectIndex, options: RuleOptions) -> [Finding] {
         var findings: [Finding] = []
-        if let evidence = index.cloudKit.swiftData {
-            for property in ModelSchema.synced(index: index).properties where property.isRelationship && !property.fact.isOptional {
+        for property in ModelSchema.synced(index: index).properties where property.isRelationship && !property.fact.isOptional {
+            if let evidence = index.cloudKit.swiftData(for: property.fact.location.file) {
                 findings.append(description.finding(at: property.fact.location,
                     "relationship `\(property.model).\(property.fact.name)` is not optional, so the CloudKit store fails to load " +
                     "(CloudKit is on: \(evidence)); declare it optional, e.g. `[\(property.fact.elementTypeName ?? "Item")]?`"))
             }
         }
         for model in index.coreDataModels {
-            guard let evidence = index.cloudKit.coreData(modelName: model.modelName) else { continue }
+            guard let evidence = index.cloudKit.coreData(modelName: model.modelName, modelPath: model.path) else { continue }
             for entity in model.entities {
                 for relationship in entity.relationships where !relationship.isOptional {
                     findings.append(description.finding(inModel: model, line: relationship.line,

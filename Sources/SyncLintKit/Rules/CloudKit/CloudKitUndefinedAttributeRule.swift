@@ -28,7 +28,7 @@ public enum CloudKitUndefinedAttributeRule: ProjectRule {
 
     public static func check(index: ProjectIndex, options: RuleOptions) -> [Finding] {
         index.coreDataModels.flatMap { model -> [Finding] in
-            guard let evidence = index.cloudKit.coreData(modelName: model.modelName) else { return [] }
+            guard let evidence = index.cloudKit.coreData(modelName: model.modelName, modelPath: model.path) else { return [] }
             return model.entities.flatMap { entity in
                 entity.attributes.filter { $0.type == "Undefined" && !$0.isTransient }.map { attribute in
                     description.finding(inModel: model, line: attribute.line,

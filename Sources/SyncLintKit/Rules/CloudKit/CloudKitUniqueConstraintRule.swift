@@ -72,15 +72,17 @@ public enum CloudKitUniqueConstraintRule: ProjectRule {
 
     public static func check(index: ProjectIndex, options: RuleOptions) -> [Finding] {
         var findings: [Finding] = []
-        if let evidence = index.cloudKit.swiftData {
+        do {
             let schema = ModelSchema.synced(index: index)
             for property in schema.properties where property.fact.attributes.contains(where: { $0.name == "Attribute" && $0.arguments.contains(".unique") }) {
+                guard let evidence = index.cloudKit.swiftData(for: property.fact.location.file) else { continue }
                 findings.append(description.finding(at: property.fact.location,
                     "`@Attribute(.unique)` on `\(property.model).\(property.fact.name)` makes the CloudKit store fail to load (CloudKit is on: \(evidence)); " +
                     "remove it and check for an existing record before inserting"))
             }
             for model in schema.models {
                 for macro in model.memberMacros where macro.name == "Unique" {
+                    guard let evidence = index.cloudKit.swiftData(for: macro.location.file) else { continue }
                     findings.append(description.finding(at: macro.location,
                         "`#Unique` on `\(model.name)` makes the CloudKit store fail to load (CloudKit is on: \(evidence)); " +
                         "remove it and check for an existing record before inserting"))
@@ -88,7 +90,7 @@ public enum CloudKitUniqueConstraintRule: ProjectRule {
             }
         }
         for model in index.coreDataModels {
-            guard let evidence = index.cloudKit.coreData(modelName: model.modelName) else { continue }
+            guard let evidence = index.cloudKit.coreData(modelName: model.modelName, modelPath: model.path) else { continue }
             for entity in model.entities {
                 for line in entity.uniquenessConstraintLines {
                     findings.append(description.finding(inModel: model, line: line,

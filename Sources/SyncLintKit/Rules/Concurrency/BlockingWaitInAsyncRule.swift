@@ -63,7 +63,9 @@ public final class BlockingWaitInAsyncRule: SyntaxRule {
         knownLimitations: """
             `wait()` is recognized by name on any receiver; a type with its own async-safe `wait()` method called \
             without `await` would be reported. A lock is checked only for `lock()`/`unlock()` pairs in the same body.
-            """)
+            """,
+        // A deadlock or a lost update fails a test run as surely as an app: tests are checked too.
+        appliesTo: [.app, .tests])
 
     public static let nodeKinds: Set<SyntaxKind> = [.functionCallExpr]
 

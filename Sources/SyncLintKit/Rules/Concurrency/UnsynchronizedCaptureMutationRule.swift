@@ -82,7 +82,9 @@ public final class UnsynchronizedCaptureMutationRule: SyntaxRule {
             A trailing-closure completion handler is not recognized (most trailing closures run before their \
             function returns: on swift-nio and async-http-client, every one was synchronous). A completion handler \
             called on one serial queue is reported when started in a loop, though it would not race.
-            """)
+            """,
+        // A deadlock or a lost update fails a test run as surely as an app: tests are checked too.
+        appliesTo: [.app, .tests])
 
     public static let nodeKinds: Set<SyntaxKind> = [.sequenceExpr]
 

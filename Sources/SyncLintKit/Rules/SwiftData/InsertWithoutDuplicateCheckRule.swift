@@ -111,7 +111,7 @@ public final class InsertWithoutDuplicateCheckRule: SyntaxRule {
         guard index.isSwiftDataModel(model) || index.isManagedObject(model) else { return [] }
         if !configured.isEmpty { return configured }
         let properties = index.properties(of: model)
-        if index.cloudKit.swiftData != nil {
+        if let model = index.declarations(of: model).first, index.cloudKit.swiftData(for: model.location.file) != nil {
             let unique = properties.filter { $0.attributes.contains { $0.name == "Attribute" && $0.arguments.contains(".unique") } }
             if let key = unique.first(where: { !$0.looksLikeIdentity }) ?? unique.first { return [key.name] }
         }

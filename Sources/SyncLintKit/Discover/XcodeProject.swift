@@ -1,0 +1,183 @@
+import Foundation
+
+/// A native target of an Xcode project, read from its `project.pbxproj`: which files it compiles,
+/// which folders it takes whole (Xcode 16's synchronized folders), and which entitlements it signs with.
+/// Plain values only, so the layout can be cached with the rest of the index.
+public struct XcodeTarget: Sendable, Hashable {
+    public let name: String
+    /// `com.apple.product-type.application`, `...app-extension`, `...bundle.unit-test`, ...
+    public let productType: String
+    /// Absolute paths of the files and bundles (`Model.xcdatamodeld`) in its build phases.
+    public let files: Set<String>
+    /// Absolute paths of folders whose every file belongs to the target.
+    public let folders: Set<String>
+    /// Files inside `folders` that the target leaves out (a synchronized folder's membership exceptions).
+    public let excludedFiles: Set<String>
+    /// Absolute path of the `CODE_SIGN_ENTITLEMENTS` plist, when the target names one.
+    public let entitlements: String?
+
+    public init(name: String, productType: String, files: Set<String>, folders: Set<String> = [],
+                excludedFiles: Set<String> = [], entitlements: String?) {
+        self.name = name
+        self.productType = productType
+        self.files = files
+        self.folders = folders
+        self.excludedFiles = excludedFiles
+        self.entitlements = entitlements
+    }
+
+    /// Unit and UI test bundles.
+    public var isTest: Bool {
+        productType.contains("unit-test") || productType.contains("ui-testing")
+    }
+
+    /// Whether the file (or a file inside a bundle such as `Model.xcdatamodeld`) belongs to the target.
+    public func contains(_ path: String) -> Bool {
+        if files.contains(path) { return true }
+        if excludedFiles.contains(path) { return false }
+        var ancestor = path
+        while let slash = ancestor.lastIndex(of: "/"), slash > ancestor.startIndex {
+            ancestor = String(ancestor[..<slash])
+            if files.contains(ancestor) || folders.contains(ancestor) { return true }
+        }
+        return false
+    }
+}
+
+/// The targets of one `.xcodeproj`, read with Foundation's `PropertyListSerialization` (a
+/// `project.pbxproj` is an old-style property list; Foundation reads that format on Linux too).
+public struct XcodeProject: Sendable, Hashable {
+    /// The `project.pbxproj` file.
+    public let path: String
+    /// The folder file references are relative to (the folder holding the `.xcodeproj`).
+    public let sourceRoot: String
+    public let targets: [XcodeTarget]
+
+    /// A project file SyncLint could not use, as the one line the user sees.
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        public let path: String
+        public let reason: String
+
+        public var description: String { "warning: \(path): \(reason)" }
+    }
+
+    public init(path: String, sourceRoot: String, targets: [XcodeTarget]) {
+        self.path = path
+        self.sourceRoot = sourceRoot
+        self.targets = targets
+    }
+
+    /// Reads a `project.pbxproj`; a file that is not a property list, or has no `objects`, is a one-line warning.
+    public static func read(path: String, text: String) -> Result<XcodeProject, Failure> {
+        let plist: Any
+        do {
+            plist = try PropertyListSerialization.propertyList(from: Data(text.utf8), format: nil)
+        } catch {
+            return .failure(Failure(path: path, reason: "is not a readable Xcode project; its targets are ignored"))
+        }
+        guard let root = plist as? [String: Any], let objects = root["objects"] as? [String: Any],
+              let rootID = root["rootObject"] as? String else {
+            return .failure(Failure(path: path, reason: "has no objects or root object; its targets are ignored"))
+        }
+        let projectFolder = URL(fileURLWithPath: path).deletingLastPathComponent().deletingLastPathComponent()
+        var graph = ObjectGraph(objects: objects, sourceRoot: projectFolder.path)
+        let project = graph.object(rootID)
+        if let projectDir = project["projectDirPath"] as? String, !projectDir.isEmpty {
+            graph.sourceRoot = Self.join(graph.sourceRoot, projectDir)
+        }
+        let targets = (project["targets"] as? [String] ?? []).compactMap { graph.target($0) }
+        return .success(XcodeProject(path: path, sourceRoot: graph.sourceRoot, targets: targets))
+    }
+
+    static func join(_ base: String, _ relative: String) -> String {
+        if relative.hasPrefix("/") { return URL(fileURLWithPath: relative).standardizedFileURL.path }
+        return URL(fileURLWithPath: base).appendingPathComponent(relative).standardizedFileURL.path
+    }
+
+    /// The pbxproj's objects by id, with the group tree inverted so that a file reference's path can be
+    /// resolved through its parent groups.
+    struct ObjectGraph {
+        let objects: [String: Any]
+        var sourceRoot: String
+        private var parents: [String: String] = [:]
+
+        init(objects: [String: Any], sourceRoot: String) {
+            self.objects = objects
+            self.sourceRoot = sourceRoot
+            for (id, value) in objects {
+                for child in (value as? [String: Any])?["children"] as? [String] ?? [] { parents[child] = id }
+            }
+        }
+
+        func object(_ id: String) -> [String: Any] {
+            objects[id] as? [String: Any] ?? [:]
+        }
+
+        /// The absolute path of a file reference or group; nil for SDK and build-product references.
+        func path(of id: String, depth: Int = 0) -> String? {
+            guard depth < 64 else { return nil }  // a malformed file with a group cycle
+            let entry = object(id)
+            let own = entry["path"] as? String
+            switch entry["sourceTree"] as? String ?? "<group>" {
+            case "<absolute>":
+                return own.map { Self.standardized($0) }
+            case "SOURCE_ROOT":
+                return own.map { XcodeProject.join(sourceRoot, $0) } ?? sourceRoot
+            case "<group>":
+                let base = parents[id].flatMap { path(of: $0, depth: depth + 1) } ?? sourceRoot
+                return own.map { XcodeProject.join(base, $0) } ?? base
+            default:
+                return nil
+            }
+        }
+
+        static func standardized(_ path: String) -> String {
+            URL(fileURLWithPath: path).standardizedFileURL.path
+        }
+
+        func target(_ id: String) -> XcodeTarget? {
+            let entry = object(id)
+            guard entry["isa"] as? String == "PBXNativeTarget", let name = entry["name"] as? String else { return nil }
+            var files: Set<String> = []
+            for phaseID in entry["buildPhases"] as? [String] ?? [] {
+                for buildFileID in object(phaseID)["files"] as? [String] ?? [] {
+                    if let reference = object(buildFileID)["fileRef"] as? String, let path = path(of: reference) {
+                        files.insert(path)
+                    }
+                }
+            }
+            var folders: Set<String> = []
+            var excluded: Set<String> = []
+            for groupID in entry["fileSystemSynchronizedGroups"] as? [String] ?? [] {
+                guard let folder = path(of: groupID) else { continue }
+                folders.insert(folder)
+                for exceptionID in object(groupID)["exceptions"] as? [String] ?? [] {
+                    let exception = object(exceptionID)
+                    guard exception["target"] as? String == id else { continue }
+                    for relative in exception["membershipExceptions"] as? [String] ?? [] {
+                        excluded.insert(XcodeProject.join(folder, relative))
+                    }
+                }
+            }
+            return XcodeTarget(name: name, productType: entry["productType"] as? String ?? "", files: files,
+                               folders: folders, excludedFiles: excluded, entitlements: entitlements(of: entry, targetName: name))
+        }
+
+        /// `CODE_SIGN_ENTITLEMENTS` of the target's first configuration that sets it (Debug and Release
+        /// name the same file in practice), with `$(SRCROOT)`, `$(PROJECT_DIR)` and `$(TARGET_NAME)` expanded.
+        func entitlements(of target: [String: Any], targetName: String) -> String? {
+            guard let listID = target["buildConfigurationList"] as? String else { return nil }
+            for configurationID in object(listID)["buildConfigurations"] as? [String] ?? [] {
+                let settings = object(configurationID)["buildSettings"] as? [String: Any] ?? [:]
+                guard var value = settings["CODE_SIGN_ENTITLEMENTS"] as? String, !value.isEmpty else { continue }
+                for variable in ["$(SRCROOT)/", "${SRCROOT}/", "$(PROJECT_DIR)/", "${PROJECT_DIR}/"] where value.hasPrefix(variable) {
+                    value.removeFirst(variable.count)
+                }
+                value = value.replacingOccurrences(of: "$(TARGET_NAME)", with: targetName)
+                    .replacingOccurrences(of: "${TARGET_NAME}", with: targetName)
+                return XcodeProject.join(sourceRoot, value)
+            }
+            return nil
+        }
+    }
+}

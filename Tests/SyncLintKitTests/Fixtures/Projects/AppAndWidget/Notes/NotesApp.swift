@@ -1,0 +1,10 @@
+import SwiftData
+import SwiftUI
+
+@main
+struct NotesApp: App {
+    var body: some Scene {
+        WindowGroup { Text("Notes") }
+            .modelContainer(for: Note.self)
+    }
+}

@@ -1,0 +1,10 @@
+import SwiftData
+import SwiftUI
+
+@main
+struct ShelfApp: App {
+    var body: some Scene {
+        WindowGroup { Text("Shelf") }
+            .modelContainer(for: Book.self)
+    }
+}
