@@ -3,6 +3,10 @@
 #
 #   Benchmarks/run.sh DIR [RUNS]          # e.g. Benchmarks/run.sh .build/checkouts 5
 #   DOUBLE=1 Benchmarks/run.sh DIR [RUNS] # also on two copies of DIR, for the doubling figure
+#   RULES=default Benchmarks/run.sh ...   # the default rules, as a user runs it (default: all rules)
+#   VS=/path/to/other/synclint Benchmarks/run.sh DIR [RUNS]
+#                                         # also times another synclint build (an earlier commit's,
+#                                         # built the same way) on DIR, alternating, and prints the ratio
 #
 # Builds both executables in release (the first build of swift-syntax in release takes 10+ minutes
 # on 2 cores), then runs the floor and `synclint lint --enable-all-rules` alternately RUNS times
@@ -18,6 +22,8 @@ command -v /usr/bin/time >/dev/null || { echo "needs /usr/bin/time (GNU time)" >
 swift build -c release --scratch-path "$scratch" --product synclint >&2
 swift build -c release --scratch-path "$scratch" --product synclint-floor >&2
 bin=$(swift build -c release --scratch-path "$scratch" --show-bin-path)
+rules=(--enable-all-rules)
+[[ "${RULES:-all}" == default ]] && rules=()
 
 # Runs a command once; prints "wall_seconds peak_kib".
 measure() {
@@ -37,11 +43,11 @@ bench() {
     local target=$1 label=$2
     local floor_walls=() lint_walls=() floor_rss=0 lint_rss=0
     "$bin/synclint-floor" "$target" >&2   # warm-up, and the counts
-    "$bin/synclint" lint --enable-all-rules --no-cache "$target" >/dev/null 2>&1 || true
+    "$bin/synclint" lint "${rules[@]}" --no-cache "$target" >/dev/null 2>&1 || true
     for _ in $(seq "$runs"); do
         read -r wall rss < <(measure "$bin/synclint-floor" "$target")
         floor_walls+=("$wall"); (( rss > floor_rss )) && floor_rss=$rss
-        read -r wall rss < <(measure "$bin/synclint" lint --enable-all-rules --no-cache "$target")
+        read -r wall rss < <(measure "$bin/synclint" lint "${rules[@]}" --no-cache "$target")
         lint_walls+=("$wall"); (( rss > lint_rss )) && lint_rss=$rss
     done
     local floor_median lint_median
@@ -53,7 +59,19 @@ bench() {
     echo "$lint_median"
 }
 
-echo "median of $runs runs each, alternating; all rules on" >&2
+echo "median of $runs runs each, alternating; rules: ${RULES:-all}" >&2
+if [[ -n "${VS:-}" ]]; then
+    this_walls=() other_walls=()
+    "$VS" lint "${rules[@]}" "$dir" >/dev/null 2>&1 || true   # warm-up
+    for _ in $(seq "$runs"); do
+        read -r wall _ < <(measure "$bin/synclint" lint "${rules[@]}" "$dir"); this_walls+=("$wall")
+        read -r wall _ < <(measure "$VS" lint "${rules[@]}" "$dir"); other_walls+=("$wall")
+    done
+    this_median=$(printf '%s\n' "${this_walls[@]}" | median)
+    other_median=$(printf '%s\n' "${other_walls[@]}" | median)
+    printf 'this build %.3f s  other build %.3f s  ratio this/other %.2f\n' "$this_median" "$other_median" \
+        "$(awk "BEGIN { print $this_median / $other_median }")" >&2
+fi
 single=$(bench "$dir" "$dir" | tee /dev/stderr | tail -1)
 if [[ -n "${DOUBLE:-}" ]]; then
     twice=$(mktemp -d)

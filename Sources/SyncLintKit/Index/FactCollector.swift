@@ -14,6 +14,6 @@ extension FactCollector {
 /// The index collectors, in the order they run.
 enum IndexCollectors {
     static func make() -> [any FactCollector] {
-        [DeclarationCollector(), ModelContainerCollector(), NotificationCollector(), FunctionSummaryCollector(), CodePlaceCollector()]
+        [DeclarationCollector(), ModelContainerCollector(), NotificationCollector(), FunctionSummaryCollector(), CodePlaceCollector(), FetchKeyCollector()]
     }
 }

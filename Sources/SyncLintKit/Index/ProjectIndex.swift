@@ -10,6 +10,8 @@ public struct FileFacts: Sendable {
     public var viewConstructions: [ViewConstruction] = []
     /// Whether the file is test code, and where its preview code is.
     public var codePlaces = FileCodePlaces()
+    /// Properties the file's `#Predicate`s look models up by.
+    public var fetchKeys: [FetchKey] = []
 
     public init() {}
 }
@@ -76,6 +78,8 @@ public final class ProjectIndex: Sendable {
     public let layout: ProjectLayout
     /// What each file says about where its code lives, by path.
     let codePlaces: [String: FileCodePlaces]
+    /// Properties the project looks each model up by (`#Predicate<Model> { $0.key == value }`), by model name.
+    public let fetchKeysByModel: [String: [FetchKey]]
 
     public init(files: [FileFacts], resources: [ResourceFile] = [], cloudKitMode: Configuration.CloudKitMode = .auto,
                 layout: ProjectLayout = ProjectLayout()) {
@@ -86,8 +90,10 @@ public final class ProjectIndex: Sendable {
         var summaries: [FunctionKey: FunctionSummary] = [:]
         var constructions: [String: [ViewConstruction]] = [:]
         var codePlaces: [String: FileCodePlaces] = [:]
+        var fetchKeys: [String: [FetchKey]] = [:]
         for facts in files {
             codePlaces[facts.codePlaces.file] = facts.codePlaces
+            for key in facts.fetchKeys { fetchKeys[key.modelName, default: []].append(key) }
             for summary in facts.functionSummaries {
                 if let existing = summaries[summary.key] {
                     summaries[summary.key] = existing.merged(with: summary)
@@ -116,6 +122,7 @@ public final class ProjectIndex: Sendable {
         self.qualifiedNamesBySimpleName = bySimpleName
         self.layout = layout
         self.codePlaces = codePlaces
+        self.fetchKeysByModel = fetchKeys
         self.modelRegistrations = registrations
         self.storeConfigurations = stores
         self.resources = resources

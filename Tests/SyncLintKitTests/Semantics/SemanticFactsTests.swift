@@ -368,3 +368,19 @@ struct IfConfigTests {
         #expect(!IfConfigFacts.areExclusive(perform?.ifConfigClauses ?? [], notify?.ifConfigClauses ?? []))
     }
 }
+
+struct FetchKeyTests {
+    @Test func predicatesThatLookUpByAValueNameTheModelsKeys() {
+        let index = Probe.index("""
+            func lookups(url: URL, code: String, context: ModelContext) throws {
+                _ = try context.fetch(FetchDescriptor<Article>(predicate: #Predicate { $0.url == url }))
+                let byCode: Predicate<Station> = #Predicate { station in code == station.code }
+                _ = #Predicate<Tag> { $0.name == name && $0.isArchived == false }
+                _ = #Predicate<Tag> { $0.kind == .pinned }
+            }
+            """)
+        let keys = index.fetchKeysByModel.mapValues { $0.map(\.property) }
+        #expect(keys == ["Article": ["url"], "Station": ["code"], "Tag": ["name"]],
+                "a comparison with a literal (`false`, `.pinned`) filters; it does not look anything up")
+    }
+}

@@ -7,9 +7,11 @@ public final class InsertWithoutDuplicateCheckRule: SyntaxRule {
         name: "Insert Without Duplicate Check",
         whatItDoes: """
             Finds `context.insert(X(...))` (or an insert of a local made with `X(...)`) of a model that has a \
-            logically unique key, in a function that did not fetch or look up by that key first. The key is known \
-            from the option `logical_unique_keys` (`{ Article: [url] }`), from `@Attribute(.unique)` where CloudKit \
-            makes it unenforceable, or from the model's doc comment naming a property as unique.
+            logically unique key, when the insert sets that key and the function did not look it up first. The key \
+            is known from the option `logical_unique_keys` (`{ Article: [url] }`); for a model that syncs with \
+            CloudKit, from `@Attribute(.unique)` (which CloudKit cannot enforce) or from what the app itself looks \
+            the model up by (`#Predicate<Article> { $0.url == url }` elsewhere); or from the model's documentation \
+            naming a property as unique.
             """,
         whyIsThisBad: """
             With CloudKit there is no database constraint to stop a second record with the same key: saving the \
@@ -32,6 +34,16 @@ public final class InsertWithoutDuplicateCheckRule: SyntaxRule {
                 @Model final class Tag { var name: String = "" }
                 func addTag(_ name: String) { ↓context.insert(Tag(name: name)) }
                 """, options: ["logical_unique_keys": .map(["Tag": .list([.string("name")])])]),
+            RuleExample("""
+                @Model final class Station { var code: String = ""; var name: String = "" }
+                let configuration = ModelConfiguration(cloudKitDatabase: .private("iCloud.com.example.Transit"))
+                func station(code: String, in context: ModelContext) -> Station? {
+                    try? context.fetch(FetchDescriptor<Station>(predicate: #Predicate { $0.code == code })).first
+                }
+                func importStation(code: String, name: String, into context: ModelContext) {
+                    ↓context.insert(Station(code: code, name: name))
+                }
+                """),
         ],
         nonTriggeringExamples: [
             RuleExample("""
@@ -49,11 +61,40 @@ public final class InsertWithoutDuplicateCheckRule: SyntaxRule {
                 @Model final class Note { var text: String = "" }
                 func addNote(_ text: String) { context.insert(Note(text: text)) }
                 """),
+            RuleExample("""
+                @Model final class Station { var code: String = ""; var name: String = "" }
+                let configuration = ModelConfiguration(cloudKitDatabase: .none)
+                func station(code: String, in context: ModelContext) -> Station? {
+                    try? context.fetch(FetchDescriptor<Station>(predicate: #Predicate { $0.code == code })).first
+                }
+                func importStation(code: String, name: String, into context: ModelContext) {
+                    context.insert(Station(code: code, name: name))
+                }
+                """),
+            RuleExample("""
+                @Model final class Trip { var id: UUID = UUID(); var title: String = "" }
+                let configuration = ModelConfiguration(cloudKitDatabase: .private("iCloud.com.example.Trips"))
+                func trip(_ id: UUID, in context: ModelContext) -> Trip? {
+                    try? context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.id == id })).first
+                }
+                func newTrip(titled title: String, in context: ModelContext) {
+                    context.insert(Trip(id: UUID(), title: title))
+                }
+                """),
+            RuleExample("""
+                /// A saved place. No unique constraints on `name`: CloudKit does not support them, and two
+                /// places may share a name.
+                @Model final class Place { var name: String = "" }
+                func add(_ name: String, to context: ModelContext) { context.insert(Place(name: name)) }
+                """),
         ],
         knownLimitations: """
             A lookup is recognized by name: any earlier call in the same function named `fetch...`, `find...`, \
-            `existing...` or `lookup...`. A check done by the caller is not seen. Doc comments count when they say \
-            "unique" and name the property in backticks.
+            `existing...` or `lookup...`. A check done by the caller is not seen. Only `#Predicate` closures that \
+            compare a property of the model for equality with a value (not a literal) count as lookups; an \
+            `NSPredicate` format string does not. An insert whose key is a fresh value (`UUID()`, `Date()`) is never \
+            reported. Documentation counts when a line says "unique" (not "no unique") and names the property in \
+            backticks.
             """)
 
     public static let nodeKinds: Set<SyntaxKind> = [.functionCallExpr]
@@ -69,32 +110,67 @@ public final class InsertWithoutDuplicateCheckRule: SyntaxRule {
               call.arguments.count == 1, let argument = call.arguments.first?.expression,
               let receiver = SyntaxFacts.receiverText(call), receiver.lowercased().hasSuffix("context"),
               let body = context.scope.currentFunction?.body,
-              let modelName = Self.insertedType(argument, body: body),
+              let inserted = Self.insertedObject(argument, body: body),
               !Self.looksUpFirst(body, before: call.positionAfterSkippingLeadingTrivia) else { return }
+        let modelName = inserted.typeName
         let configured = configuredKeys[modelName] ?? []
+        let setKeys = inserted.setProperties
         context.report(call) { index in
-            guard let key = Self.uniqueKeys(of: modelName, configured: configured, index: index).first else { return nil }
-            return "`\(modelName)` is unique by `\(key)`, but this insert does not look for an existing one first; " +
-                "fetch by `\(key)` and return the existing record before inserting"
+            guard let key = Self.uniqueKeys(of: modelName, configured: configured, index: index)
+                .first(where: { setKeys.contains($0.property) }) else { return nil }
+            return "`\(modelName)` is unique by `\(key.property)` (\(key.reason)), but this insert does not look for an " +
+                "existing one first; fetch by `\(key.property)` and return the existing record before inserting"
         }
     }
 
+    /// The object an insert adds: its type, and the properties its construction sets from a value that came
+    /// from outside (an argument label, or `object.key = ...` before the insert). A key set to a fresh value
+    /// (`UUID()`, `Date()`, `.now`) cannot collide with an existing record and does not count.
+    struct InsertedObject {
+        let typeName: String
+        let setProperties: Set<String>
+    }
+
     /// `X` for `insert(X(...))`, or for `insert(x)` after `let x = X(...)` in the same body.
-    static func insertedType(_ argument: ExprSyntax, body: CodeBlockSyntax) -> String? {
+    static func insertedObject(_ argument: ExprSyntax, body: CodeBlockSyntax) -> InsertedObject? {
         if let construction = argument.as(FunctionCallExprSyntax.self) {
             let name = SyntaxFacts.calleeName(construction)
-            return SyntaxFacts.isTypeName(name) ? name : nil
+            return SyntaxFacts.isTypeName(name) ? InsertedObject(typeName: name, setProperties: keysSet(by: construction)) : nil
         }
         guard let local = argument.as(DeclReferenceExprSyntax.self)?.baseName.text else { return nil }
         var found: String?
+        var properties: Set<String> = []
         BodyScanner.scan(body) { node in
-            guard let binding = node.as(PatternBindingSyntax.self),
-                  binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == local,
-                  let construction = binding.initializer?.value.as(FunctionCallExprSyntax.self) else { return }
-            let name = SyntaxFacts.calleeName(construction)
-            if SyntaxFacts.isTypeName(name) { found = name }
+            if let binding = node.as(PatternBindingSyntax.self),
+               binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == local,
+               let construction = binding.initializer?.value.as(FunctionCallExprSyntax.self) {
+                let name = SyntaxFacts.calleeName(construction)
+                if SyntaxFacts.isTypeName(name) {
+                    found = name
+                    properties.formUnion(keysSet(by: construction))
+                }
+            } else if let sequence = node.as(SequenceExprSyntax.self), let target = SyntaxFacts.writeTarget(sequence),
+                      let path = SyntaxFacts.memberPath(target), path.root == local, path.members.count == 1,
+                      let value = sequence.elements.last, !isFresh(value) {
+                properties.insert(path.members[0])
+            }
         }
-        return found
+        return found.map { InsertedObject(typeName: $0, setProperties: properties) }
+    }
+
+    static func keysSet(by construction: FunctionCallExprSyntax) -> Set<String> {
+        Set(construction.arguments.compactMap { argument in
+            guard let label = argument.label?.text, !isFresh(argument.expression) else { return nil }
+            return label
+        })
+    }
+
+    /// `UUID()`, `Date()`, `.now`, `Date.now`: a value no existing record can share.
+    static func isFresh(_ expression: ExprSyntax) -> Bool {
+        if let call = expression.as(FunctionCallExprSyntax.self), call.arguments.isEmpty {
+            return ["UUID", "Date", "init", ".init"].contains(SyntaxFacts.calleeName(call))
+        }
+        return ["now", ".now", "Date.now", "Date()"].contains(expression.trimmedDescription)
     }
 
     static func looksUpFirst(_ body: CodeBlockSyntax, before position: AbsolutePosition) -> Bool {
@@ -106,17 +182,43 @@ public final class InsertWithoutDuplicateCheckRule: SyntaxRule {
         return false
     }
 
-    /// Configured keys, then `@Attribute(.unique)` when CloudKit is on, then doc-comment keys.
-    static func uniqueKeys(of model: String, configured: [String], index: ProjectIndex) -> [String] {
+    /// A property the model must be unique by, and how SyncLint knows.
+    struct UniqueKey {
+        let property: String
+        let reason: String
+    }
+
+    /// Configured keys; then, for a model that syncs with CloudKit (which enforces no uniqueness),
+    /// `@Attribute(.unique)` and the properties the project itself looks the model up by in a `#Predicate`;
+    /// then keys its documentation names as unique in so many words.
+    static func uniqueKeys(of model: String, configured: [String], index: ProjectIndex) -> [UniqueKey] {
         guard index.isSwiftDataModel(model) || index.isManagedObject(model) else { return [] }
-        if !configured.isEmpty { return configured }
+        if !configured.isEmpty { return configured.map { UniqueKey(property: $0, reason: "the configuration's `logical_unique_keys`") } }
         let properties = index.properties(of: model)
-        if let model = index.declarations(of: model).first, index.cloudKit.swiftData(for: model.location.file) != nil {
+        var keys: [UniqueKey] = []
+        if let declaration = index.declarations(of: model).first, let evidence = index.cloudKit.swiftData(for: declaration.location.file) {
             let unique = properties.filter { $0.attributes.contains { $0.name == "Attribute" && $0.arguments.contains(".unique") } }
-            if let key = unique.first(where: { !$0.looksLikeIdentity }) ?? unique.first { return [key.name] }
+            keys += unique.map { UniqueKey(property: $0.name, reason: "`@Attribute(.unique)`, which CloudKit cannot enforce") }
+            let fetched = (index.fetchKeysByModel[model] ?? []).filter { index.codeKind(of: $0.location) == .app }
+            for key in fetched where properties.contains(where: { $0.name == key.property }) && !keys.contains(where: { $0.property == key.property }) {
+                keys.append(UniqueKey(property: key.property,
+                                      reason: "the app looks it up by `\(key.property)` at \(key.location.description), and CloudKit is on: \(evidence)"))
+            }
         }
         let doc = index.declarations(of: model).map(\.docComment).joined(separator: "\n")
-        guard doc.lowercased().contains("unique") else { return [] }
-        return properties.map(\.name).filter { doc.contains("`\($0)`") }
+        for line in doc.split(separator: "\n") where statesUniqueness(String(line)) {
+            for property in properties where line.contains("`\(property.name)`") && !keys.contains(where: { $0.property == property.name }) {
+                keys.append(UniqueKey(property: property.name, reason: "its documentation says so"))
+            }
+        }
+        return keys
+    }
+
+    /// A documentation line that says a key is unique, not one that says there is no uniqueness.
+    static func statesUniqueness(_ line: String) -> Bool {
+        let lowered = line.lowercased()
+        guard lowered.contains("unique") else { return false }
+        return !["no unique", "not unique", "non-unique", "nonunique", "without unique", "isn't unique", "no uniqueness"]
+            .contains(where: lowered.contains)
     }
 }
