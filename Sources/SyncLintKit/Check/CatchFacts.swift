@@ -43,7 +43,8 @@ public struct CatchFacts: Sendable {
             if pattern.contains("URLError") && pattern.contains("cancelled") { handlesURLCancelled = true }
         }
         return CatchFacts(
-            doAwaitsThrowingCall: awaitsThrowingCall(doStatement.body),
+            // `do throws(DomainError)`: every error it catches is of the app's own type, never a cancellation.
+            doAwaitsThrowingCall: doStatement.throwsClause?.type == nil && awaitsThrowingCall(doStatement.body),
             handlesCancellationError: handlesCancellation, handlesURLErrorCancelled: handlesURLCancelled,
             bodyTestsCancellation: testsCancellation(clause.body), isCatchAll: isCatchAll(clause),
             destinations: destinations(of: clause, context: context),

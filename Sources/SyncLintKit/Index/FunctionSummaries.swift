@@ -54,6 +54,9 @@ public struct FunctionSummary: Sendable {
     /// Names of `self`'s members it reads (`x` or `self.x`; bare names that are not locals). The index
     /// keeps only those that are stored properties of the type.
     public var reads: Set<String> = []
+    /// Names passed as an argument without being called (`Button(action: save)`, `action: model.send`):
+    /// functions handed to someone else to call.
+    public var passedReferences: Set<String> = []
     public var writes: [StateWrite] = []
     public var awaits = false
     /// `MainActor.run`, `DispatchQueue.main.async`, `Task { @MainActor in }`.
@@ -81,6 +84,7 @@ public struct FunctionSummary: Sendable {
     func merged(with other: FunctionSummary) -> FunctionSummary {
         var merged = self
         merged.reads.formUnion(other.reads)
+        merged.passedReferences.formUnion(other.passedReferences)
         merged.writes += other.writes
         merged.awaits = awaits || other.awaits
         merged.hopsToMainActor = hopsToMainActor || other.hopsToMainActor
@@ -118,6 +122,9 @@ public struct ViewConstruction: Sendable {
         /// Built in a place whose identity stays while its arguments change (a split view's detail built from
         /// a selection, a view reused with a new argument): `.task` without `id:` keeps the first value's work.
         case stable
+        /// Built in a `NavigationSplitView`'s `detail:` (or `content:`) column from the selection: the column
+        /// keeps the view's identity while the selection, and so the argument, changes.
+        case splitViewColumn
     }
 
     public let typeName: String

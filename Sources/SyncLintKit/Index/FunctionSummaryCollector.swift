@@ -74,10 +74,17 @@ final class FunctionSummaryCollector: FactCollector {
             recordConstruction(call, context: context)
             recordCall(call, context: context)
         case .memberAccessExpr:
-            guard !frames.isEmpty, let member = node.as(MemberAccessExprSyntax.self), let base = member.base,
-                  SyntaxFacts.isSelf(base), !Self.isWriteTarget(node) else { return }
+            guard !frames.isEmpty, let member = node.as(MemberAccessExprSyntax.self), let base = member.base else { return }
+            if node.parent?.is(LabeledExprSyntax.self) == true {
+                frames[frames.count - 1].summary.passedReferences.insert(member.declName.baseName.text)
+            }
+            guard SyntaxFacts.isSelf(base), !Self.isWriteTarget(node) else { return }
             frames[frames.count - 1].summary.reads.insert(member.declName.baseName.text)
         case .declReferenceExpr:
+            if !frames.isEmpty, node.parent?.is(LabeledExprSyntax.self) == true,
+               let reference = node.as(DeclReferenceExprSyntax.self) {
+                frames[frames.count - 1].summary.passedReferences.insert(reference.baseName.text)
+            }
             recordBareRead(node, context: context)
         default:
             break
@@ -176,9 +183,20 @@ final class FunctionSummaryCollector: FactCollector {
             default: return false
             }
         }
+        // The innermost closure decides: a per-value container inside a detail column builds per value.
+        let inColumn = !perValue && context.scope.closures.contains { closure in
+            guard let call = closure.call, SyntaxFacts.calleeName(call) == "NavigationSplitView" else { return false }
+            return ["detail", "content"].contains(Self.argumentLabel(of: closure.node))
+        }
         context.facts.viewConstructions.append(ViewConstruction(
             typeName: reference.baseName.text, scope: context.scope.currentType?.qualifiedName,
-            identity: perValue ? .perValue : .stable, location: context.location(of: call)))
+            identity: perValue ? .perValue : (inColumn ? .splitViewColumn : .stable), location: context.location(of: call)))
+    }
+
+    /// The label a closure is passed with: `detail` for `NavigationSplitView { } detail: { }` or `detail: { }`.
+    static func argumentLabel(of closure: ClosureExprSyntax) -> String? {
+        if let element = closure.parent?.as(MultipleTrailingClosureElementSyntax.self) { return element.label.text }
+        return closure.parent?.as(LabeledExprSyntax.self)?.label?.text
     }
 
     /// The left side of `x = v` or `x += v`.

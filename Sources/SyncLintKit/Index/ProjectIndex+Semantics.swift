@@ -156,8 +156,15 @@ extension ProjectIndex {
     // MARK: Cancellation
 
     /// Whether code can be cancelled at all: `.task` closures and task-group children always can; a stored
-    /// `Task` when its type cancels that handle; an async function when some caller (to `depth` calls) can be,
-    /// or when the project never calls it (its callers are outside what was linted, so nothing says it can't).
+    /// `Task` when its type cancels that handle; an async function when some caller (to `depth` calls) can be.
+    /// A function the project never calls counts as cancellable (its callers are outside what was linted),
+    /// unless the project names it without calling it: on real apps such a function is passed by reference to
+    /// a button that starts it in a task nobody keeps (tried on eight public apps; see docs/precision.md).
+    /// Whether some function of the project mentions the function's name without calling it (`action: save`).
+    func isReferencedWithoutCall(_ key: FunctionKey) -> Bool {
+        functionSummaries.values.contains { $0.passedReferences.contains(key.name) }
+    }
+
     public func isCancellable(_ cancellation: Cancellability, depth: Int = ProjectIndex.callDepth) -> Bool {
         var seen: Set<FunctionKey> = []
         func check(_ cancellation: Cancellability, remaining: Int) -> Bool {
@@ -169,7 +176,11 @@ extension ProjectIndex {
             case .ifCallersCancellable(let key):
                 guard remaining >= 0, seen.insert(key).inserted else { return false }
                 let sites = callSites(of: key)
-                return sites.isEmpty || sites.contains { check($0.cancellation, remaining: remaining - 1) }
+                // A function the project never calls may be called from outside the run (cancellable, as far as
+                // anything says), unless the project names it without calling it: passed by reference
+                // (`Button(action: save)`, `TaskButton(action: load)`), which starts it in a task nobody keeps.
+                if sites.isEmpty { return !isReferencedWithoutCall(key) }
+                return sites.contains { check($0.cancellation, remaining: remaining - 1) }
             }
         }
         return check(cancellation, remaining: depth)

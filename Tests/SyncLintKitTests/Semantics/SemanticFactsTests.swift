@@ -208,7 +208,7 @@ struct CallSiteTests {
             }
             """)
         let identities = index.constructions(ofView: "ItemDetail").map(\.identity)
-        #expect(identities == [.perValue, .stable, .perValue])
+        #expect(identities == [.perValue, .splitViewColumn, .perValue])
     }
 }
 

@@ -58,6 +58,31 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
         ],
         nonTriggeringExamples: [
             RuleExample("""
+                enum SyncError: Error { case offline, rejected }
+                @MainActor final class SyncModel {
+                    var errorMessage: String?
+                    func sync() async {
+                        do throws(SyncError) {
+                            try await client.push()
+                        } catch {
+                            errorMessage = "\\(error)"
+                        }
+                    }
+                }
+                """),
+            RuleExample("""
+                @MainActor final class ComposerModel {
+                    var errorMessage: String?
+                    func send() async {
+                        do { try await client.post(draft) } catch { errorMessage = error.localizedDescription }
+                    }
+                }
+                struct ComposerView: View {
+                    let model: ComposerModel
+                    var body: some View { AsyncButton("Send", action: model.send) }
+                }
+                """),
+            RuleExample("""
                 func loadContent() async {
                     do {
                         let content = try await service.fetch(articleId)
@@ -129,9 +154,11 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
             A callee that converts cancellation into its own error type before it reaches the catch is not \
             seen, nor is user-visible state with other names. Code that nobody can cancel is quiet: a `Task { }` \
             whose handle is dropped (a button action) and async functions only such tasks call (followed three \
-            calls deep); an async function the project never calls counts as cancellable, since its callers \
-            are outside what was linted. A `do` whose only `try` is synchronous (or `try?`) cannot receive a \
-            cancellation and is quiet.
+            calls deep), and an async function the project never calls but names without calling (passed by \
+            reference, as `Button(action: save)`); one the project never mentions counts as cancellable, since its \
+            callers are outside what was linted. A `do` \
+            whose only `try` is synchronous (or `try?`), and a `do throws(DomainError)` with a typed error, cannot \
+            receive a cancellation and are quiet.
             """)
 
     public static let nodeKinds: Set<SyntaxKind> = [.doStmt]
@@ -141,7 +168,7 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
     public func enter(_ node: Syntax, context: FileContext) {
         // Only an awaited throwing call can throw a cancellation: a synchronous `try` or a `try?` cannot.
         guard let doStatement = node.as(DoStmtSyntax.self), context.scope.isAsyncContext,
-              CatchFacts.awaitsThrowingCall(doStatement.body) else { return }
+              doStatement.throwsClause?.type == nil, CatchFacts.awaitsThrowingCall(doStatement.body) else { return }
         for clause in doStatement.catchClauses {
             let patternText = clause.catchItems.trimmedDescription
             if patternText.contains("CancellationError") || patternText.contains(".cancelled") { return }

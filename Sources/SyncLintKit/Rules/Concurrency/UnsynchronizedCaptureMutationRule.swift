@@ -46,6 +46,15 @@ public final class UnsynchronizedCaptureMutationRule: SyntaxRule {
         ],
         nonTriggeringExamples: [
             RuleExample("""
+                func total(of queue: DispatchQueue, parts: [Int]) -> Int {
+                    var sum = 0
+                    for part in parts {
+                        queue.sync { sum += part }
+                    }
+                    return sum
+                }
+                """),
+            RuleExample("""
                 @MainActor
                 func rollAllWithAnimation(completion: @escaping () -> Void) {
                     var completedCount = 0  // Main-actor isolated
@@ -99,6 +108,8 @@ public final class UnsynchronizedCaptureMutationRule: SyntaxRule {
               let declaration = Self.localVarDeclaration(name, in: body), declaration < outermost.node.position else { return }
         let isolated = context.scope.isMainActorIsolated || context.scope.currentType?.isActor == true
         let concurrent = closures.contains { closure in
+            // `queue.sync { }` runs the closure before the caller goes on: never concurrently with it.
+            if let call = closure.call, ["sync", "asyncAndWait", "performAndWait"].contains(SyntaxFacts.calleeMethodName(call)) { return false }
             switch closure.kind {
             case .backgroundQueue, .taskGroupChild, .detachedTask: return true
             case .mainQueue: return Self.startedInLoop(closure, after: declaration)

@@ -9,7 +9,9 @@ public final class TaskWithoutIDRule: SyntaxRule {
             Finds a `.task { }` modifier without `id:` in a SwiftUI view whose closure awaits work on a value \
             passed into the view (a plain stored `let`/`var` without an initial value, or a property wrapped \
             in `@Bindable`, `@ObservedObject` or `@Binding`) when that value is a persistent model (SwiftData \
-            `@Model`, Core Data `NSManagedObject`) or holds one, so sync can change it under the task.
+            `@Model`, Core Data `NSManagedObject`) or holds one, so sync can change it under the task; or, for \
+            any value, when the view is built in a `NavigationSplitView` column from the selection, which keeps \
+            the view (and its task) while the selection changes.
             """,
         whyIsThisBad: """
             A `.task` without `id:` runs once per view identity. When the parent passes a different value \
@@ -39,6 +41,28 @@ public final class TaskWithoutIDRule: SyntaxRule {
                     let item: Item
                     var body: some View {
                         Text(item.title)↓.task { await load(self.item) }
+                    }
+                }
+                """),
+            RuleExample("""
+                struct Route: Hashable { var id: String; var name: String }
+                struct RoutesView: View {
+                    @State private var selection: Route?
+                    let routes: [Route]
+                    var body: some View {
+                        NavigationSplitView {
+                            List(routes, id: \\.self, selection: $selection) { Text($0.name) }
+                        } detail: {
+                            if let selection { RouteDetail(route: selection) }
+                        }
+                    }
+                }
+                struct RouteDetail: View {
+                    let route: Route
+                    @State private var stops: [String] = []
+                    var body: some View {
+                        List(stops, id: \\.self) { Text($0) }
+                            ↓.task { stops = await loadStops(for: route.id) }
                     }
                 }
                 """),
@@ -95,6 +119,28 @@ public final class TaskWithoutIDRule: SyntaxRule {
                 }
                 """),
             RuleExample("""
+                struct Route: Hashable { var id: String; var name: String }
+                struct RoutesView: View {
+                    let routes: [Route]
+                    var body: some View {
+                        NavigationStack {
+                            List(routes, id: \\.self) { route in
+                                NavigationLink(route.name, value: route)
+                            }
+                            .navigationDestination(for: Route.self) { route in RouteDetail(route: route) }
+                        }
+                    }
+                }
+                struct RouteDetail: View {
+                    let route: Route
+                    @State private var stops: [String] = []
+                    var body: some View {
+                        List(stops, id: \\.self) { Text($0) }
+                            .task { stops = await loadStops(for: route.id) }
+                    }
+                }
+                """),
+            RuleExample("""
                 struct SearchStore { var query: String }
                 struct SuggestionsView: View {
                     var store: SearchStore
@@ -109,7 +155,8 @@ public final class TaskWithoutIDRule: SyntaxRule {
             view is not checked. To stay precise on real apps (tried on IceCubes: one-time `@State` setup and \
             one-shot loads of plain values made most of the noise) the rule stays quiet when the closure never \
             awaits, and when the value is not a persistent model and holds none the index knows: a detail view \
-            that loads a plain `Identifiable` struct without `id:` has the same bug and is not reported. A model \
+            that loads a plain `Identifiable` struct without `id:` is reported only when the index sees it built in a \
+            split view's column; a view reused with a new argument elsewhere is not seen. A model \
             passed to a view that is recreated for every new model (a list row) is reported although its task \
             does restart; suppress it there.
             """)
@@ -129,8 +176,13 @@ public final class TaskWithoutIDRule: SyntaxRule {
         let properties = ViewProperties(typeNode: view.node)
         guard let used = properties.injectedNames(usedIn: closure).first else { return }
         let typeName = properties.injected[used] ?? ""
+        let viewName = view.qualifiedName
         context.report(member.period) { index in
-            guard Self.isOrHoldsPersistentModel(typeName, index: index) else { return nil }
+            // A model (or a holder of one) can change under the task through sync anywhere; a plain value
+            // changes under it only where the view keeps its identity while its argument changes: a split
+            // view's column built from the selection. A view built per value gets a new task for each value.
+            guard Self.isOrHoldsPersistentModel(typeName, index: index)
+                || index.constructions(ofView: viewName).contains(where: { $0.identity == .splitViewColumn }) else { return nil }
             let identity = StableIdentity.suggestion(for: used, typeName: typeName, index: index)
             return "`.task` without `id:` works on `\(used)`, which is passed into the view: when it changes the task is " +
                 "neither cancelled nor restarted; use `.task(id: \(identity))` so it restarts exactly when the identity changes"
