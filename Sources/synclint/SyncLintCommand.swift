@@ -39,8 +39,11 @@ struct Lint: ParsableCommand {
     @Argument(help: "Files or folders to lint (default: the current folder).")
     var paths: [String] = []
 
-    @Option(help: "Output format: xcode, json or sarif.")
+    @Option(help: "Output format: \(ReporterKind.allCases.map(\.rawValue).joined(separator: ", ")).")
     var reporter: String = "xcode"
+
+    @Option(help: "Write the report to this file instead of standard output.")
+    var output: String?
 
     @Option(help: "Configuration file (default: .synclint.yml in the current folder, if any).")
     var config: String?
@@ -59,7 +62,7 @@ struct Lint: ParsableCommand {
 
     func run() throws {
         guard let reporterKind = ReporterKind(rawValue: reporter) else {
-            throw ValidationError("unknown reporter '\(reporter)'; use \(ReporterKind.allCases.map(\.rawValue).joined(separator: " or "))")
+            throw ValidationError("unknown reporter '\(reporter)'; use one of \(ReporterKind.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         let configuration = try loadConfiguration()
         let currentFolder = FileManager.default.currentDirectoryPath
@@ -67,7 +70,18 @@ struct Lint: ParsableCommand {
         let result = Linter.lint(paths: targets, configuration: configuration, enableAllRules: enableAllRules)
         for warning in result.warnings { standardError(warning) }
         let reportStart = DispatchTime.now().uptimeNanoseconds
-        FileHandle.standardOutput.write(Data(reporterKind.render(result.findings).utf8))
+        let enabled = Linter.enabledRules(configuration: configuration, enableAllRules: enableAllRules)
+        let report = LintReport(findings: result.findings, rules: RuleRegistry.allDescriptions.filter { enabled.contains($0.id) },
+                                root: ProjectRoot.resolve(paths: targets, currentFolder: currentFolder),
+                                locate: reporterKind.usesIdentities)
+        let rendered = Data(reporterKind.render(report).utf8)
+        if let output {
+            do { try rendered.write(to: URL(fileURLWithPath: output), options: .atomic) } catch {
+                throw ValidationError("cannot write \(output): \(error.localizedDescription)")
+            }
+        } else {
+            FileHandle.standardOutput.write(rendered)
+        }
         if timings {
             let report = Double(DispatchTime.now().uptimeNanoseconds - reportStart) / 1e9
             let t = result.timings
@@ -81,7 +95,7 @@ struct Lint: ParsableCommand {
                 standardError("  " + stage.padding(toLength: 48, withPad: " ", startingAt: 0) + String(format: "%8.3f s", seconds))
             }
         }
-        if result.findings.contains(where: { $0.severity == .error }) || (strict && !result.findings.isEmpty) {
+        if report.findings.contains(where: { $0.severity == .error }) || (strict && !report.findings.isEmpty) {
             throw ExitCode(1)
         }
     }
