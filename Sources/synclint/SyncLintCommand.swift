@@ -45,6 +45,12 @@ struct Lint: ParsableCommand {
     @Option(help: "Write the report to this file instead of standard output.")
     var output: String?
 
+    @Option(help: "Report only findings not recorded in this baseline file.")
+    var baseline: String?
+
+    @Option(help: "Record this run's findings in this baseline file.")
+    var writeBaseline: String?
+
     @Option(help: "Configuration file (default: .synclint.yml in the current folder, if any).")
     var config: String?
 
@@ -67,13 +73,24 @@ struct Lint: ParsableCommand {
         let configuration = try loadConfiguration()
         let currentFolder = FileManager.default.currentDirectoryPath
         let targets = paths.isEmpty ? (configuration.included.isEmpty ? [currentFolder] : configuration.included) : paths
+        // Read the baseline before linting, so a bad path fails fast with exit status 2.
+        let baselineIn = try (baseline ?? configuration.baseline).map { path in
+            do { return try Baseline.load(path: path) } catch let error as Baseline.LoadError { throw ValidationError(error.description) }
+        }
         let result = Linter.lint(paths: targets, configuration: configuration, enableAllRules: enableAllRules)
         for warning in result.warnings { standardError(warning) }
         let reportStart = DispatchTime.now().uptimeNanoseconds
         let enabled = Linter.enabledRules(configuration: configuration, enableAllRules: enableAllRules)
-        let report = LintReport(findings: result.findings, rules: RuleRegistry.allDescriptions.filter { enabled.contains($0.id) },
-                                root: ProjectRoot.resolve(paths: targets, currentFolder: currentFolder),
-                                locate: reporterKind.usesIdentities)
+        let writeBaselinePath = writeBaseline ?? configuration.writeBaseline
+        let fullReport = LintReport(findings: result.findings, rules: RuleRegistry.allDescriptions.filter { enabled.contains($0.id) },
+                                    root: ProjectRoot.resolve(paths: targets, currentFolder: currentFolder),
+                                    locate: reporterKind.usesIdentities || baselineIn != nil || writeBaselinePath != nil)
+        if let path = writeBaselinePath {
+            do { try fullReport.baseline.write(to: path) } catch {
+                throw ValidationError("cannot write baseline \(path): \(error.localizedDescription)")
+            }
+        }
+        let report = baselineIn.map { fullReport.removing($0) } ?? fullReport
         let rendered = Data(reporterKind.render(report).utf8)
         if let output {
             do { try rendered.write(to: URL(fileURLWithPath: output), options: .atomic) } catch {
