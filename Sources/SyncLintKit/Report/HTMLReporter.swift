@@ -19,9 +19,12 @@ public enum HTMLReporter {
             .count { background: #fff; border: 1px solid #d1d9e0; border-radius: 8px; padding: 10px 18px; }
             .count b { display: block; font-size: 24px; }
             .count.error b { color: #cf222e; } .count.warning b { color: #9a6700; }
-            table.toc { border-collapse: collapse; background: #fff; border: 1px solid #d1d9e0; border-radius: 8px; margin-bottom: 28px; width: 100%; }
-            table.toc td, table.toc th { padding: 6px 12px; border-bottom: 1px solid #eef1f4; text-align: left; }
-            table.toc td.n { text-align: right; font-variant-numeric: tabular-nums; }
+            nav.toc { display: grid; grid-template-columns: repeat(auto-fill, minmax(330px, 1fr)); gap: 6px 16px; background: #fff; border: 1px solid #d1d9e0; border-radius: 8px; padding: 12px 16px; margin-bottom: 24px; }
+            nav.toc a { color: #1f2328; text-decoration: none; white-space: nowrap; }
+            nav.toc a:hover code { text-decoration: underline; }
+            nav.toc b { color: #59636e; font-weight: 600; margin-left: 4px; }
+            .dot { display: inline-block; width: 8px; height: 8px; border-radius: 4px; margin-right: 8px; vertical-align: 1px; }
+            .dot.error { background: #cf222e; } .dot.warning { background: #d4a72c; }
             section.rule { background: #fff; border: 1px solid #d1d9e0; border-radius: 8px; margin-bottom: 20px; padding: 16px 20px; }
             section.rule h2 { font-size: 18px; margin: 0 0 6px; }
             .badge { display: inline-block; font-size: 12px; font-weight: 600; border-radius: 10px; padding: 1px 9px; margin-right: 6px; vertical-align: 2px; }
@@ -56,13 +59,13 @@ public enum HTMLReporter {
             let right = (rhs.findings.contains { $0.severity == .error } ? 1 : 0, rhs.findings.count)
             return left != right ? left > right : lhs.ruleID < rhs.ruleID
         }
-        html += "<table class=\"toc\"><tr><th>Rule</th><th>What it finds</th><th>Findings</th></tr>\n"
+        // A compact index, so the first screen shows both the shape of the problem and the first findings.
+        html += "<nav class=\"toc\">\n"
         for group in groups {
-            let rule = report.rule(group.ruleID)
-            html += "<tr><td><a href=\"#\(escape(group.ruleID))\"><code>\(escape(group.ruleID))</code></a></td>"
-            html += "<td>\(inlineCode(RuleDocumentation.firstSentence(rule?.whatItDoes ?? "")))</td><td class=\"n\">\(group.findings.count)</td></tr>\n"
+            let severity = (group.findings.map(\.severity).max() ?? .warning).rawValue
+            html += "<a href=\"#\(escape(group.ruleID))\"><span class=\"dot \(severity)\"></span><code>\(escape(group.ruleID))</code> <b>\(group.findings.count)</b></a>\n"
         }
-        html += "</table>\n"
+        html += "</nav>\n"
         for group in groups {
             let rule = report.rule(group.ruleID)
             let severity = (group.findings.map(\.severity).max() ?? .warning).rawValue
