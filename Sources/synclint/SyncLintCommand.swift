@@ -54,6 +54,15 @@ struct Lint: ParsableCommand {
     @Option(help: "Configuration file (default: .synclint.yml in the current folder, if any).")
     var config: String?
 
+    @Flag(help: "Apply safe automatic fixes, then report the findings that are left.")
+    var fix = false
+
+    @Flag(help: "Also apply fixes that may change behaviour (implies --fix).")
+    var unsafeFixes = false
+
+    @Flag(help: "With --fix: print the fixes as a unified diff and write nothing; exit 1 when there is something to fix.")
+    var diff = false
+
     @Flag(help: "Turn on every rule, opt-in ones included.")
     var enableAllRules = false
 
@@ -73,6 +82,10 @@ struct Lint: ParsableCommand {
         let configuration = try loadConfiguration()
         let currentFolder = FileManager.default.currentDirectoryPath
         let targets = paths.isEmpty ? (configuration.included.isEmpty ? [currentFolder] : configuration.included) : paths
+        if fix || unsafeFixes || diff {
+            let done = try applyFixes(targets: targets, configuration: configuration, root: ProjectRoot.resolve(paths: targets, currentFolder: currentFolder))
+            if done { return }
+        }
         // Read the baseline before linting, so a bad path fails fast with exit status 2.
         let baselineIn = try (baseline ?? configuration.baseline).map { path in
             do { return try Baseline.load(path: path) } catch let error as Baseline.LoadError { throw ValidationError(error.description) }
@@ -115,6 +128,39 @@ struct Lint: ParsableCommand {
         if report.findings.contains(where: { $0.severity == .error }) || (strict && !report.findings.isEmpty) {
             throw ExitCode(1)
         }
+    }
+
+    /// Fixes in memory; with `--diff` prints the diff and is done (true), else writes the files and
+    /// lets the lint that follows report what is left (false).
+    private func applyFixes(targets: [String], configuration: Configuration, root: String) throws -> Bool {
+        let result = FixEngine.fix(paths: targets, configuration: configuration, enableAllRules: enableAllRules, includeUnsafe: unsafeFixes)
+        for warning in result.warnings { standardError(warning) }
+        if diff {
+            let text = result.changes.map { change in
+                let name = ProjectRoot.relative(change.path, to: root) ?? change.path
+                return UnifiedDiff.render(old: change.original, new: change.fixed, oldName: "a/" + name, newName: "b/" + name)
+            }.joined()
+            if let output {
+                do { try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic) } catch {
+                    throw ValidationError("cannot write \(output): \(error.localizedDescription)")
+                }
+            } else {
+                FileHandle.standardOutput.write(Data(text.utf8))
+            }
+            if !result.changes.isEmpty { throw ExitCode(1) }
+            return true
+        }
+        do {
+            for warning in try FixEngine.write(result) { standardError(warning) }
+        } catch let error as FixEngine.WriteError {
+            throw ValidationError(error.description)
+        }
+        let count = result.fixed.values.reduce(0, +)
+        if count > 0 {
+            let perRule = result.fixed.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
+            standardError("fixed \(count) finding\(count == 1 ? "" : "s") in \(result.changes.count) file\(result.changes.count == 1 ? "" : "s") (\(perRule))")
+        }
+        return false
     }
 
     private func loadConfiguration() throws -> Configuration {
