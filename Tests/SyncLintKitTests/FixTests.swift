@@ -59,6 +59,42 @@ struct FixTests {
             == "struct V: View {\n    var body: some View { Text(\"a\").task { await load() } }\n}\n")
     }
 
+    @Test func unsafeFixesRunOnlyWhenAskedAndOnlyInShapesTheyHandle() throws {
+        let rule = try #require(RuleRegistry.description(of: "loading_state_not_reset"))
+        let code = MarkedSource(rule.triggeringExamples[0].code).text
+        #expect(fix(code, rules: [rule.id], unsafe: false).changes.isEmpty, "an unsafe fix needs --unsafe-fixes")
+        #expect(!fix(code, rules: [rule.id], unsafe: true).changes.isEmpty)
+        // A flag set inside an `if`: a defer there would run at the end of the `if`, so no fix.
+        let nested = """
+            func load(force: Bool) async {
+                if force {
+                    isLoading = true
+                }
+                guard let account else { return }
+                await fetch(account)
+                isLoading = false
+            }
+            """
+        #expect(!Harness.findings(nested, rules: [rule.id]).isEmpty)
+        #expect(fix(nested, rules: [rule.id]).changes.isEmpty)
+        // A catch on its own line keeps that layout.
+        let ownLine = """
+            @MainActor final class M {
+                var errorMessage: String?
+                func load() async {
+                    do {
+                        try await fetch()
+                    }
+                    catch {
+                        errorMessage = error.localizedDescription
+                    }
+                }
+            }
+            """
+        #expect(fix(ownLine, rules: ["cancellation_reported_as_error"]).changes.first?.fixed
+            == ownLine.replacingOccurrences(of: "        catch {", with: "        catch is CancellationError {\n        }\n        catch {"))
+    }
+
     @Test func overlappingFixesAreAppliedInRoundsAndBothLand() {
         // An `.onAppear { Task { } }` nested inside another: the outer rewrite replaces the inner one's
         // text, so the inner waits for the next round, on the re-parsed result.

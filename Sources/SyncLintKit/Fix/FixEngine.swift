@@ -58,7 +58,7 @@ struct FixableFile {
 public enum FixEngine {
     // Metatypes of stateless enums; the list is never written.
     nonisolated(unsafe) static let fixList: [any RuleFix.Type] = [
-        OnAppearTaskFix.self, ObservedTaskHandleFix.self,
+        OnAppearTaskFix.self, ObservedTaskHandleFix.self, LoadingStateNotResetFix.self, CancellationReportedAsErrorFix.self,
     ]
     nonisolated(unsafe) static let fixes: [String: any RuleFix.Type] = {
         var byRule: [String: any RuleFix.Type] = [:]
