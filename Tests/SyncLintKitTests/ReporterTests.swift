@@ -161,6 +161,34 @@ struct ReporterTests {
         #expect(RuleDocumentation.firstSentence("  Finds `x.y`\n   here") == "Finds `x.y` here")
     }
 
+    /// Every reporter through the built `synclint` on Examples/ (Swift files, a model file, errors and
+    /// warnings), written with `--output`: each output parses as its format says, SARIF against the schema.
+    @Test func everyReporterOnTheExamplesThroughTheCommandLine() throws {
+        let folder = try Repository.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for kind in ReporterKind.allCases {
+            let output = folder.appendingPathComponent("report-\(kind.rawValue)")
+            let run = try Repository.run(["lint", "--reporter", kind.rawValue, "--output", output.path], in: URL(fileURLWithPath: Repository.path("Examples")))
+            #expect(run.status == 1 && run.stdout.isEmpty, "\(kind): \(run.stderr)")
+            let text = try String(contentsOf: output, encoding: .utf8)
+            #expect(text.contains("task_without_id"), "\(kind)")
+            switch kind {
+            case .json, .codeclimate, .sarif:
+                #expect((try? JSONSerialization.jsonObject(with: Data(text.utf8))) != nil, "\(kind) is JSON")
+            case .checkstyle: try expectWellFormedXML(text, root: "checkstyle")
+            case .junit: try expectWellFormedXML(text, root: "testsuites")
+            case .githubActions: #expect(text.split(separator: "\n").allSatisfy { $0.hasPrefix("::warning file=") || $0.hasPrefix("::error file=") })
+            case .xcode, .markdown, .html, .summary: break
+            }
+            if kind == .sarif, SARIFReporterTests.validatorAvailable {
+                let script = "import json, sys, jsonschema\nschema = json.load(open(sys.argv[1]))\njsonschema.validators.validator_for(schema)(schema).validate(json.load(sys.stdin))\nprint('valid')"
+                let result = try SARIFReporterTests.run(["python3", "-c", script, SARIFReporterTests.schema], input: text)
+                #expect(result.status == 0, "\(result.output)")
+                #expect(text.contains("\"uri\" : \"ListSync/Bad/ListSync.xcdatamodeld/ListSync.xcdatamodel/contents\""))
+            }
+        }
+    }
+
     /// Parses with Python's XML parser where python3 exists: a reporter whose escaping is wrong fails here.
     private func expectWellFormedXML(_ text: String, root: String) throws {
         guard (try? SARIFReporterTests.run(["python3", "-c", "import xml.dom.minidom"]).status) == 0 else { return }

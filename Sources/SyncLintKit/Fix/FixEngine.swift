@@ -182,19 +182,20 @@ public enum FixEngine {
     public static func write(_ result: Result) throws -> [String] {
         var warnings: [String] = []
         for change in result.changes {
-            let url = URL(fileURLWithPath: change.path)
+            // A symlinked source is fixed where it lives; the link stays a link.
+            let url = URL(fileURLWithPath: change.path).resolvingSymlinksInPath()
             guard let current = try? String(contentsOf: url, encoding: .utf8), current == change.original else {
                 warnings.append("warning: \(change.path): changed while fixing; left as it is")
                 continue
             }
-            let attributes = try? FileManager.default.attributesOfItem(atPath: change.path)
+            let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
             let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).synclint-\(UUID().uuidString)")
             do {
                 try Data(change.fixed.utf8).write(to: temporary)
                 if let permissions = attributes?[.posixPermissions] {
                     try FileManager.default.setAttributes([.posixPermissions: permissions], ofItemAtPath: temporary.path)
                 }
-                guard rename(temporary.path, change.path) == 0 else {
+                guard rename(temporary.path, url.path) == 0 else {
                     throw WriteError(description: "error: \(change.path): cannot replace the file (\(String(cString: strerror(errno))))")
                 }
             } catch {
