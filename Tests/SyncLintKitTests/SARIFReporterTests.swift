@@ -102,6 +102,8 @@ struct SARIFReporterTests {
         let fingerprint = (results.first?["partialFingerprints"] as? [String: String])?["synclint/identity/v1"]
         #expect(fingerprint == ReporterTests.report.identities.first?.fingerprint)
         #expect(results.first?["ruleIndex"] as? Int == 2)
+        #expect((taskRule["properties"] as? [String: Any])?["tags"] as? [String] == ["seed-000", "seed-001"])
+        #expect(SARIFReporter.seedTags("—").isEmpty)
     }
 
     /// Columns count Unicode scalars, as `columnKind` says, not the UTF-8 bytes findings carry.

@@ -29,7 +29,7 @@ public enum ReporterKind: String, CaseIterable, Sendable {
 
     /// Findings alone: paths relative to `/`, every registered rule as "ran".
     public func render(_ findings: [Finding]) -> String {
-        render(LintReport(findings: findings))
+        render(LintReport(findings: findings, locate: usesIdentities))
     }
 
     public func render(_ report: LintReport) -> String {

@@ -25,7 +25,7 @@ public enum SARIFReporter {
                 "defaultConfiguration": ["level": rule.severity.rawValue, "enabled": !rule.isOptIn],
                 "help": ["text": rule.whyIsThisBad, "markdown": RuleDocumentation.markdown(for: rule)],
                 "helpUri": report.helpURL(for: rule.id),
-                "properties": ["tags": ["seed-" + rule.seed], "fixSafety": rule.fixSafety.rawValue],
+                "properties": ["tags": Self.seedTags(rule.seed), "fixSafety": rule.fixSafety.rawValue],
             ]
         }
         let results: [[String: Any]] = report.findings.indices.map { index in
@@ -71,6 +71,11 @@ public enum SARIFReporter {
         guard let data = try? JSONSerialization.data(withJSONObject: log, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]),
               let text = String(data: data, encoding: .utf8) else { return "{}\n" }
         return text + "\n"
+    }
+
+    /// "000, 001" → ["seed-000", "seed-001"]: one tag per seed, so dashboards can filter by seed.
+    static func seedTags(_ seeds: String) -> [String] {
+        seeds.split(whereSeparator: { $0 == "," || $0 == " " }).filter { $0.allSatisfy(\.isNumber) }.map { "seed-" + $0 }
     }
 
     /// A relative path as a URI reference: each segment percent-encoded, slashes kept.
