@@ -123,8 +123,23 @@ struct FixTests {
             """)
     }
 
+    /// A fix that deletes the file's last closing brace.
+    enum BraceEatingFix: RuleFix {
+        static let ruleID = "on_appear_task"
+        static func edits(for finding: Finding, in file: FixableFile, options: RuleOptions) -> [SourceEdit]? {
+            guard let brace = Array(file.tree.tokens(viewMode: .sourceAccurate)).last(where: { $0.tokenKind == .rightBrace }) else { return nil }
+            return [SourceEdit(range: brace.positionAfterSkippingLeadingTrivia..<brace.endPositionBeforeTrailingTrivia, replacement: "")]
+        }
+    }
+
     @Test func aFixThatWouldBreakTheSyntaxIsRefused() {
-        // The edit itself is fine; a made-up fix that deletes a brace shows the guard.
+        let code = "struct V: View {\n    var body: some View { Text(\"a\").onAppear { Task { await load() } } }\n}\n"
+        var configuration = Configuration()
+        configuration.onlyRules = ["on_appear_task"]
+        let result = FixEngine.fix(sources: [SourceInput(path: "/virtual/V.swift", text: code)], resources: [], configuration: configuration,
+                                   enableAllRules: false, includeUnsafe: false, using: ["on_appear_task": BraceEatingFix.self])
+        #expect(result.changes.isEmpty)
+        #expect(result.warnings == ["warning: /virtual/V.swift: fixing would introduce syntax errors; left unchanged"])
         let text = "func f() {\n    g()\n}\n"
         let file = FixableFile(text: text)
         let broken = FixableFile(text: FixEngine.apply([SourceEdit(range: AbsolutePosition(utf8Offset: text.utf8.count - 2)..<AbsolutePosition(utf8Offset: text.utf8.count - 1), replacement: "")], to: text))

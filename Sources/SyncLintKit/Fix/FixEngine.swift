@@ -108,6 +108,13 @@ public enum FixEngine {
 
     public static func fix(sources: [SourceInput], resources: [ResourceFile] = [], configuration: Configuration,
                            enableAllRules: Bool = false, includeUnsafe: Bool) -> Result {
+        fix(sources: sources, resources: resources, configuration: configuration, enableAllRules: enableAllRules,
+            includeUnsafe: includeUnsafe, using: fixes)
+    }
+
+    /// `using` lets tests substitute a fix (one that breaks the syntax, to prove the guard).
+    static func fix(sources: [SourceInput], resources: [ResourceFile], configuration: Configuration,
+                    enableAllRules: Bool, includeUnsafe: Bool, using fixes: [String: any RuleFix.Type]) -> Result {
         let allowed = fixableRules(includeUnsafe: includeUnsafe)
         let originals = Dictionary(sources.map { ($0.path, $0.text) }, uniquingKeysWith: { first, _ in first })
         var texts = originals
