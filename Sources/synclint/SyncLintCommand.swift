@@ -82,13 +82,13 @@ struct Lint: ParsableCommand {
         let configuration = try loadConfiguration()
         let currentFolder = FileManager.default.currentDirectoryPath
         let targets = paths.isEmpty ? (configuration.included.isEmpty ? [currentFolder] : configuration.included) : paths
-        if fix || unsafeFixes || diff {
-            let done = try applyFixes(targets: targets, configuration: configuration, root: ProjectRoot.resolve(paths: targets, currentFolder: currentFolder))
-            if done { return }
-        }
         // Read the baseline before linting, so a bad path fails fast with exit status 2.
         let baselineIn = try (baseline ?? configuration.baseline).map { path in
             do { return try Baseline.load(path: path) } catch let error as Baseline.LoadError { throw ValidationError(error.description) }
+        }
+        if fix || unsafeFixes || diff {
+            let done = try applyFixes(targets: targets, configuration: configuration, root: ProjectRoot.resolve(paths: targets, currentFolder: currentFolder))
+            if done { return }
         }
         let result = Linter.lint(paths: targets, configuration: configuration, enableAllRules: enableAllRules)
         for warning in result.warnings { standardError(warning) }
@@ -134,7 +134,7 @@ struct Lint: ParsableCommand {
     /// lets the lint that follows report what is left (false).
     private func applyFixes(targets: [String], configuration: Configuration, root: String) throws -> Bool {
         let result = FixEngine.fix(paths: targets, configuration: configuration, enableAllRules: enableAllRules, includeUnsafe: unsafeFixes)
-        for warning in result.warnings { standardError(warning) }
+        for warning in (diff ? result.readWarnings : []) + result.warnings { standardError(warning) }
         if diff {
             let text = result.changes.map { change in
                 let name = ProjectRoot.relative(change.path, to: root) ?? change.path

@@ -80,7 +80,10 @@ public enum FixEngine {
         public var changes: [(path: String, original: String, fixed: String)] = []
         /// Findings fixed, per rule id.
         public var fixed: [String: Int] = [:]
+        /// Fix problems: refused files.
         public var warnings: [String] = []
+        /// Files that could not be read; the lint after `--fix` reports them again, so they are apart.
+        public var readWarnings: [String] = []
         public var rounds = 0
     }
 
@@ -102,7 +105,7 @@ public enum FixEngine {
         }
         var result = fix(sources: sources, resources: resources, configuration: configuration,
                          enableAllRules: enableAllRules, includeUnsafe: includeUnsafe)
-        result.warnings = warnings + result.warnings
+        result.readWarnings = warnings
         return result
     }
 
