@@ -39,11 +39,29 @@ struct Lint: ParsableCommand {
     @Argument(help: "Files or folders to lint (default: the current folder).")
     var paths: [String] = []
 
-    @Option(help: "Output format: xcode, json or sarif.")
+    @Option(help: "Output format: \(ReporterKind.allCases.map(\.rawValue).joined(separator: ", ")).")
     var reporter: String = "xcode"
+
+    @Option(help: "Write the report to this file instead of standard output.")
+    var output: String?
+
+    @Option(help: "Report only findings not recorded in this baseline file.")
+    var baseline: String?
+
+    @Option(help: "Record this run's findings in this baseline file.")
+    var writeBaseline: String?
 
     @Option(help: "Configuration file (default: .synclint.yml in the current folder, if any).")
     var config: String?
+
+    @Flag(help: "Apply safe automatic fixes, then report the findings that are left.")
+    var fix = false
+
+    @Flag(help: "Also apply fixes that may change behaviour (implies --fix).")
+    var unsafeFixes = false
+
+    @Flag(help: "With --fix: print the fixes as a unified diff and write nothing; exit 1 when there is something to fix.")
+    var diff = false
 
     @Flag(help: "Turn on every rule, opt-in ones included.")
     var enableAllRules = false
@@ -59,15 +77,41 @@ struct Lint: ParsableCommand {
 
     func run() throws {
         guard let reporterKind = ReporterKind(rawValue: reporter) else {
-            throw ValidationError("unknown reporter '\(reporter)'; use \(ReporterKind.allCases.map(\.rawValue).joined(separator: " or "))")
+            throw ValidationError("unknown reporter '\(reporter)'; use one of \(ReporterKind.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         let configuration = try loadConfiguration()
         let currentFolder = FileManager.default.currentDirectoryPath
         let targets = paths.isEmpty ? (configuration.included.isEmpty ? [currentFolder] : configuration.included) : paths
+        // Read the baseline before linting, so a bad path fails fast with exit status 2.
+        let baselineIn = try (baseline ?? configuration.baseline).map { path in
+            do { return try Baseline.load(path: path) } catch let error as Baseline.LoadError { throw ValidationError(error.description) }
+        }
+        if fix || unsafeFixes || diff {
+            let done = try applyFixes(targets: targets, configuration: configuration, root: ProjectRoot.resolve(paths: targets, currentFolder: currentFolder))
+            if done { return }
+        }
         let result = Linter.lint(paths: targets, configuration: configuration, enableAllRules: enableAllRules)
         for warning in result.warnings { standardError(warning) }
         let reportStart = DispatchTime.now().uptimeNanoseconds
-        FileHandle.standardOutput.write(Data(reporterKind.render(result.findings).utf8))
+        let enabled = Linter.enabledRules(configuration: configuration, enableAllRules: enableAllRules)
+        let writeBaselinePath = writeBaseline ?? configuration.writeBaseline
+        let fullReport = LintReport(findings: result.findings, rules: RuleRegistry.allDescriptions.filter { enabled.contains($0.id) },
+                                    root: ProjectRoot.resolve(paths: targets, currentFolder: currentFolder),
+                                    locate: reporterKind.usesIdentities || baselineIn != nil || writeBaselinePath != nil)
+        if let path = writeBaselinePath {
+            do { try fullReport.baseline.write(to: path) } catch {
+                throw ValidationError("cannot write baseline \(path): \(error.localizedDescription)")
+            }
+        }
+        let report = baselineIn.map { fullReport.removing($0) } ?? fullReport
+        let rendered = Data(reporterKind.render(report).utf8)
+        if let output {
+            do { try rendered.write(to: URL(fileURLWithPath: output), options: .atomic) } catch {
+                throw ValidationError("cannot write \(output): \(error.localizedDescription)")
+            }
+        } else {
+            FileHandle.standardOutput.write(rendered)
+        }
         if timings {
             let report = Double(DispatchTime.now().uptimeNanoseconds - reportStart) / 1e9
             let t = result.timings
@@ -81,9 +125,42 @@ struct Lint: ParsableCommand {
                 standardError("  " + stage.padding(toLength: 48, withPad: " ", startingAt: 0) + String(format: "%8.3f s", seconds))
             }
         }
-        if result.findings.contains(where: { $0.severity == .error }) || (strict && !result.findings.isEmpty) {
+        if report.findings.contains(where: { $0.severity == .error }) || (strict && !report.findings.isEmpty) {
             throw ExitCode(1)
         }
+    }
+
+    /// Fixes in memory; with `--diff` prints the diff and is done (true), else writes the files and
+    /// lets the lint that follows report what is left (false).
+    private func applyFixes(targets: [String], configuration: Configuration, root: String) throws -> Bool {
+        let result = FixEngine.fix(paths: targets, configuration: configuration, enableAllRules: enableAllRules, includeUnsafe: unsafeFixes)
+        for warning in (diff ? result.readWarnings : []) + result.warnings { standardError(warning) }
+        if diff {
+            let text = result.changes.map { change in
+                let name = ProjectRoot.relative(change.path, to: root) ?? change.path
+                return UnifiedDiff.render(old: change.original, new: change.fixed, oldName: "a/" + name, newName: "b/" + name)
+            }.joined()
+            if let output {
+                do { try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic) } catch {
+                    throw ValidationError("cannot write \(output): \(error.localizedDescription)")
+                }
+            } else {
+                FileHandle.standardOutput.write(Data(text.utf8))
+            }
+            if !result.changes.isEmpty { throw ExitCode(1) }
+            return true
+        }
+        do {
+            for warning in try FixEngine.write(result) { standardError(warning) }
+        } catch let error as FixEngine.WriteError {
+            throw ValidationError(error.description)
+        }
+        let count = result.fixed.values.reduce(0, +)
+        if count > 0 {
+            let perRule = result.fixed.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
+            standardError("fixed \(count) finding\(count == 1 ? "" : "s") in \(result.changes.count) file\(result.changes.count == 1 ? "" : "s") (\(perRule))")
+        }
+        return false
     }
 
     private func loadConfiguration() throws -> Configuration {

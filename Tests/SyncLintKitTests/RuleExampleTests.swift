@@ -57,7 +57,10 @@ struct RuleExampleTests {
         let findings: [Finding]
         switch kind {
         case .swift:
-            findings = Harness.findings(code, rules: [ruleID], options: [ruleID: options])
+            // A rule about other rules' findings needs them: its examples run with every default rule on.
+            let rules = ruleID == SuperfluousDisableCommandRule.description.id
+                ? RuleRegistry.allDescriptions.filter { !$0.isOptIn }.map(\.id) : [ruleID]
+            findings = Harness.findings(code, rules: rules, options: [ruleID: options])
         case .coreDataModel:
             let app = SourceInput(path: "/virtual/Persistence.swift", text: "let container = NSPersistentCloudKitContainer(name: \"Model\")")
             let model = ResourceFile(path: "/virtual/Model.xcdatamodeld/Model.xcdatamodel/contents", kind: .coreDataModel, text: code)

@@ -40,7 +40,8 @@ struct SARIFReporterTests {
         let results = try #require(run["results"] as? [[String: Any]])
         #expect(results.map { $0["ruleId"] as? String } == ["task_without_id", "task_without_id"])
         let location = (results.first?["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any]
-        #expect((location?["artifactLocation"] as? [String: Any])?["uri"] as? String == "file:///tmp/with%20space/Item%20View.swift")
+        #expect((location?["artifactLocation"] as? [String: Any])?["uri"] as? String == "tmp/with%20space/Item%20View.swift")
+        #expect((location?["artifactLocation"] as? [String: Any])?["uriBaseId"] as? String == "%SRCROOT%")
         #expect((location?["region"] as? [String: Any])?["startLine"] as? Int == Self.findings.first?.line)
         #expect(SARIFReporter.render(Self.findings) == SARIFReporter.render(Self.findings), "output is deterministic")
     }
@@ -57,9 +58,59 @@ struct SARIFReporterTests {
             let result = try Self.run(["python3", "-c", script, Self.schema], input: SARIFReporter.render(findings))
             #expect(result.status == 0 && result.output.contains("valid"), "\(result.output)")
         }
+        let outsideRoot = LintReport(findings: Self.findings, root: "/elsewhere")
+        for report in [ReporterTests.report, outsideRoot] {
+            let result = try Self.run(["python3", "-c", script, Self.schema], input: SARIFReporter.render(report))
+            #expect(result.status == 0 && result.output.contains("valid"), "\(result.output)")
+        }
         // The check can fail: a level SARIF does not define is rejected.
         let invalid = SARIFReporter.render(Self.findings).replacingOccurrences(of: "\"level\" : \"warning\"", with: "\"level\" : \"fatal\"")
         #expect(invalid != SARIFReporter.render(Self.findings))
         #expect(try Self.run(["python3", "-c", script, Self.schema], input: invalid).status != 0)
+    }
+
+    /// What GitHub code scanning needs beyond validity: relative URIs with a declared base, fingerprints
+    /// that survive line shifts, help links, a one-sentence title and every rule that ran.
+    @Test func codeScanningFieldsAreFilled() throws {
+        let log = try #require(try JSONSerialization.jsonObject(with: Data(SARIFReporter.render(ReporterTests.report).utf8)) as? [String: Any])
+        let run = try #require((log["runs"] as? [[String: Any]])?.first)
+        #expect(run["columnKind"] as? String == "unicodeCodePoints")
+        #expect(((run["originalUriBaseIds"] as? [String: Any])?["%SRCROOT%"] as? [String: Any])?["uri"] as? String == "file:///proj/")
+        let driver = try #require((run["tool"] as? [String: Any])?["driver"] as? [String: Any])
+        #expect(driver["informationUri"] as? String == LintReport.defaultDocumentationURL)
+        let rules = try #require(driver["rules"] as? [[String: Any]])
+        #expect(rules.map { $0["id"] as? String } == ["cloudkit_unique_constraint", "on_appear_task", "task_without_id"],
+                "every rule that ran, also one with no finding")
+        let taskRule = try #require(rules.last)
+        #expect(taskRule["helpUri"] as? String == LintReport.defaultDocumentationURL + "#task_without_id")
+        let title = try #require((taskRule["shortDescription"] as? [String: Any])?["text"] as? String)
+        let whole = FindingIdentity.normalized(Substring(try #require(RuleRegistry.description(of: "task_without_id")).whatItDoes))
+        #expect(title.hasSuffix(".") && whole.hasPrefix(title), "\(title)")
+        // Where the explanation has several sentences, the title is the first one only.
+        let allLog = try JSONSerialization.jsonObject(with: Data(SARIFReporter.render([]).utf8)) as? [String: Any]
+        let allDriver = ((allLog?["runs"] as? [[String: Any]])?.first?["tool"] as? [String: Any])?["driver"] as? [String: Any]
+        let allRules = try #require(allDriver?["rules"] as? [[String: Any]])
+        #expect(allRules.count == RuleRegistry.allDescriptions.count)
+        let shortened = allRules.filter {
+            (($0["shortDescription"] as? [String: Any])?["text"] as? String) != (($0["fullDescription"] as? [String: Any])?["text"] as? String)
+        }
+        #expect(!shortened.isEmpty)
+        let results = try #require(run["results"] as? [[String: Any]])
+        let artifact = ((results.first?["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])?["artifactLocation"] as? [String: Any]
+        #expect(artifact?["uri"] as? String == "Sources/Feed%20View.swift")
+        #expect(artifact?["uriBaseId"] as? String == "%SRCROOT%")
+        let fingerprint = (results.first?["partialFingerprints"] as? [String: String])?["synclint/identity/v1"]
+        #expect(fingerprint == ReporterTests.report.identities.first?.fingerprint)
+        #expect(results.first?["ruleIndex"] as? Int == 2)
+        #expect((taskRule["properties"] as? [String: Any])?["tags"] as? [String] == ["seed-000", "seed-001"])
+        #expect(SARIFReporter.seedTags("—").isEmpty)
+    }
+
+    /// Columns count Unicode scalars, as `columnKind` says, not the UTF-8 bytes findings carry.
+    @Test func columnsAreConvertedToCodePoints() throws {
+        let finding = Finding(ruleID: "task_without_id", ruleName: "x", severity: .warning, message: "m", file: "/p/A.swift", line: 1, column: 13)
+        let report = LintReport(findings: [finding], root: "/p", text: { _ in "let é = 1; x.task { }" })
+        let text = SARIFReporter.render(report)
+        #expect(text.contains("\"startColumn\" : 12"), "é is two bytes and one code point")
     }
 }

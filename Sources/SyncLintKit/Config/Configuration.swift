@@ -17,6 +17,10 @@ public struct Configuration: Sendable {
     public var cloudKit: CloudKitMode = .auto
     public var ruleOptions: [String: RuleOptions] = [:]
     public var severityOverrides: [String: Severity] = [:]
+    /// `baseline:`: report only findings not recorded in this file (absolute path).
+    public var baseline: String?
+    /// `write_baseline:`: record this run's findings in this file (absolute path).
+    public var writeBaseline: String?
     /// Problems that do not stop the run (unknown keys, unknown rule ids), one line each.
     public var warnings: [String] = []
 
@@ -26,7 +30,7 @@ public struct Configuration: Sendable {
         public let description: String
     }
 
-    static let topLevelKeys: Set<String> = ["disabled_rules", "opt_in_rules", "only_rules", "included", "excluded", "cloudkit"]
+    static let topLevelKeys: Set<String> = ["disabled_rules", "opt_in_rules", "only_rules", "included", "excluded", "cloudkit", "baseline", "write_baseline"]
 
     /// Loads and validates a config file. Paths in `included`/`excluded` are relative to its folder.
     public static func load(path: String, knownRuleIDs: Set<String>) throws -> Configuration {
@@ -67,6 +71,13 @@ public struct Configuration: Sendable {
         if root["only_rules"] != nil { configuration.onlyRules = try list("only_rules") }
         configuration.included = try list("included").map { Self.absolute($0, in: baseFolder) }
         configuration.excluded = try list("excluded").map { Self.absolute($0, in: baseFolder) }
+        for (key, target) in [("baseline", \Configuration.baseline), ("write_baseline", \Configuration.writeBaseline)] {
+            guard let value = root[key] else { continue }
+            guard let file = value as? String, !file.isEmpty else {
+                throw LoadError(description: "error: \(path): '\(key)' must be a file path")
+            }
+            configuration[keyPath: target] = Self.absolute(file, in: baseFolder)
+        }
         if let mode = root["cloudkit"] {
             let text = mode as? Bool == true ? "on" : (mode as? Bool == false ? "off" : "\(mode)")
             guard let parsed = CloudKitMode(rawValue: text) else {

@@ -172,15 +172,18 @@ public enum Linter {
                     index.codeKind(of: SourceLocation(file: finding.file, line: finding.line, column: finding.column))) ?? true
             }
         }
-        findings = findings.filter { finding in
-            !(suppressions[finding.file]?.suppresses(ruleID: finding.ruleID, line: finding.line) ?? false)
+        for resource in resources where resource.kind == .coreDataModel {
+            let suppression = SuppressionMap(xml: resource.text)
+            if !suppression.isEmpty { suppressions[resource.path] = suppression }
         }
+        let suppression = SuppressionOutcome.apply(findings, maps: suppressions, enabled: enabled, descriptions: descriptions)
+        findings = suppression.findings
         for index in findings.indices {
             if let severity = configuration.severityOverrides[findings[index].ruleID] { findings[index].severity = severity }
         }
         findings = Array(Set(findings)).sorted(by: Finding.ordered)
         timings.rules = rulesClock.lap()
-        return LintResult(findings: findings, warnings: fileResults.compactMap(\.warning) + indexes.flatMap(\.index.warnings),
+        return LintResult(findings: findings, warnings: fileResults.compactMap(\.warning) + indexes.flatMap(\.index.warnings) + suppression.warnings,
                           filesLinted: files.count, timings: timings)
     }
 
@@ -213,7 +216,7 @@ public enum Linter {
         }
         result.facts = context.facts
         result.pending = context.pendingFindings
-        result.suppression = SuppressionMap(text: text)
+        result.suppression = SuppressionMap(text: text, tree: tree)
         result.walk = clock.lap()
         return result
     }

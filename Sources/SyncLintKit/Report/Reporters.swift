@@ -8,12 +8,42 @@ public enum ReporterKind: String, CaseIterable, Sendable {
     case json
     /// SARIF 2.1.0, for GitHub code scanning and CI dashboards.
     case sarif
+    /// GitHub Actions workflow commands: annotations on the pull request.
+    case githubActions = "github-actions"
+    /// Checkstyle XML (Jenkins, reviewdog, Danger).
+    case checkstyle
+    /// JUnit XML (GitLab, Jenkins, Azure Pipelines test results).
+    case junit
+    /// GitLab code quality JSON (Code Climate issues).
+    case codeclimate
+    /// A Markdown table, for a job summary or a merge-request comment.
+    case markdown
+    /// One self-contained HTML page, grouped by rule and file.
+    case html
+    /// Finding counts per rule.
+    case summary
 
+    /// Whether the format prints identities (fingerprints) or Unicode-scalar columns, which need each
+    /// file with findings read and parsed again.
+    public var usesIdentities: Bool { self == .sarif || self == .codeclimate }
+
+    /// Findings alone: paths relative to `/`, every registered rule as "ran".
     public func render(_ findings: [Finding]) -> String {
+        render(LintReport(findings: findings, locate: usesIdentities))
+    }
+
+    public func render(_ report: LintReport) -> String {
         switch self {
-        case .xcode: return XcodeReporter.render(findings)
-        case .json: return JSONReporter.render(findings)
-        case .sarif: return SARIFReporter.render(findings)
+        case .xcode: return XcodeReporter.render(report.findings)
+        case .json: return JSONReporter.render(report.findings)
+        case .sarif: return SARIFReporter.render(report)
+        case .githubActions: return GitHubActionsReporter.render(report)
+        case .checkstyle: return CheckstyleReporter.render(report)
+        case .junit: return JUnitReporter.render(report)
+        case .codeclimate: return CodeClimateReporter.render(report)
+        case .markdown: return MarkdownReporter.render(report)
+        case .html: return HTMLReporter.render(report)
+        case .summary: return SummaryReporter.render(report)
         }
     }
 }

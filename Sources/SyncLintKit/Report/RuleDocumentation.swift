@@ -25,6 +25,11 @@ public enum RuleDocumentation {
         if let fixed = rule.nonTriggeringExamples.first(where: { $0.kind == .swift }) ?? rule.nonTriggeringExamples.first {
             text += "### Use instead\n\n```\(fence(fixed))\n\(fixed.code)\n```\n\n"
         }
+        if let fixable = rule.triggeringExamples.first(where: { $0.fixed != nil }), let after = fixable.fixed {
+            let flag = rule.fixSafety == .safe ? "`--fix`" : "`--fix --unsafe-fixes`"
+            text += "### Automatic fix (\(rule.fixSafety.rawValue))\n\n\(flag) rewrites\n\n```\(fence(fixable))\n"
+            text += fixable.code.replacingOccurrences(of: "↓", with: "") + "\n```\n\nto\n\n```\(fence(fixable))\n\(after)\n```\n\n"
+        }
         return text
     }
 

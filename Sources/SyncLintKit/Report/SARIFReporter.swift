@@ -1,37 +1,57 @@
 import Foundation
 
-/// SARIF 2.1.0, the format GitHub code scanning and most CI dashboards read. One run, the rules that
-/// produced findings in `tool.driver.rules`, one result per finding with a file URI and a region.
+/// SARIF 2.1.0, the format GitHub code scanning and most CI dashboards read. One run; every rule that
+/// ran in `tool.driver.rules` (so a dashboard can tell "rule ran, found nothing" from "rule never
+/// ran"); one result per finding with a URI relative to `%SRCROOT%` (the project root, declared in
+/// `originalUriBaseIds`), a region counted in Unicode scalars, and a partial fingerprint made from the
+/// finding's identity (rule, path, line text, enclosing declaration), so alerts survive line shifts.
 public enum SARIFReporter {
+    static let rootBaseID = "%SRCROOT%"
+    static let fingerprintKey = "synclint/identity/v1"
+
+    /// Findings alone (tests, library callers): paths stay absolute, every registered rule is listed.
     public static func render(_ findings: [Finding], rules: [RuleDescription] = RuleRegistry.allDescriptions) -> String {
-        let usedIDs = Set(findings.map(\.ruleID))
-        let usedRules = rules.filter { usedIDs.contains($0.id) }.sorted { $0.id < $1.id }
-        let ruleIndex = Dictionary(uniqueKeysWithValues: usedRules.enumerated().map { ($1.id, $0) })
-        let driverRules: [[String: Any]] = usedRules.map { rule in
+        render(LintReport(findings: findings, rules: rules))
+    }
+
+    public static func render(_ report: LintReport) -> String {
+        let ruleIndex = Dictionary(uniqueKeysWithValues: report.rules.enumerated().map { ($1.id, $0) })
+        let driverRules: [[String: Any]] = report.rules.map { rule in
             [
                 "id": rule.id,
                 "name": rule.name,
-                "shortDescription": ["text": rule.whatItDoes],
-                "fullDescription": ["text": rule.whyIsThisBad],
+                "shortDescription": ["text": RuleDocumentation.firstSentence(rule.whatItDoes)],
+                "fullDescription": ["text": FindingIdentity.normalized(Substring(rule.whatItDoes))],
                 "defaultConfiguration": ["level": rule.severity.rawValue, "enabled": !rule.isOptIn],
                 "help": ["text": rule.whyIsThisBad, "markdown": RuleDocumentation.markdown(for: rule)],
+                "helpUri": report.helpURL(for: rule.id),
+                "properties": ["tags": Self.seedTags(rule.seed), "fixSafety": rule.fixSafety.rawValue],
             ]
         }
-        let results: [[String: Any]] = findings.map { finding in
+        let results: [[String: Any]] = report.findings.indices.map { index in
+            let finding = report.findings[index]
+            var artifact: [String: Any]
+            if let relative = ProjectRoot.relative(finding.file, to: report.root) {
+                artifact = ["uri": percentEncoded(relative), "uriBaseId": rootBaseID]
+            } else {
+                artifact = ["uri": URL(fileURLWithPath: finding.file).absoluteString]
+            }
             var result: [String: Any] = [
                 "ruleId": finding.ruleID,
                 "level": finding.severity.rawValue,
                 "message": ["text": finding.message],
                 "locations": [[
                     "physicalLocation": [
-                        "artifactLocation": ["uri": URL(fileURLWithPath: finding.file).absoluteString],
-                        "region": ["startLine": finding.line, "startColumn": finding.column],
+                        "artifactLocation": artifact,
+                        "region": ["startLine": finding.line, "startColumn": report.scalarColumns[index]],
                     ],
                 ]],
+                "partialFingerprints": [fingerprintKey: report.identities[index].fingerprint],
             ]
             if let index = ruleIndex[finding.ruleID] { result["ruleIndex"] = index }
             return result
         }
+        let rootURI = URL(fileURLWithPath: report.root, isDirectory: true).absoluteString
         let log: [String: Any] = [
             "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
             "version": "2.1.0",
@@ -39,8 +59,11 @@ public enum SARIFReporter {
                 "tool": ["driver": [
                     "name": "SyncLint",
                     "version": RuleDocumentation.version,
+                    "informationUri": report.documentationURL,
                     "rules": driverRules,
                 ]],
+                "originalUriBaseIds": [rootBaseID: ["uri": rootURI.hasSuffix("/") ? rootURI : rootURI + "/"]],
+                "columnKind": "unicodeCodePoints",
                 "results": results,
             ]],
         ]
@@ -48,5 +71,19 @@ public enum SARIFReporter {
         guard let data = try? JSONSerialization.data(withJSONObject: log, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]),
               let text = String(data: data, encoding: .utf8) else { return "{}\n" }
         return text + "\n"
+    }
+
+    /// "000, 001" → ["seed-000", "seed-001"]: one tag per seed, so dashboards can filter by seed.
+    static func seedTags(_ seeds: String) -> [String] {
+        seeds.split(whereSeparator: { $0 == "," || $0 == " " }).filter { $0.allSatisfy(\.isNumber) }.map { "seed-" + $0 }
+    }
+
+    /// A relative path as a URI reference: each segment percent-encoded, slashes kept.
+    static func percentEncoded(_ path: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: ":;")
+        return path.split(separator: "/", omittingEmptySubsequences: false)
+            .map { $0.addingPercentEncoding(withAllowedCharacters: allowed) ?? String($0) }
+            .joined(separator: "/")
     }
 }

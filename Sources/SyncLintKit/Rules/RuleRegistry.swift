@@ -54,6 +54,8 @@ public enum RuleRegistry {
         ModelNotMainActorRule.self,
         // Core Data
         MissingAutomaticMergeRule.self,
+        // Suppression hygiene (its findings are made when suppression is applied)
+        SuperfluousDisableCommandRule.self,
     ]
 
     public static var allDescriptions: [RuleDescription] {

@@ -31,6 +31,18 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
                         }
                     }
                 }
+                """, fixed: """
+                @MainActor final class ReaderViewModel {
+                    var errorMessage: String?
+                    func loadContent() async {
+                        do {
+                            content = try await service.fetch(articleId)
+                        } catch is CancellationError {
+                        } catch {
+                            errorMessage = error.localizedDescription
+                        }
+                    }
+                }
                 """),
             RuleExample("""
                 final class Uploader {
@@ -38,6 +50,16 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
                     func start() {
                         upload = Task {
                             do { try await send() } ↓catch let failure { self.showUploadError(failure) }
+                        }
+                    }
+                    func stop() { upload?.cancel() }
+                }
+                """, fixed: """
+                final class Uploader {
+                    var upload: Task<Void, Never>?
+                    func start() {
+                        upload = Task {
+                            do { try await send() } catch is CancellationError {} catch let failure { self.showUploadError(failure) }
                         }
                     }
                     func stop() { upload?.cancel() }
@@ -156,10 +178,12 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
             whose handle is dropped (a button action) and async functions only such tasks call (followed three \
             calls deep), and an async function the project never calls but names without calling (passed by \
             reference, as `Button(action: save)`); one the project never mentions counts as cancellable, since its \
-            callers are outside what was linted. A `do` \
-            whose only `try` is synchronous (or `try?`), and a `do throws(DomainError)` with a typed error, cannot \
-            receive a cancellation and are quiet.
-            """)
+            callers are outside what was linted. A `do` whose only `try` is synchronous (or `try?`), and a \
+            `do throws(DomainError)` with a typed error, cannot receive a cancellation and are quiet. The fix \
+            (unsafe: a cancelled run now skips everything the catch-all did, resets included) adds an empty \
+            `catch is CancellationError` clause before the catch-all.
+            """,
+        fixSafety: .unsafe)
 
     public static let nodeKinds: Set<SyntaxKind> = [.doStmt]
 

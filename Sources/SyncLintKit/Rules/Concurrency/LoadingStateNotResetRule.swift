@@ -31,6 +31,18 @@ public final class LoadingStateNotResetRule: SyntaxRule {
                     }
                     isLoading = false
                 }
+                """, fixed: """
+                func loadContent() async {
+                    isLoading = true
+                    defer { isLoading = false }
+                    do {
+                        articleContent = try await service.fetch(article)
+                    } catch {
+                        errorMessage = error.localizedDescription
+                        return
+                    }
+                    isLoading = false
+                }
                 """),
             RuleExample("""
                 func refresh() async throws {
@@ -88,17 +100,22 @@ public final class LoadingStateNotResetRule: SyntaxRule {
             Paths are followed through the function's own statements: a reset in a helper called before the exit, \
             or in a completion handler, is not seen and the exit is reported. A function that falls off its end \
             without a reset is not reported (the reset may come from elsewhere). One finding per flag and function: \
-            the first exit that skips the reset.
-            """)
+            the first exit that skips the reset. The fix (unsafe: the flag now turns `false` when the function \
+            returns, after any code that followed the old reset) adds `defer { flag = false }` right after the \
+            assignment, only when that assignment is a statement of the function body itself, not nested in an \
+            `if` or a loop.
+            """,
+        fixSafety: .unsafe)
 
     public static let nodeKinds: Set<SyntaxKind> = [.sequenceExpr, .functionDecl]
 
+    static let defaultFlags = ["isLoading", "isFetching", "isRefreshing", "isSaving", "isSyncing"]
     private let flags: Set<String>
     /// Functions seen setting a flag to `true` during the walk: only those are analysed, on exit.
     private var candidates: Set<SyntaxIdentifier> = []
 
     public init(options: RuleOptions) {
-        flags = Set(options.strings("flags", default: ["isLoading", "isFetching", "isRefreshing", "isSaving", "isSyncing"]))
+        flags = Set(options.strings("flags", default: Self.defaultFlags))
     }
 
     public func enter(_ node: Syntax, context: FileContext) {

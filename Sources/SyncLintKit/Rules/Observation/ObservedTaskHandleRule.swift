@@ -22,6 +22,11 @@ public final class ObservedTaskHandleRule: SyntaxRule {
                 final class BadViewModel {
                     var ↓loadingTask: Task<Void, Never>?
                 }
+                """, fixed: """
+                @Observable
+                final class BadViewModel {
+                    @ObservationIgnored var loadingTask: Task<Void, Never>?
+                }
                 """),
             RuleExample("""
                 @Observable @MainActor
@@ -56,8 +61,11 @@ public final class ObservedTaskHandleRule: SyntaxRule {
         ],
         knownLimitations: """
             Only the `@Observable` macro is checked; an `ObservableObject` publishes only `@Published` \
-            properties, so its plain task handles are fine. A type alias for `Task` is not recognized.
-            """)
+            properties, so its plain task handles are fine. A type alias for `Task` is not recognized. The fix \
+            (`@ObservationIgnored` in front of the declaration) is skipped for a declaration that binds several \
+            properties; it assumes no view shows whether the task runs, which is what the handle is for.
+            """,
+        fixSafety: .safe)
 
     public static let nodeKinds: Set<SyntaxKind> = [.variableDecl]
 

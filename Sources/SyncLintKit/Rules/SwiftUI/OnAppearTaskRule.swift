@@ -34,8 +34,8 @@ public final class OnAppearTaskRule: SyntaxRule {
                     var body: some View {
                         List(model.articles) { Text($0.title) }
                             .task {
-                                    await model.load()
-                                }
+                                await model.load()
+                            }
                     }
                 }
                 """),
@@ -75,8 +75,9 @@ public final class OnAppearTaskRule: SyntaxRule {
         ],
         knownLimitations: """
             A task that must outlive the view on purpose (fire-and-forget analytics, a save that must finish) is \
-            reported too; suppress it there. The automatic rewrite to `.task { }` (safe only when the closure is \
-            exactly one `Task { }`) is recorded in the examples and waits for the fix machinery.
+            reported too; suppress it there. `--fix` rewrites `.onAppear { Task { ... } }` to `.task { ... }` only \
+            when the `Task { }` is the whole closure, with no arguments and no capture list; other shapes are left \
+            to you.
             """,
         fixSafety: .safe)
 

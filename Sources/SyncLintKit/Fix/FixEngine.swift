@@ -1,0 +1,218 @@
+import Foundation
+import SwiftParser
+import SwiftSyntax
+
+/// A rule's automatic fix: the edits that repair one finding, computed from a fresh parse of the file.
+/// Returns nil when this occurrence cannot be fixed safely (a shape the fix does not handle), so the
+/// finding stays reported. Edits are `SourceEdit`s on the parsed tree's positions.
+protocol RuleFix {
+    static var ruleID: String { get }
+    static func edits(for finding: Finding, in file: FixableFile, options: RuleOptions) -> [SourceEdit]?
+}
+
+/// A file as a fix sees it: its tree and a way from a finding's line and column to a token.
+struct FixableFile {
+    let tree: SourceFileSyntax
+    let converter: SourceLocationConverter
+    let bytes: [UInt8]
+
+    init(text: String) {
+        bytes = Array(text.utf8)
+        tree = Parser.parse(source: text)
+        converter = SourceLocationConverter(fileName: "", tree: tree)
+    }
+
+    func token(at finding: Finding) -> TokenSyntax? {
+        tree.token(at: converter.position(ofLine: finding.line, column: finding.column))
+    }
+
+    /// The leading whitespace of the line a node starts on.
+    func indentation(ofLineOf node: some SyntaxProtocol) -> String {
+        let line = converter.location(for: node.positionAfterSkippingLeadingTrivia).line
+        let start = converter.position(ofLine: line, column: 1).utf8Offset
+        let indentation = bytes[min(start, bytes.count)...].prefix { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        return String(decoding: indentation, as: UTF8.self)
+    }
+
+    /// How much the parser had to recover: missing tokens plus unexpected nodes. A fix may not raise it.
+    var recoveryCount: Int {
+        final class Counter: SyntaxVisitor {
+            var count = 0
+            override func visit(_ node: UnexpectedNodesSyntax) -> SyntaxVisitorContinueKind { count += 1; return .skipChildren }
+            override func visit(_ token: TokenSyntax) -> SyntaxVisitorContinueKind {
+                if token.presence == .missing { count += 1 }
+                return .visitChildren
+            }
+        }
+        let counter = Counter(viewMode: .all)
+        counter.walk(tree)
+        return counter.count
+    }
+}
+
+/// Applies rule fixes to files in memory, in rounds: lint, collect every fixable finding's edits,
+/// apply those that do not overlap an edit already taken (the rest wait for the next round, on the
+/// re-parsed result), re-lint. Stops when a round changes nothing or after `maxRounds`.
+///
+/// A file whose fixed text parses with more recovery than before is left as it was, with a warning.
+public enum FixEngine {
+    // Metatypes of stateless enums; the list is never written.
+    nonisolated(unsafe) static let fixList: [any RuleFix.Type] = [
+        OnAppearTaskFix.self, ObservedTaskHandleFix.self, LoadingStateNotResetFix.self, CancellationReportedAsErrorFix.self,
+    ]
+    nonisolated(unsafe) static let fixes: [String: any RuleFix.Type] = {
+        var byRule: [String: any RuleFix.Type] = [:]
+        for fix in fixList { byRule[fix.ruleID] = fix }
+        return byRule
+    }()
+
+    public static let maxRounds = 5
+
+    /// The rule ids whose fixes may run: safe ones, and unsafe ones when asked.
+    public static func fixableRules(includeUnsafe: Bool) -> Set<String> {
+        Set(RuleRegistry.allDescriptions.filter { rule in
+            fixes[rule.id] != nil && (rule.fixSafety == .safe || (includeUnsafe && rule.fixSafety == .unsafe))
+        }.map(\.id))
+    }
+
+    public struct Result: Sendable {
+        /// Files whose text changed: path, text before, text after.
+        public var changes: [(path: String, original: String, fixed: String)] = []
+        /// Findings fixed, per rule id.
+        public var fixed: [String: Int] = [:]
+        /// Fix problems: refused files.
+        public var warnings: [String] = []
+        /// Files that could not be read; the lint after `--fix` reports them again, so they are apart.
+        public var readWarnings: [String] = []
+        public var rounds = 0
+    }
+
+    /// Fixes Swift sources on disk, in memory: nothing is written (see `write`).
+    public static func fix(paths: [String], configuration: Configuration, enableAllRules: Bool = false,
+                           includeUnsafe: Bool) -> Result {
+        let discovered = FileDiscovery.discover(paths: paths, excluded: configuration.excluded)
+        var warnings = discovered.warnings
+        var sources: [SourceInput] = []
+        for path in discovered.swiftFiles {
+            switch SourceReader.read(path) {
+            case .success(let text): sources.append(SourceInput(path: path, text: text))
+            case .failure(let failure): warnings.append(failure.description)
+            }
+        }
+        var resources: [ResourceFile] = []
+        for (path, kind) in discovered.resourcePaths {
+            if case .success(let text) = SourceReader.read(path) { resources.append(ResourceFile(path: path, kind: kind, text: text)) }
+        }
+        var result = fix(sources: sources, resources: resources, configuration: configuration,
+                         enableAllRules: enableAllRules, includeUnsafe: includeUnsafe)
+        result.readWarnings = warnings
+        return result
+    }
+
+    public static func fix(sources: [SourceInput], resources: [ResourceFile] = [], configuration: Configuration,
+                           enableAllRules: Bool = false, includeUnsafe: Bool) -> Result {
+        fix(sources: sources, resources: resources, configuration: configuration, enableAllRules: enableAllRules,
+            includeUnsafe: includeUnsafe, using: fixes)
+    }
+
+    /// `using` lets tests substitute a fix (one that breaks the syntax, to prove the guard).
+    static func fix(sources: [SourceInput], resources: [ResourceFile], configuration: Configuration,
+                    enableAllRules: Bool, includeUnsafe: Bool, using fixes: [String: any RuleFix.Type]) -> Result {
+        let allowed = fixableRules(includeUnsafe: includeUnsafe)
+        let originals = Dictionary(sources.map { ($0.path, $0.text) }, uniquingKeysWith: { first, _ in first })
+        var texts = originals
+        var result = Result()
+        var refused: Set<String> = []
+        for round in 1...maxRounds {
+            let inputs = texts.keys.sorted().map { SourceInput(path: $0, text: texts[$0]!) }
+            let findings = Linter.lint(sources: inputs, resources: resources, configuration: configuration,
+                                       enableAllRules: enableAllRules).findings
+                .filter { allowed.contains($0.ruleID) && texts[$0.file] != nil && !refused.contains($0.file) }
+            guard !findings.isEmpty else { break }
+            result.rounds = round
+            var changed = false
+            for (path, fileFindings) in Dictionary(grouping: findings, by: \.file).sorted(by: { $0.key < $1.key }) {
+                let file = FixableFile(text: texts[path]!)
+                var taken: [SourceEdit] = []
+                var fixedHere: [String: Int] = [:]
+                for finding in fileFindings.sorted(by: Finding.ordered) {
+                    let options = configuration.ruleOptions[finding.ruleID] ?? RuleOptions()
+                    guard let fix = fixes[finding.ruleID], let edits = fix.edits(for: finding, in: file, options: options),
+                          !edits.isEmpty else { continue }
+                    // Two findings may ask for the same edit (one attribute for a declaration): take it once.
+                    let new = edits.filter { !taken.contains($0) }
+                    guard !new.contains(where: { edit in taken.contains { overlaps(edit, $0) } }) else { continue }
+                    taken += new
+                    fixedHere[finding.ruleID, default: 0] += 1
+                }
+                guard !taken.isEmpty else { continue }
+                let fixedText = apply(taken, to: texts[path]!)
+                let fixedFile = FixableFile(text: fixedText)
+                if fixedFile.recoveryCount > file.recoveryCount {
+                    result.warnings.append("warning: \(path): fixing would introduce syntax errors; left unchanged")
+                    refused.insert(path)
+                    continue
+                }
+                texts[path] = fixedText
+                changed = true
+                for (rule, count) in fixedHere { result.fixed[rule, default: 0] += count }
+            }
+            if !changed { break }
+        }
+        result.changes = texts.keys.sorted().compactMap { path in
+            texts[path] == originals[path] ? nil : (path, originals[path]!, texts[path]!)
+        }
+        return result
+    }
+
+    /// Whether two edits touch the same text. Insertions at the same point conflict too: their order
+    /// would be arbitrary.
+    static func overlaps(_ a: SourceEdit, _ b: SourceEdit) -> Bool {
+        if a.range.isEmpty && b.range.isEmpty { return a.range.lowerBound == b.range.lowerBound }
+        if a.range.isEmpty { return b.range.lowerBound < a.range.lowerBound && a.range.lowerBound < b.range.upperBound }
+        if b.range.isEmpty { return a.range.lowerBound < b.range.lowerBound && b.range.lowerBound < a.range.upperBound }
+        return a.range.lowerBound < b.range.upperBound && b.range.lowerBound < a.range.upperBound
+    }
+
+    /// Applies non-overlapping edits to UTF-8 text, last first, so earlier offsets stay valid.
+    static func apply(_ edits: [SourceEdit], to text: String) -> String {
+        var bytes = Array(text.utf8)
+        for edit in edits.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
+            bytes.replaceSubrange(edit.range.lowerBound.utf8Offset..<edit.range.upperBound.utf8Offset, with: edit.replacementBytes)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    public struct WriteError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Writes each changed file atomically: a temporary file in the same folder, given the original's
+    /// permissions, renamed over it. A file that changed on disk since it was read is skipped.
+    public static func write(_ result: Result) throws -> [String] {
+        var warnings: [String] = []
+        for change in result.changes {
+            // A symlinked source is fixed where it lives; the link stays a link.
+            let url = URL(fileURLWithPath: change.path).resolvingSymlinksInPath()
+            guard let current = try? String(contentsOf: url, encoding: .utf8), current == change.original else {
+                warnings.append("warning: \(change.path): changed while fixing; left as it is")
+                continue
+            }
+            let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+            let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).synclint-\(UUID().uuidString)")
+            do {
+                try Data(change.fixed.utf8).write(to: temporary)
+                if let permissions = attributes?[.posixPermissions] {
+                    try FileManager.default.setAttributes([.posixPermissions: permissions], ofItemAtPath: temporary.path)
+                }
+                guard rename(temporary.path, url.path) == 0 else {
+                    throw WriteError(description: "error: \(change.path): cannot replace the file (\(String(cString: strerror(errno))))")
+                }
+            } catch {
+                try? FileManager.default.removeItem(at: temporary)
+                throw error as? WriteError ?? WriteError(description: "error: \(change.path): cannot write the fixed file: \(error.localizedDescription)")
+            }
+        }
+        return warnings
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+/// Everything a reporter may print: the findings, the rules that ran, and where the project's root
+/// is, so CI reporters can print paths relative to the checkout.
+public struct LintReport: Sendable {
+    public let findings: [Finding]
+    /// The rules that ran, sorted by id (SARIF lists every one, not only those that fired).
+    public let rules: [RuleDescription]
+    /// Absolute path report paths are relative to.
+    public let root: String
+    /// Per finding, in the same order: its identity (baseline key, fingerprints).
+    public let identities: [FindingIdentity]
+    /// Per finding: its column in Unicode scalars, for formats that do not count UTF-8 bytes.
+    let scalarColumns: [Int]
+    /// Where each rule's documentation lives; `helpURL(for:)` appends the rule's anchor.
+    public let documentationURL: String
+
+    /// The published rule reference; each rule has an anchor named after its id.
+    public static let defaultDocumentationURL = "https://github.com/synclint/synclint/blob/main/docs/rules.md"
+
+    public init(findings: [Finding], rules: [RuleDescription] = RuleRegistry.allDescriptions, root: String = "/",
+                documentationURL: String = LintReport.defaultDocumentationURL, locate: Bool = true,
+                text: (String) -> String? = { try? String(contentsOfFile: $0, encoding: .utf8) }) {
+        self.findings = findings
+        self.rules = rules.sorted { $0.id < $1.id }
+        self.root = root
+        self.documentationURL = documentationURL
+        // Identities read and parse each file with findings again; reporters that print only
+        // positions skip that (`locate: false`), leaving identities without line and declaration texts.
+        let located = FindingIdentities.located(findings, root: root, text: locate ? text : { _ in nil })
+        self.identities = located.map(\.identity)
+        self.scalarColumns = located.map(\.scalarColumn)
+    }
+
+    init(findings: [Finding], rules: [RuleDescription], root: String, identities: [FindingIdentity], scalarColumns: [Int],
+         documentationURL: String) {
+        self.findings = findings
+        self.rules = rules
+        self.root = root
+        self.identities = identities
+        self.scalarColumns = scalarColumns
+        self.documentationURL = documentationURL
+    }
+
+    /// A finding's path relative to the root, or its absolute path when it lies outside.
+    public func path(of finding: Finding) -> String {
+        ProjectRoot.relative(finding.file, to: root) ?? finding.file
+    }
+
+    public func helpURL(for ruleID: String) -> String { documentationURL + "#" + ruleID }
+
+    public func rule(_ id: String) -> RuleDescription? {
+        rules.first { $0.id == id } ?? RuleRegistry.description(of: id)
+    }
+
+    /// Findings per rule id, rules sorted by id.
+    var findingsByRule: [(ruleID: String, findings: [Finding])] {
+        Dictionary(grouping: findings, by: \.ruleID).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+
+    var errorCount: Int { findings.filter { $0.severity == .error }.count }
+    var warningCount: Int { findings.count - errorCount }
+}
+
+extension RuleDocumentation {
+    /// The first sentence of a text: up to the first period that ends a sentence (followed by a space
+    /// and a capital letter, or the end), outside backticks, so `.task` and `e.g.` do not end it.
+    public static func firstSentence(_ text: String) -> String {
+        let collapsed = FindingIdentity.normalized(Substring(text))
+        let characters = Array(collapsed)
+        var inCode = false
+        for (index, character) in characters.enumerated() {
+            if character == "`" { inCode.toggle() }
+            guard character == ".", !inCode else { continue }
+            if index + 1 == characters.count { return collapsed }
+            if characters[index + 1] == " ", index + 2 < characters.count, characters[index + 2].isUppercase {
+                return String(characters[...index])
+            }
+        }
+        return collapsed
+    }
+}

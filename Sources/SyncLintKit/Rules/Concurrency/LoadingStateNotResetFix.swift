@@ -1,0 +1,27 @@
+import SwiftSyntax
+
+/// Adds `defer { flag = false }` right after `flag = true`, so every exit resets it. Only when the
+/// assignment is a statement of the function body itself: a `defer` inside an `if` or a loop would run
+/// at the end of that block, not of the function.
+enum LoadingStateNotResetFix: RuleFix {
+    static let ruleID = LoadingStateNotResetRule.description.id
+
+    static func edits(for finding: Finding, in file: FixableFile, options: RuleOptions) -> [SourceEdit]? {
+        let flags = Set(options.strings("flags", default: LoadingStateNotResetRule.defaultFlags))
+        guard let exit = file.token(at: finding),
+              let function = exit.ancestorOrSelf(mapping: { $0.as(FunctionDeclSyntax.self) }),
+              let body = function.body else { return nil }
+        // The last top-level `flag = true` before the exit: the one the exit leaves set.
+        let set = body.statements.last { item in
+            guard item.endPosition <= exit.position, let sequence = item.item.as(SequenceExprSyntax.self),
+                  let assignment = SyntaxFacts.assignment(sequence), SyntaxFacts.boolLiteral(assignment.value) == true,
+                  let flag = FlowFacts.selfProperty(assignment.target, locals: []) else { return false }
+            return flags.contains(flag)
+        }
+        guard let set, let sequence = set.item.as(SequenceExprSyntax.self),
+              let target = SyntaxFacts.assignment(sequence)?.target else { return nil }
+        let position = set.endPosition
+        return [SourceEdit(range: position..<position,
+                           replacement: "\n\(file.indentation(ofLineOf: set))defer { \(target.trimmedDescription) = false }")]
+    }
+}
