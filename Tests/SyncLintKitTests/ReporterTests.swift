@@ -118,8 +118,8 @@ struct ReporterTests {
 
             | Severity | Rule | Location | Message |
             |---|---|---|---|
-            | ⚠️ warning | [`task_without_id`](\(LintReport.defaultDocumentationURL)#task_without_id) | `Sources/Feed View.swift`:3:16 | Use `.task(id:)`: 50% <of> "loads" & a,b |
-            | ❌ error | [`cloudkit_unique_constraint`](\(LintReport.defaultDocumentationURL)#cloudkit_unique_constraint) | `Sources/Models.swift`:2:5 | Remove it.<br>CloudKit rejects it. |
+            | ⚠️ warning | [`task_without_id`](\(LintReport.defaultDocumentationURL)#task_without_id-task-without-id) | `Sources/Feed View.swift`:3:16 | Use `.task(id:)`: 50% <of> "loads" & a,b |
+            | ❌ error | [`cloudkit_unique_constraint`](\(LintReport.defaultDocumentationURL)#cloudkit_unique_constraint-cloudkit-unique-constraint) | `Sources/Models.swift`:2:5 | Remove it.<br>CloudKit rejects it. |
 
             """)
         #expect(MarkdownReporter.cell("a|b\nc") == "a\\|b<br>c")

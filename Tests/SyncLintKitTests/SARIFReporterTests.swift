@@ -82,7 +82,8 @@ struct SARIFReporterTests {
         #expect(rules.map { $0["id"] as? String } == ["cloudkit_unique_constraint", "on_appear_task", "task_without_id"],
                 "every rule that ran, also one with no finding")
         let taskRule = try #require(rules.last)
-        #expect(taskRule["helpUri"] as? String == LintReport.defaultDocumentationURL + "#task_without_id")
+        #expect(taskRule["helpUri"] as? String == LintReport.defaultDocumentationURL + "#task_without_id-task-without-id",
+                "the anchor GitHub gives the rule heading in docs/rules.md")
         let title = try #require((taskRule["shortDescription"] as? [String: Any])?["text"] as? String)
         let whole = FindingIdentity.normalized(Substring(try #require(RuleRegistry.description(of: "task_without_id")).whatItDoes))
         #expect(title.hasSuffix(".") && whole.hasPrefix(title), "\(title)")

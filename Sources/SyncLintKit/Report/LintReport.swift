@@ -47,7 +47,10 @@ public struct LintReport: Sendable {
         ProjectRoot.relative(finding.file, to: root) ?? finding.file
     }
 
-    public func helpURL(for ruleID: String) -> String { documentationURL + "#" + ruleID }
+    /// The rule's section in the rule reference, by the anchor GitHub gives its heading.
+    public func helpURL(for ruleID: String) -> String {
+        documentationURL + "#" + (rule(ruleID).map(RuleDocumentation.anchor(for:)) ?? ruleID)
+    }
 
     public func rule(_ id: String) -> RuleDescription? {
         rules.first { $0.id == id } ?? RuleRegistry.description(of: id)
@@ -63,6 +66,16 @@ public struct LintReport: Sendable {
 }
 
 extension RuleDocumentation {
+    /// The anchor GitHub's Markdown renderer gives a rule's heading (`## \`id\`: Name`): lowercased,
+    /// punctuation other than `-` and `_` dropped, spaces made hyphens.
+    public static func anchor(for rule: RuleDescription) -> String {
+        let heading = "\(rule.id): \(rule.name)".lowercased()
+        return String(heading.compactMap { character -> Character? in
+            if character == " " { return "-" }
+            return character.isLetter || character.isNumber || character == "-" || character == "_" ? character : nil
+        })
+    }
+
     /// The first sentence of a text: up to the first period that ends a sentence (followed by a space
     /// and a capital letter, or the end), outside backticks, so `.task` and `e.g.` do not end it.
     public static func firstSentence(_ text: String) -> String {
