@@ -169,8 +169,10 @@ struct Lint: ParsableCommand {
         if let config {
             path = config
         } else {
-            path = ".synclint.yml"
-            guard FileManager.default.fileExists(atPath: path) else { return Configuration() }
+            let choice = ConfigurationDiscovery.choose(paths: paths, currentFolder: FileManager.default.currentDirectoryPath)
+            if let warning = choice.warning { standardError(warning) }
+            guard let found = choice.path else { return Configuration() }
+            path = found
         }
         do {
             return try Configuration.load(path: path, knownRuleIDs: known)

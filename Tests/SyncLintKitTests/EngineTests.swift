@@ -51,7 +51,8 @@ struct EngineTests {
         #expect(configuration.warnings == ["warning: /p/.synclint.yml: unknown key 'mystery_key'"])
         let enabled = Linter.enabledRules(configuration: configuration, enableAllRules: false)
         #expect(!enabled.contains("task_without_id"))
-        #expect(enabled.contains("task_self_capture"))
+        #expect(enabled.contains("task_handle_overwritten"), "an opt-in rule the file turns on")
+        #expect(enabled.contains("stale_model_after_await") && !enabled.contains("task_self_capture"), "defaults stay as they are")
     }
 
     @Test func nestedRuleOptionsReachTheRule() throws {

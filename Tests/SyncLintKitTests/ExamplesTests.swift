@@ -3,7 +3,8 @@ import Testing
 @testable import SyncLintKit
 
 /// The bundled sample apps, linted as the README's first command lints them: the whole `Examples/`
-/// folder as one project with the default rules. Each app's `Bad/` code gives exactly the rules in its
+/// folder as one project with its own `.synclint.yml` (the default rules and the opt-in rules the seeds
+/// need). Each app's `Bad/` code gives exactly the rules in its
 /// `expected-rules.txt`; its fixed twin (and shared code) gives nothing.
 struct ExamplesTests {
     static let examples = Repository.path("Examples")
@@ -14,10 +15,15 @@ struct ExamplesTests {
             .sorted()
     }
 
-    static let result = Linter.lint(paths: [examples], configuration: Configuration())
+    static let result = Linter.lint(paths: [examples], configuration: configuration)
+    static var configuration: Configuration {
+        (try? Configuration.load(path: examples + "/.synclint.yml", knownRuleIDs: Set(RuleRegistry.allDescriptions.map(\.id))))
+            ?? Configuration()
+    }
 
-    @Test func thereAreSampleApps() {
+    @Test func thereAreSampleApps() throws {
         #expect(Self.apps.count >= 1)
+        _ = try Configuration.load(path: Self.examples + "/.synclint.yml", knownRuleIDs: Set(RuleRegistry.allDescriptions.map(\.id)))
         #expect(Self.result.warnings.isEmpty, "\(Self.result.warnings)")
     }
 

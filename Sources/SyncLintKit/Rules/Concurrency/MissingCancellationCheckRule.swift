@@ -46,6 +46,18 @@ public final class MissingCancellationCheckRule: SyntaxRule {
         ],
         nonTriggeringExamples: [
             RuleExample("""
+                @MainActor final class LibraryModel {
+                    var refreshTask: Task<Void, Never>?
+                    func refresh() {
+                        refreshTask?.cancel()
+                        refreshTask = Task {
+                            await library.reload()
+                            refreshTask = nil
+                        }
+                    }
+                }
+                """),
+            RuleExample("""
                 @MainActor final class SearchModel {
                     var results: [Result] = []
                     private var searchTask: Task<Void, Never>?
@@ -98,7 +110,7 @@ public final class MissingCancellationCheckRule: SyntaxRule {
     public func enter(_ node: Syntax, context: FileContext) {
         guard let closure = node.as(ClosureExprSyntax.self), let frame = context.scope.currentClosure,
               frame.kind == .task, let call = frame.call, let type = context.scope.currentType,
-              TaskFacts.storedHandleName(of: call, in: context.scope.currentFunction?.body) != nil else { return }
+              let handle = TaskFacts.storedHandleName(of: call, in: context.scope.currentFunction?.body) else { return }
         let locals = FlowFacts.localNames(in: closure.statements)
         var pendingAwait: AwaitExprSyntax?
         var reportedProperty: String?
@@ -109,7 +121,9 @@ public final class MissingCancellationCheckRule: SyntaxRule {
             } else if FlowFacts.isCancellationCheck(node) {
                 pendingAwait = nil
             } else if pendingAwait != nil, let sequence = node.as(SequenceExprSyntax.self),
-                      let target = SyntaxFacts.writeTarget(sequence), let property = FlowFacts.selfProperty(target, locals: locals) {
+                      let target = SyntaxFacts.writeTarget(sequence), let property = FlowFacts.selfProperty(target, locals: locals),
+                      // The task clearing its own handle is cleanup that must run when it is cancelled too.
+                      property != handle {
                 reportedProperty = property
                 let typeName = type.qualifiedName
                 context.report(target) { index in

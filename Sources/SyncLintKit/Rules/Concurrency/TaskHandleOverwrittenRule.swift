@@ -16,6 +16,8 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
             Pattern": always cancel previous operations before starting new ones).
             """,
         seed: "000, 001",
+        // Opt-in until narrowed further: 0 of 19 findings right on eight public apps: the old task was awaited on purpose, guarded by an `if let` or an in-progress flag, kept in a dictionary cancelled by key, or started once (`viewDidLoad`) (docs/precision.md).
+        isOptIn: true,
         triggeringExamples: [
             RuleExample("""
                 @MainActor final class ReaderViewModel {
@@ -101,7 +103,8 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
             through a local bound from it (`if let task = handle { task.cancel() }`), by a method of the same type \
             called first that cancels it (followed three calls deep), or when every caller of the function \
             cancels it. Cancelling through another object is not seen. Assignments in `init` are skipped: there is \
-            no earlier task yet.
+            no earlier task yet. \
+            Opt-in: 0 of 19 findings right on eight public apps: the old task was awaited on purpose, guarded by an `if let` or an in-progress flag, kept in a dictionary cancelled by key, or started once (`viewDidLoad`); see docs/precision.md.
             """)
 
     public static let nodeKinds: Set<SyntaxKind> = [.functionCallExpr]
