@@ -20,7 +20,9 @@ Aidoku                 Aidoku/Aidoku                    eb812a56593631c03997de6b
 Cork                   buresdv/Cork                     75c5c61211a8282e5124bfcd8cf821eb56ece7bf
 IceCubesApp            Dimillian/IceCubesApp            0fc41d2ced2e3e735bd9c42d5ae6dea16e63d618
 enchanted              AugustDev/enchanted              2aa9d14026b4335bd1df60de51e22f1bbcc23438
+jotjot                 momomo-agent/jotjot              d28b5eb5a582291980b219f378dc34daddd60152
 mastodon-ios           mastodon/mastodon-ios            a9e088a9c7b88720fed5eefdd2dc1606b5f21dc8
+MovieSwiftUI           Dimillian/MovieSwiftUI           72eb4ae7117fbf893be533c9a277c47a7287d87e
 onebusaway-ios         OneBusAway/onebusaway-ios        c9dadbd8f192a30485f49cfef7b6d4b4e22397f1
 sample-backyard-birds  apple/sample-backyard-birds      1843d5655bf884b501e2889ad9862ec58978fdbe
 simplenote-ios         Automattic/simplenote-ios        d3e2599cd16485a4b75a4a62882056351c18a0c7

@@ -16,7 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:?usage: Benchmarks/run.sh DIR [RUNS]}
 runs=${2:-5}
-scratch=.build-release
+scratch=${SCRATCH:-.build-release}  # SCRATCH=DIR reuses another release build folder
 command -v /usr/bin/time >/dev/null || { echo "needs /usr/bin/time (GNU time)" >&2; exit 2; }
 
 swift build -c release --scratch-path "$scratch" --product synclint >&2
