@@ -14,6 +14,10 @@ final class FunctionSummaryCollector: FactCollector {
         var summary: FunctionSummary
         var locals: Set<String>
         let nodeID: SyntaxIdentifier
+        /// Receiver types already resolved in this function, by the receiver's source text. A function calls
+        /// methods on the same few receivers again and again, and each name lookup walks its scopes: on app
+        /// code the lookups were a quarter of the run before this memo.
+        var receiverTypes: [String: ValueType] = [:]
     }
 
     private var frames: [Frame] = []
@@ -153,7 +157,14 @@ final class FunctionSummaryCollector: FactCollector {
             if SyntaxFacts.isSelf(base) {
                 receiver = nil
             } else {
-                let type = ValueTypes.of(base, in: context)
+                let text = context.sourceText(of: base)
+                let type: ValueType
+                if let known = frames[index].receiverTypes[text] {
+                    type = known
+                } else {
+                    type = ValueTypes.of(base, in: context)
+                    frames[index].receiverTypes[text] = type
+                }
                 guard type.isKnown else { return }
                 receiver = type
             }
