@@ -15,6 +15,8 @@ public struct Configuration: Sendable {
     public var excluded: [String] = []
     /// Forces CloudKit rules on or off; `auto` decides from the project's store setup and entitlements.
     public var cloudKit: CloudKitMode = .auto
+    /// When true, paths that hold nothing to lint are not an error (SwiftLint's key of the same name).
+    public var allowZeroLintableFiles = false
     public var ruleOptions: [String: RuleOptions] = [:]
     public var severityOverrides: [String: Severity] = [:]
     /// Problems that do not stop the run (unknown keys, unknown rule ids), one line each.
@@ -26,7 +28,8 @@ public struct Configuration: Sendable {
         public let description: String
     }
 
-    static let topLevelKeys: Set<String> = ["disabled_rules", "opt_in_rules", "only_rules", "included", "excluded", "cloudkit"]
+    static let topLevelKeys: Set<String> = ["disabled_rules", "opt_in_rules", "only_rules", "included", "excluded", "cloudkit",
+                                                  "allow_zero_lintable_files"]
 
     /// Loads and validates a config file. Paths in `included`/`excluded` are relative to its folder.
     public static func load(path: String, knownRuleIDs: Set<String>) throws -> Configuration {
@@ -73,6 +76,12 @@ public struct Configuration: Sendable {
                 throw LoadError(description: "error: \(path): 'cloudkit' must be on, off or auto, not '\(mode)'")
             }
             configuration.cloudKit = parsed
+        }
+        if let allow = root["allow_zero_lintable_files"] {
+            guard let allow = allow as? Bool else {
+                throw LoadError(description: "error: \(path): 'allow_zero_lintable_files' must be true or false")
+            }
+            configuration.allowZeroLintableFiles = allow
         }
         for ruleID in configuration.disabledRules + configuration.optInRules + (configuration.onlyRules ?? [])
         where !knownRuleIDs.contains(ruleID) {

@@ -23,6 +23,9 @@ public struct DiscoveredFiles: Sendable {
     public var swiftFiles: [String] = []
     public var resourcePaths: [(path: String, kind: ResourceFile.Kind)] = []
     public var warnings: [String] = []
+
+    /// Files the run can lint: Swift files and resources. Zero means the paths held nothing to check.
+    public var lintableCount: Int { swiftFiles.count + resourcePaths.count }
 }
 
 /// Walks the given paths once, keeping `.swift` files, `.entitlements` plists and Core Data model

@@ -37,6 +37,9 @@ public struct LintResult: Sendable {
     public var warnings: [String]
     public var filesLinted: Int
     public var timings: StageTimings
+    /// Swift and resource files discovery found, readable or not (`lint(paths:)` only): zero means the
+    /// paths held nothing to lint, which the command line reports as an error.
+    public var lintableFiles = 0
 }
 
 /// The pipeline: discover → read and parse each file once (in parallel) → one walk per file that
@@ -72,6 +75,7 @@ public enum Linter {
                          configuration: configuration, enableAllRules: enableAllRules)
         result.warnings = warnings + result.warnings
         result.timings.discover = discoverTime
+        result.lintableFiles = discovered.lintableCount
         return result
     }
 
