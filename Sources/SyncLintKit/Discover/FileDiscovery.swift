@@ -85,14 +85,24 @@ public enum FileDiscovery {
     }
 
     private static func classify(_ path: String, into result: inout DiscoveredFiles, explicit: Bool) {
-        if path.hasSuffix(".swift") {
+        let isSwift = path.hasSuffix(".swift")
+        let resourceKind: ResourceFile.Kind? = path.hasSuffix(".entitlements") ? .entitlements
+            : (path.hasSuffix("/contents") && path.contains(".xcdatamodel/") ? .coreDataModel : nil)
+        guard isSwift || resourceKind != nil else {
+            if explicit { result.warnings.append("warning: \(path): not a Swift file; skipped") }
+            return
+        }
+        // Named like a source but a FIFO, socket or device: skipped here, before anything opens it.
+        switch FileType.of(path) {
+        case .regular: break
+        case .other(let what): return result.warnings.append("warning: \(path): is \(what), not a regular file; skipped")
+        case .directory: return
+        case nil: return result.warnings.append("warning: \(path): cannot be read (\(systemReason(errno))); skipped")
+        }
+        if isSwift {
             result.swiftFiles.append(path)
-        } else if path.hasSuffix(".entitlements") {
-            result.resourcePaths.append((path, .entitlements))
-        } else if path.hasSuffix("/contents"), path.contains(".xcdatamodel/"), isCurrentModelVersion(path) {
-            result.resourcePaths.append((path, .coreDataModel))
-        } else if explicit {
-            result.warnings.append("warning: \(path): not a Swift file; skipped")
+        } else if let resourceKind, resourceKind == .entitlements || isCurrentModelVersion(path) {
+            result.resourcePaths.append((path, resourceKind))
         }
     }
 }
