@@ -105,7 +105,10 @@ public enum Linter {
         var read = 0.0, parse = 0.0, walk = 0.0
     }
 
-    static func run(files: [FileInput], resources: [ResourceFile], configuration: Configuration, enableAllRules: Bool) -> LintResult {
+    /// `parallel: false` processes the files one after another on the calling thread: a test compares
+    /// both ways to prove the output does not depend on scheduling.
+    static func run(files: [FileInput], resources: [ResourceFile], configuration: Configuration, enableAllRules: Bool,
+                    parallel: Bool = true) -> LintResult {
         let enabled = enabledRules(configuration: configuration, enableAllRules: enableAllRules)
         let syntaxRules = RuleRegistry.syntaxRules.filter { enabled.contains($0.description.id) }
         let projectRules = RuleRegistry.projectRules.filter { enabled.contains($0.description.id) }
@@ -113,8 +116,12 @@ public enum Linter {
 
         var filesClock = Stopwatch()
         let results = ResultSlots<FileResult>(count: files.count)
-        DispatchQueue.concurrentPerform(iterations: files.count) { index in
-            results[index] = processFile(files[index], plan: plan)
+        if parallel {
+            DispatchQueue.concurrentPerform(iterations: files.count) { index in
+                results[index] = processFile(files[index], plan: plan)
+            }
+        } else {
+            for index in files.indices { results[index] = processFile(files[index], plan: plan) }
         }
         let fileResults = results.values.map { $0 ?? FileResult() }
         var timings = StageTimings()
