@@ -5,21 +5,37 @@ import SyncLintKit
 @main
 enum Main {
     static func main() {
+        StandardStreams.ignoreBrokenPipeSignal()
         do {
             var command = try SyncLintCommand.parseAsRoot()
             try command.run()
         } catch let exit as ExitCode {
             Foundation.exit(exit.rawValue)
+        } catch OutputFailure.closedPipe {
+            // `synclint rules | head`: the reader has what it wanted.
+            Foundation.exit(ExitStatus.clean)
+        } catch let failure as OutputFailure {
+            StandardStreams.writeError(failure.line)
+            Foundation.exit(ExitStatus.output)
         } catch {
             let code = SyncLintCommand.exitCode(for: error)
             if code == .success {
-                print(SyncLintCommand.fullMessage(for: error))
-                Foundation.exit(0)
+                do {
+                    try StandardStreams.writeOutput(SyncLintCommand.fullMessage(for: error) + "\n")
+                } catch OutputFailure.closedPipe {
+                    Foundation.exit(ExitStatus.clean)
+                } catch let failure as OutputFailure {
+                    StandardStreams.writeError(failure.line)
+                    Foundation.exit(ExitStatus.output)
+                } catch {
+                    Foundation.exit(ExitStatus.output)
+                }
+                Foundation.exit(ExitStatus.clean)
             }
             // Usage and configuration errors: one clear message on stderr, exit status 2.
             let message = SyncLintCommand.message(for: error)
-            FileHandle.standardError.write(Data(((message.hasPrefix("error:") ? "" : "error: ") + message + "\n").utf8))
-            Foundation.exit(2)
+            StandardStreams.writeError((message.hasPrefix("error:") ? "" : "error: ") + message)
+            Foundation.exit(ExitStatus.usage)
         }
     }
 }
@@ -75,10 +91,14 @@ struct Lint: ParsableCommand {
     @Flag(help: "Print wall time per stage on stderr.")
     var timings = false
 
+    @Flag(help: "Exit 0 when the paths hold no Swift file, entitlements or Core Data model (default: an error).")
+    var allowZeroLintableFiles = false
+
     func run() throws {
         guard let reporterKind = ReporterKind(rawValue: reporter) else {
             throw ValidationError("unknown reporter '\(reporter)'; use one of \(ReporterKind.allCases.map(\.rawValue).joined(separator: ", "))")
         }
+        if let problem = PathCheck.firstProblem(in: paths) { throw ValidationError(problem) }
         let configuration = try loadConfiguration()
         let currentFolder = FileManager.default.currentDirectoryPath
         let targets = paths.isEmpty ? (configuration.included.isEmpty ? [currentFolder] : configuration.included) : paths
@@ -92,6 +112,9 @@ struct Lint: ParsableCommand {
         }
         let result = Linter.lint(paths: targets, configuration: configuration, enableAllRules: enableAllRules)
         for warning in result.warnings { standardError(warning) }
+        if result.lintableFiles == 0, !(allowZeroLintableFiles || configuration.allowZeroLintableFiles) {
+            throw ValidationError("no lintable files found at \(targets.joined(separator: ", ")) (pass --allow-zero-lintable-files if that is expected)")
+        }
         let reportStart = DispatchTime.now().uptimeNanoseconds
         let enabled = Linter.enabledRules(configuration: configuration, enableAllRules: enableAllRules)
         let writeBaselinePath = writeBaseline ?? configuration.writeBaseline
@@ -104,13 +127,21 @@ struct Lint: ParsableCommand {
             }
         }
         let report = baselineIn.map { fullReport.removing($0) } ?? fullReport
-        let rendered = Data(reporterKind.render(report).utf8)
+        let status = report.findings.contains(where: { $0.severity == .error }) || (strict && !report.findings.isEmpty)
+            ? ExitStatus.findings : ExitStatus.clean
+        let rendered = reporterKind.render(report)
         if let output {
-            do { try rendered.write(to: URL(fileURLWithPath: output), options: .atomic) } catch {
-                throw ValidationError("cannot write \(output): \(error.localizedDescription)")
+            do { try Data(rendered.utf8).write(to: URL(fileURLWithPath: output), options: .atomic) } catch {
+                standardError("error: cannot write \(output): \(error.localizedDescription)")
+                throw ExitCode(ExitStatus.output)
             }
         } else {
-            FileHandle.standardOutput.write(rendered)
+            do {
+                try StandardStreams.writeOutput(rendered)
+            } catch OutputFailure.closedPipe {
+                // `synclint lint | head`: quiet, and the status still says whether errors were found.
+                throw ExitCode(status)
+            }
         }
         if timings {
             let report = Double(DispatchTime.now().uptimeNanoseconds - reportStart) / 1e9
@@ -125,9 +156,7 @@ struct Lint: ParsableCommand {
                 standardError("  " + stage.padding(toLength: 48, withPad: " ", startingAt: 0) + String(format: "%8.3f s", seconds))
             }
         }
-        if report.findings.contains(where: { $0.severity == .error }) || (strict && !report.findings.isEmpty) {
-            throw ExitCode(1)
-        }
+        if status != ExitStatus.clean { throw ExitCode(status) }
     }
 
     /// Fixes in memory; with `--diff` prints the diff and is done (true), else writes the files and
@@ -145,7 +174,7 @@ struct Lint: ParsableCommand {
                     throw ValidationError("cannot write \(output): \(error.localizedDescription)")
                 }
             } else {
-                FileHandle.standardOutput.write(Data(text.utf8))
+                do { try StandardStreams.writeOutput(text) } catch OutputFailure.closedPipe {}
             }
             if !result.changes.isEmpty { throw ExitCode(1) }
             return true
@@ -188,12 +217,13 @@ struct Rules: ParsableCommand {
     func run() throws {
         let rules = RuleRegistry.allDescriptions
         let width = rules.map(\.id.count).max() ?? 0
-        print("id".padding(toLength: width, withPad: " ", startingAt: 0) + "  default  severity  applies to          seed")
+        var lines = ["id".padding(toLength: width, withPad: " ", startingAt: 0) + "  default  severity  applies to          seed"]
         for rule in rules {
-            print(rule.id.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
+            lines.append(rule.id.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
                 + (rule.isOptIn ? "opt-in " : "on     ") + "  " + rule.severity.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
                 + "  " + rule.appliesTo.summary.padding(toLength: 18, withPad: " ", startingAt: 0) + "  " + rule.seed)
         }
+        try StandardStreams.writeOutput(lines.joined(separator: "\n") + "\n")
     }
 }
 
@@ -207,7 +237,7 @@ struct Explain: ParsableCommand {
         guard let rule = RuleRegistry.description(of: ruleID) else {
             throw ValidationError("unknown rule '\(ruleID)'; `synclint rules` lists them")
         }
-        print(RuleDocumentation.markdown(for: rule), terminator: "")
+        try StandardStreams.writeOutput(RuleDocumentation.markdown(for: rule))
     }
 }
 
@@ -224,15 +254,15 @@ struct GenerateDocs: ParsableCommand {
         let url = URL(fileURLWithPath: output)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try RuleDocumentation.reference(RuleRegistry.allDescriptions).write(to: url, atomically: true, encoding: .utf8)
-        print("wrote \(output)")
+        try StandardStreams.writeOutput("wrote \(output)\n")
         if let readme = try? String(contentsOfFile: readmePath, encoding: .utf8),
            let updated = RuleDocumentation.replacingRuleTable(in: readme, with: RuleRegistry.allDescriptions) {
             try updated.write(toFile: readmePath, atomically: true, encoding: .utf8)
-            print("updated the rule table in \(readmePath)")
+            try StandardStreams.writeOutput("updated the rule table in \(readmePath)\n")
         }
     }
 }
 
 func standardError(_ line: String) {
-    FileHandle.standardError.write(Data((line + "\n").utf8))
+    StandardStreams.writeError(line)
 }

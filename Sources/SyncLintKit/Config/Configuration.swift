@@ -15,6 +15,8 @@ public struct Configuration: Sendable {
     public var excluded: [String] = []
     /// Forces CloudKit rules on or off; `auto` decides from the project's store setup and entitlements.
     public var cloudKit: CloudKitMode = .auto
+    /// When true, paths that hold nothing to lint are not an error (SwiftLint's key of the same name).
+    public var allowZeroLintableFiles = false
     public var ruleOptions: [String: RuleOptions] = [:]
     public var severityOverrides: [String: Severity] = [:]
     /// `baseline:`: report only findings not recorded in this file (absolute path).
@@ -30,14 +32,21 @@ public struct Configuration: Sendable {
         public let description: String
     }
 
-    static let topLevelKeys: Set<String> = ["disabled_rules", "opt_in_rules", "only_rules", "included", "excluded", "cloudkit", "baseline", "write_baseline"]
+    static let topLevelKeys: Set<String> = ["disabled_rules", "opt_in_rules", "only_rules", "included", "excluded", "cloudkit",
+                                                  "baseline", "write_baseline", "allow_zero_lintable_files"]
 
     /// Loads and validates a config file. Paths in `included`/`excluded` are relative to its folder.
     public static func load(path: String, knownRuleIDs: Set<String>) throws -> Configuration {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw LoadError(description: "error: \(path): cannot read configuration file")
+        let data: [UInt8]
+        switch SourceReader.readBytes(path, limit: ConfigurationLimits.maximumFileSize) {
+        case .success(let bytes): data = bytes
+        case .failure(.tooLarge(_, let size, _)):
+            throw LoadError(description: "error: \(path): configuration file is \(size) bytes, over the limit of "
+                + SourceReader.byteCount(ConfigurationLimits.maximumFileSize))
+        case .failure(let failure):
+            throw LoadError(description: "error: \(path): cannot read configuration file: \(failure.reason)")
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(bytes: data, encoding: .utf8) else {
             throw LoadError(description: "error: \(path): configuration is not UTF-8 text")
         }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
@@ -45,9 +54,20 @@ public struct Configuration: Sendable {
     }
 
     public static func parse(yaml text: String, path: String, baseFolder: String, knownRuleIDs: Set<String>) throws -> Configuration {
+        if let problem = ConfigurationLimits.nestingProblem(in: text) {
+            throw LoadError(description: "error: \(path): configuration \(problem)")
+        }
         let loaded: Any?
         do {
-            loaded = try Yams.load(yaml: text)
+            // Composed first and measured, then built: building expands every alias into a copy.
+            let root = try Yams.compose(yaml: text)
+            if let root, ConfigurationLimits.exceedsValueLimit(root) {
+                throw LoadError(description: "error: \(path): configuration holds more than the limit of "
+                    + "\(ConfigurationLimits.maximumValues) values, counting each use of a YAML alias as a copy")
+            }
+            loaded = root.map { Constructor.default.any(from: $0) }
+        } catch let error as LoadError {
+            throw error
         } catch let error as YamlError {
             throw LoadError(description: "error: \(path): malformed YAML\(Self.lineDescription(error)): \(Self.problem(error))")
         } catch {
@@ -84,6 +104,12 @@ public struct Configuration: Sendable {
                 throw LoadError(description: "error: \(path): 'cloudkit' must be on, off or auto, not '\(mode)'")
             }
             configuration.cloudKit = parsed
+        }
+        if let allow = root["allow_zero_lintable_files"] {
+            guard let allow = allow as? Bool else {
+                throw LoadError(description: "error: \(path): 'allow_zero_lintable_files' must be true or false")
+            }
+            configuration.allowZeroLintableFiles = allow
         }
         for ruleID in configuration.disabledRules + configuration.optInRules + (configuration.onlyRules ?? [])
         where !knownRuleIDs.contains(ruleID) {

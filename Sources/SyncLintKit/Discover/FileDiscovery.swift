@@ -25,6 +25,9 @@ public struct DiscoveredFiles: Sendable {
     public var swiftFiles: [String] = []
     public var resourcePaths: [(path: String, kind: ResourceFile.Kind)] = []
     public var warnings: [String] = []
+
+    /// Files the run can lint: Swift files and resources. Zero means the paths held nothing to check.
+    public var lintableCount: Int { swiftFiles.count + resourcePaths.count }
 }
 
 /// Walks the given paths once, keeping `.swift` files, `.entitlements` plists, Core Data model
@@ -84,16 +87,32 @@ public enum FileDiscovery {
     }
 
     private static func classify(_ path: String, into result: inout DiscoveredFiles, explicit: Bool) {
-        if path.hasSuffix(".swift") {
-            result.swiftFiles.append(path)
-        } else if path.hasSuffix(".entitlements") {
-            result.resourcePaths.append((path, .entitlements))
+        let isSwift = path.hasSuffix(".swift")
+        let resourceKind: ResourceFile.Kind?
+        if path.hasSuffix(".entitlements") {
+            resourceKind = .entitlements
         } else if path.hasSuffix(".xcodeproj/project.pbxproj") {
-            result.resourcePaths.append((path, .xcodeProject))
-        } else if path.hasSuffix("/contents"), path.contains(".xcdatamodel/"), isCurrentModelVersion(path) {
-            result.resourcePaths.append((path, .coreDataModel))
-        } else if explicit {
-            result.warnings.append("warning: \(path): not a Swift file; skipped")
+            resourceKind = .xcodeProject
+        } else if path.hasSuffix("/contents") && path.contains(".xcdatamodel/") {
+            resourceKind = .coreDataModel
+        } else {
+            resourceKind = nil
+        }
+        guard isSwift || resourceKind != nil else {
+            if explicit { result.warnings.append("warning: \(path): not a Swift file; skipped") }
+            return
+        }
+        // Named like a source but a FIFO, socket or device: skipped here, before anything opens it.
+        switch FileType.of(path) {
+        case .regular: break
+        case .other(let what): return result.warnings.append("warning: \(path): is \(what), not a regular file; skipped")
+        case .directory: return
+        case nil: return result.warnings.append("warning: \(path): cannot be read (\(systemReason(errno))); skipped")
+        }
+        if isSwift {
+            result.swiftFiles.append(path)
+        } else if let resourceKind, resourceKind != .coreDataModel || isCurrentModelVersion(path) {
+            result.resourcePaths.append((path, resourceKind))
         }
     }
 }

@@ -93,6 +93,14 @@ public struct CloudKitEvidence: Sendable {
         return nil
     }
 
+    /// One warning line for an entitlements file that is not a property list dictionary: it is then
+    /// no evidence either way, and the user should know that SyncLint did not read it.
+    static func entitlementsProblem(_ file: ResourceFile) -> String? {
+        let plist = try? PropertyListSerialization.propertyList(from: Data(file.text.utf8), format: nil)
+        guard plist as? [String: Any] == nil else { return nil }
+        return "warning: \(file.path): not a property list dictionary; its entitlements are ignored"
+    }
+
     /// An entitlements plist that lists the CloudKit service and at least one iCloud container.
     static func listsCloudKit(_ file: ResourceFile) -> Bool {
         guard let plist = try? PropertyListSerialization.propertyList(from: Data(file.text.utf8), format: nil) as? [String: Any]

@@ -40,8 +40,15 @@ public struct CoreDataModel: Sendable {
 
     /// Parses the XML; returns nil (with a reason) when it is not a well-formed model.
     public static func parse(_ file: ResourceFile) -> Result<CoreDataModel, ParseFailure> {
+        // Core Data never writes entity declarations; a model that has them is refused unparsed, so an
+        // entity that expands to itself a billion times ("billion laughs") is never expanded.
+        if file.text.contains("<!DOCTYPE"), file.text.contains("<!ENTITY") {
+            return .failure(ParseFailure(description: "warning: \(file.path): Core Data model declares XML entities (<!ENTITY), which SyncLint does not expand; skipped"))
+        }
         let delegate = ModelXMLDelegate()
         let parser = XMLParser(data: Data(file.text.utf8))
+        // A model that names an external DTD or entity must not make SyncLint read other files or the network.
+        parser.shouldResolveExternalEntities = false
         parser.delegate = delegate
         // On Linux, `parse()` can return true for a document it reported an error for: check both.
         guard parser.parse(), parser.parserError == nil, delegate.sawModel else {

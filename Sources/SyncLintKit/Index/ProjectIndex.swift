@@ -138,6 +138,9 @@ public final class ProjectIndex: Sendable {
             case .failure(let failure): warnings.append(failure.description)
             }
         }
+        for file in resources where file.kind == .entitlements {
+            if let problem = CloudKitEvidence.entitlementsProblem(file) { warnings.append(problem) }
+        }
         self.coreDataModels = models
         self.warnings = warnings
     }

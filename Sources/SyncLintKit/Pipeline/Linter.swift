@@ -37,6 +37,9 @@ public struct LintResult: Sendable {
     public var warnings: [String]
     public var filesLinted: Int
     public var timings: StageTimings
+    /// Swift and resource files discovery found, readable or not (`lint(paths:)` only): zero means the
+    /// paths held nothing to lint, which the command line reports as an error.
+    public var lintableFiles = 0
 }
 
 /// The pipeline: discover → read and parse each file once (in parallel) → one walk per file that
@@ -79,6 +82,7 @@ public enum Linter {
                          configuration: configuration, enableAllRules: enableAllRules)
         result.warnings = warnings + result.warnings
         result.timings.discover = discoverTime
+        result.lintableFiles = discovered.lintableCount
         return result
     }
 
@@ -109,8 +113,10 @@ public enum Linter {
         var read = 0.0, parse = 0.0, walk = 0.0
     }
 
+    /// `parallel: false` processes the files one after another on the calling thread: a test compares
+    /// both ways to prove the output does not depend on scheduling.
     static func run(files: [FileInput], resources: [ResourceFile], layout: ProjectLayout, configuration: Configuration,
-                    enableAllRules: Bool) -> LintResult {
+                    enableAllRules: Bool, parallel: Bool = true) -> LintResult {
         let enabled = enabledRules(configuration: configuration, enableAllRules: enableAllRules)
         let syntaxRules = RuleRegistry.syntaxRules.filter { enabled.contains($0.description.id) }
         let projectRules = RuleRegistry.projectRules.filter { enabled.contains($0.description.id) }
@@ -118,8 +124,12 @@ public enum Linter {
 
         var filesClock = Stopwatch()
         let results = ResultSlots<FileResult>(count: files.count)
-        DispatchQueue.concurrentPerform(iterations: files.count) { index in
-            results[index] = processFile(files[index], plan: plan)
+        if parallel {
+            DispatchQueue.concurrentPerform(iterations: files.count) { index in
+                results[index] = processFile(files[index], plan: plan)
+            }
+        } else {
+            for index in files.indices { results[index] = processFile(files[index], plan: plan) }
         }
         let fileResults = results.values.map { $0 ?? FileResult() }
         var timings = StageTimings()

@@ -42,4 +42,20 @@ enum Repository {
         return RunResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                          stderr: String(decoding: errData, as: UTF8.self))
     }
+
+    /// Runs the built `synclint` with its standard output going to `standardOutput` (a file opened
+    /// for reading only, `/dev/full`, a pipe nobody reads); stdout is then not captured.
+    static func run(_ arguments: [String], in folder: URL, standardOutput: FileHandle) throws -> RunResult {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        let err = Pipe()
+        process.standardOutput = standardOutput
+        process.standardError = err
+        try process.run()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return RunResult(status: process.terminationStatus, stdout: "", stderr: String(decoding: errData, as: UTF8.self))
+    }
 }

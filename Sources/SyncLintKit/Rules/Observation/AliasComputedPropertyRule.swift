@@ -70,12 +70,12 @@ public final class AliasComputedPropertyRule: SyntaxRule {
 
     public func enter(_ node: Syntax, context: FileContext) {
         guard let binding = node.as(PatternBindingSyntax.self), let block = binding.accessorBlock,
-              case .getter(let statements) = block.accessors, statements.count == 1,
+              case .getter(let statements) = block.accessors, statements.count == 1, let statement = statements.first,
               let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
               let type = context.scope.currentType, type.isView || type.isObservable || type.isSwiftDataModel,
               context.scope.frames.count >= 2, case .type = context.scope.frames[context.scope.frames.count - 2] else { return }
-        var expression = Syntax(statements.first!.item).as(ExprSyntax.self)
-        if let returned = Syntax(statements.first!.item).as(ReturnStmtSyntax.self) { expression = returned.expression }
+        var expression = Syntax(statement.item).as(ExprSyntax.self)
+        if let returned = Syntax(statement.item).as(ReturnStmtSyntax.self) { expression = returned.expression }
         guard let expression, let path = SyntaxFacts.memberPath(expression) else { return }
         let target: String
         if path.root == "self", path.members.count == 1 { target = path.members[0] }
