@@ -6,6 +6,13 @@ import SyncLintKit
 enum Main {
     static func main() {
         StandardStreams.ignoreBrokenPipeSignal()
+        // `synclint autocorrect --format` would fail on the unknown option before `lint` could say
+        // what to run instead, so SwiftLint's command names are answered before parsing.
+        if let first = CommandLine.arguments.dropFirst().first, let problem = PathCheck.firstProblem(in: [first]),
+           PathCheck.swiftLintCommands[first] != nil {
+            StandardStreams.writeError("error: " + problem)
+            Foundation.exit(ExitStatus.usage)
+        }
         do {
             var command = try SyncLintCommand.parseAsRoot()
             try command.run()
