@@ -23,11 +23,14 @@ enum OutputFailure: Error {
     case closedPipe
     /// Any other write error, with the system's reason (`No space left on device`).
     case failed(reason: String)
+    /// A file the command writes (`generate-docs`) could not be written.
+    case file(path: String, reason: String)
 
     var line: String {
         switch self {
         case .closedPipe: return "error: standard output was closed"
         case .failed(let reason): return "error: cannot write to standard output: \(reason)"
+        case .file(let path, let reason): return "error: cannot write \(path): \(reason)"
         }
     }
 }

@@ -6,6 +6,13 @@ import SyncLintKit
 enum Main {
     static func main() {
         StandardStreams.ignoreBrokenPipeSignal()
+        // `synclint autocorrect --format` would fail on the unknown option before `lint` could say
+        // what to run instead, so SwiftLint's command names are answered before parsing.
+        if let first = CommandLine.arguments.dropFirst().first, let problem = PathCheck.firstProblem(in: [first]),
+           PathCheck.swiftLintCommands[first] != nil {
+            StandardStreams.writeError("error: " + problem)
+            Foundation.exit(ExitStatus.usage)
+        }
         do {
             var command = try SyncLintCommand.parseAsRoot()
             try command.run()
@@ -252,13 +259,32 @@ struct GenerateDocs: ParsableCommand {
 
     func run() throws {
         let url = URL(fileURLWithPath: output)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try RuleDocumentation.reference(RuleRegistry.allDescriptions).write(to: url, atomically: true, encoding: .utf8)
+        try Self.writing(output) {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try RuleDocumentation.reference(RuleRegistry.allDescriptions).write(to: url, atomically: true, encoding: .utf8)
+        }
         try StandardStreams.writeOutput("wrote \(output)\n")
         if let readme = try? String(contentsOfFile: readmePath, encoding: .utf8),
            let updated = RuleDocumentation.replacingRuleTable(in: readme, with: RuleRegistry.allDescriptions) {
-            try updated.write(toFile: readmePath, atomically: true, encoding: .utf8)
+            try Self.writing(readmePath) { try updated.write(toFile: readmePath, atomically: true, encoding: .utf8) }
             try StandardStreams.writeOutput("updated the rule table in \(readmePath)\n")
+        }
+    }
+
+    /// A file that cannot be written is an output error (exit status 3), not a usage error. An atomic
+    /// write renames a new file over the target, so a device such as /dev/full would be replaced by a
+    /// regular file (when run as root): only regular files are written.
+    private static func writing(_ path: String, _ body: () throws -> Void) throws {
+        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        if let type = (try? FileManager.default.attributesOfItem(atPath: target))?[.type] as? FileAttributeType,
+           type != .typeRegular {
+            throw OutputFailure.file(path: path, reason: "not a regular file")
+        }
+        do {
+            try body()
+        } catch {
+            let reason = (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription
+            throw OutputFailure.file(path: path, reason: reason)
         }
     }
 }

@@ -25,7 +25,9 @@ struct ConfigurationDiscoveryTests {
         let outside = repository.appendingPathComponent("Tools")
         try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
         #expect(ConfigurationDiscovery.choose(paths: [outside.path], currentFolder: other.path).path
-                == other.appendingPathComponent(".synclint.yml").path, "the search stops at the repository root (.git)")
+                == ".synclint.yml", "the search stops at the repository root (.git); then the current folder's file")
+        #expect(ConfigurationDiscovery.choose(paths: [], currentFolder: app.path).path == projectConfig,
+                "with no path, the search starts in the current folder")
         let mixed = ConfigurationDiscovery.choose(paths: [app.path, other.path], currentFolder: outside.path)
         #expect(mixed.path == projectConfig)
         #expect(mixed.warning?.contains("different configurations") == true)

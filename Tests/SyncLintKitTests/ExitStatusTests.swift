@@ -51,8 +51,10 @@ struct ExitStatusTests {
     @Test func swiftLintCommandsSayWhatToRunInstead() throws {
         let folder = try Repository.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        for command in ["autocorrect", "analyze"] {
-            let result = try Repository.run([command], in: folder)
+        for arguments in [["autocorrect"], ["analyze"], ["autocorrect", "--format"], ["analyze", "--compiler-log-path", "x.log"],
+                          ["lint", "autocorrect"]] {
+            let command = arguments[0] == "lint" ? arguments[1] : arguments[0]
+            let result = try Repository.run(arguments, in: folder)
             #expect(result.status == 2)
             #expect(result.stderr.hasPrefix("error: synclint has no '\(command)'; "), "\(result.stderr)")
             #expect(result.stderr.contains("synclint lint"))

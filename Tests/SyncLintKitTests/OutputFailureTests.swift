@@ -46,6 +46,23 @@ struct OutputFailureTests {
         }
     }
 
+    /// `generate-docs` writes files atomically (a new file renamed over the target): a target that is
+    /// not a regular file is refused rather than replaced, and a folder that cannot be made is exit 3.
+    @Test func generateDocsReportsFilesItCannotWrite() throws {
+        let folder = try Repository.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fifo = folder.appendingPathComponent("rules.md").path
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let refused = try Repository.run(["generate-docs", "--output", "rules.md"], in: folder)
+        #expect(refused.status == 3)
+        #expect(refused.stderr == "error: cannot write rules.md: not a regular file\n", "\(refused.stderr)")
+        let type = (try FileManager.default.attributesOfItem(atPath: fifo))[.type] as? FileAttributeType
+        #expect(type != nil && type != .typeRegular, "the FIFO was left in place, not replaced by a file")
+        let impossible = try Repository.run(["generate-docs", "--output", "/proc/no-such/rules.md"], in: folder)
+        #expect(impossible.status == 3)
+        #expect(impossible.stderr.hasPrefix("error: cannot write /proc/no-such/rules.md: "), "\(impossible.stderr)")
+    }
+
     /// Both ends of the pipe are made here and the reading end is closed before the run starts, so the
     /// first write meets a pipe with no reader (EPIPE), as after `synclint lint | head` when head exits.
     @Test func closedPipeEndsQuietlyWithTheLintStatus() throws {

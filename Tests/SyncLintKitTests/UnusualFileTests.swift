@@ -32,6 +32,19 @@ struct UnusualFileTests {
         #expect(run.stderr.split(separator: "\n").count == 1)
     }
 
+    /// A model bundle's `.xccurrentversion` is read with the same care: as a FIFO it must not hang discovery.
+    @Test func fifoAsModelVersionFileDoesNotHang() throws {
+        let folder = try Repository.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let version = folder.appendingPathComponent("Lists.xcdatamodeld/Lists.xcdatamodel")
+        try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
+        try ResourceFileTests.modelBody.write(to: version.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+        #expect(mkfifo(folder.appendingPathComponent("Lists.xcdatamodeld/.xccurrentversion").path, 0o644) == 0)
+        let found = FileDiscovery.discover(paths: [folder.path], excluded: [])
+        #expect(found.resourcePaths.map(\.path) == [version.appendingPathComponent("contents").path],
+                "an unreadable version file leaves the only version current")
+    }
+
     /// Discovery saw a regular file, then something else took its name: the reader checks again on
     /// the descriptor it opened without blocking.
     @Test func readerRefusesWhatIsNotARegularFile() throws {

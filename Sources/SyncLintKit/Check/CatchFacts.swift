@@ -149,7 +149,7 @@ public struct CatchFacts: Sendable {
     private static func isLocal(_ name: String, at node: SequenceExprSyntax) -> Bool {
         guard let reference = node.elements.first?.as(DeclReferenceExprSyntax.self),
               let identifier = Identifier(reference.baseName) else { return false }
-        for result in reference.lookup(identifier) {
+        for result in ValueTypes.lookup(reference, identifier) {
             if case .lookForMembers = result { return false }
             if !result.names.isEmpty { return true }
         }

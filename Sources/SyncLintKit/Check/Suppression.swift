@@ -167,6 +167,7 @@ struct SuppressionOutcome {
         var superfluous: [Finding] = []
         let known = Set(descriptions.keys)
         for path in maps.keys.sorted() {
+            // cannot fail: the key comes from `maps` itself.
             let map = maps[path]!
             for (index, directive) in map.directives.enumerated() {
                 guard SuppressionMap.commands.contains(directive.command) else {

@@ -32,6 +32,14 @@ public enum ValueTypes {
     /// How deep one question may go (`let a = b; let b = c; ...`) before it is given up as unknown.
     static let depthLimit = 12
 
+    /// `SwiftLexicalLookup`'s name lookup, except in a file with syntax errors, where it finds nothing:
+    /// the lookup force-unwraps every name in scope, and a declaration whose name the parser had to
+    /// invent (`guard loundContext)`) crashes it. Found by the fuzz test; such a file's values stay unknown.
+    static func lookup(_ node: some SyntaxProtocol, _ identifier: Identifier) -> [LookupResult] {
+        guard !node.root.hasError else { return [] }
+        return node.lookup(identifier)
+    }
+
     public static func of(_ expression: ExprSyntax, in context: FileContext) -> ValueType {
         of(expression, selfType: context.scope.currentType?.qualifiedName, depth: 0)
     }
@@ -86,7 +94,7 @@ public enum ValueTypes {
     /// A name that no local declaration binds, so a type name refers to the type.
     private static func isUnboundName(_ reference: DeclReferenceExprSyntax) -> Bool {
         guard let identifier = Identifier(reference.baseName) else { return true }
-        for result in reference.lookup(identifier) {
+        for result in ValueTypes.lookup(reference, identifier) {
             if case .lookForMembers = result { return true }
             if !result.names.isEmpty { return false }
         }
@@ -97,7 +105,7 @@ public enum ValueTypes {
         let token = reference.baseName
         if token.tokenKind == .keyword(.self) { return selfType.map { .named($0, scope: nil) } ?? .unknown }
         guard let identifier = Identifier(token) else { return .unknown }
-        for result in reference.lookup(identifier) {
+        for result in ValueTypes.lookup(reference, identifier) {
             if case .lookForMembers = result {
                 // Not a local: a property of `self` (or of the type, in a static context).
                 return selfType.map { .member(.named($0, scope: nil), token.text) } ?? .unknown
@@ -160,7 +168,7 @@ public enum ValueTypes {
     private static func ofShorthandBinding(_ condition: OptionalBindingConditionSyntax, name: TokenSyntax,
                                            selfType: String?, depth: Int) -> ValueType {
         guard let identifier = Identifier(name) else { return .unknown }
-        for result in condition.lookup(identifier) {
+        for result in ValueTypes.lookup(condition, identifier) {
             if case .lookForMembers = result { return selfType.map { .member(.named($0, scope: nil), name.text) } ?? .unknown }
             // The binding itself is visible only after the condition; skip a match on its own pattern.
             guard let match = result.names.first(where: { $0.syntax.id != condition.pattern.id }) else { continue }
@@ -277,7 +285,7 @@ extension ValueTypes {
         guard depth < depthLimit else { return false }
         if reference.baseName.tokenKind == .keyword(.self) { return true }
         guard let identifier = Identifier(reference.baseName) else { return false }
-        for result in reference.lookup(identifier) {
+        for result in ValueTypes.lookup(reference, identifier) {
             if case .lookForMembers = result { return true }
             guard let name = result.names.first else { continue }
             let declaring = Syntax(name.syntax)

@@ -15,8 +15,16 @@ public enum ConfigurationDiscovery {
         public let warning: String?
     }
 
+    /// With no paths, the current folder is the linted path. The current folder's own file is named
+    /// relatively (`.synclint.yml`), as the user would write it.
     public static func choose(paths: [String], currentFolder: String) -> Choice {
-        let inCurrentFolder = existing(URL(fileURLWithPath: currentFolder).appendingPathComponent(fileName).path)
+        let choice = chooseAbsolute(paths: paths.isEmpty ? [currentFolder] : paths, currentFolder: currentFolder)
+        let own = URL(fileURLWithPath: currentFolder).appendingPathComponent(fileName).standardizedFileURL.path
+        return choice.path == own ? Choice(path: fileName, warning: choice.warning) : choice
+    }
+
+    static func chooseAbsolute(paths: [String], currentFolder: String) -> Choice {
+        let inCurrentFolder = existing(URL(fileURLWithPath: currentFolder).appendingPathComponent(fileName).standardizedFileURL.path)
         let nearest = paths.map { nearestConfiguration(from: $0, currentFolder: currentFolder) }
         let found = Array(Set(nearest.compactMap { $0 })).sorted()
         switch found.count {

@@ -80,8 +80,10 @@ public enum FileDiscovery {
         let version = URL(fileURLWithPath: contentsPath).deletingLastPathComponent()
         let bundle = version.deletingLastPathComponent()
         guard bundle.pathExtension == "xcdatamodeld",
-              let data = FileManager.default.contents(atPath: bundle.appendingPathComponent(".xccurrentversion").path),
-              let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any],
+              // Read like a source (no FIFO, no device, bounded size): this file comes with the repository too.
+              case .success(let bytes) = SourceReader.readBytes(bundle.appendingPathComponent(".xccurrentversion").path,
+                                                                limit: 64 * 1024),
+              let plist = try? PropertyListSerialization.propertyList(from: Data(bytes), format: nil) as? [String: Any],
               let current = plist["_XCCurrentVersionName"] as? String else { return true }
         return current == version.lastPathComponent
     }

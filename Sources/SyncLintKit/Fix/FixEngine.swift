@@ -124,6 +124,7 @@ public enum FixEngine {
         var result = Result()
         var refused: Set<String> = []
         for round in 1...maxRounds {
+            // cannot fail: the keys come from `texts` itself.
             let inputs = texts.keys.sorted().map { SourceInput(path: $0, text: texts[$0]!) }
             let findings = Linter.lint(sources: inputs, resources: resources, configuration: configuration,
                                        enableAllRules: enableAllRules).findings
@@ -132,6 +133,7 @@ public enum FixEngine {
             result.rounds = round
             var changed = false
             for (path, fileFindings) in Dictionary(grouping: findings, by: \.file).sorted(by: { $0.key < $1.key }) {
+                // cannot fail: findings come only from the texts linted this round, keyed by path.
                 let file = FixableFile(text: texts[path]!)
                 var taken: [SourceEdit] = []
                 var fixedHere: [String: Int] = [:]
@@ -146,6 +148,7 @@ public enum FixEngine {
                     fixedHere[finding.ruleID, default: 0] += 1
                 }
                 guard !taken.isEmpty else { continue }
+                // cannot fail: `path` is a key of `texts`, as above.
                 let fixedText = apply(taken, to: texts[path]!)
                 let fixedFile = FixableFile(text: fixedText)
                 if fixedFile.recoveryCount > file.recoveryCount {
@@ -160,6 +163,7 @@ public enum FixEngine {
             if !changed { break }
         }
         result.changes = texts.keys.sorted().compactMap { path in
+            // cannot fail: `originals` and `texts` have the same keys, from the same paths.
             texts[path] == originals[path] ? nil : (path, originals[path]!, texts[path]!)
         }
         return result

@@ -27,6 +27,7 @@ public enum UnifiedDiff {
             }
             let stop = min(operations.count, lastChange + context + 1)
             let hunk = operations[start..<stop]
+            // cannot fail: a hunk spans at least one operation (start < stop).
             let oldStart = hunk.first!.oldLine, newStart = hunk.first!.newLine
             let oldCount = hunk.filter { $0.kind != .insert }.count
             let newCount = hunk.filter { $0.kind != .delete }.count

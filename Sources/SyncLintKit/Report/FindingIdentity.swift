@@ -131,6 +131,7 @@ public enum FindingIdentities {
                 identities[index] = (identity, source?.scalarColumn(line: finding.line, utf8Column: finding.column) ?? finding.column)
             }
         }
+        // cannot fail: every slot was filled by the loop above, one per finding.
         return identities.map { $0! }
     }
 }

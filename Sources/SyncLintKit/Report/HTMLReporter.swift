@@ -80,6 +80,7 @@ public enum HTMLReporter {
             let byFile = Dictionary(grouping: group.findings, by: { report.path(of: $0) })
             for path in byFile.keys.sorted() {
                 html += "<h3>\(escape(path))</h3>\n<ul class=\"findings\">\n"
+                // cannot fail: `path` is a key of `byFile`.
                 for finding in byFile[path]!.sorted(by: Finding.ordered) {
                     html += "<li class=\"\(finding.severity.rawValue)\"><span class=\"loc\">\(finding.line):\(finding.column)</span>\(inlineCode(finding.message))</li>\n"
                 }

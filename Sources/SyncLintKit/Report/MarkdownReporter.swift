@@ -27,6 +27,7 @@ public enum MarkdownReporter {
 public enum SummaryReporter {
     public static func render(_ report: LintReport) -> String {
         let rows = report.findingsByRule.sorted { ($0.findings.count, $1.ruleID) > ($1.findings.count, $0.ruleID) }
+        // cannot fail: a literal array of two names.
         let width = max(["rule", "total"].map(\.count).max()!, rows.map(\.ruleID.count).max() ?? 0)
         var text = "rule".padding(toLength: width, withPad: " ", startingAt: 0) + "  severity  findings  files\n"
         for row in rows {

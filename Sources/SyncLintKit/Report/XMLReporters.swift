@@ -6,6 +6,7 @@ public enum CheckstyleReporter {
         let byFile = Dictionary(grouping: report.findings, by: { report.path(of: $0) })
         for path in byFile.keys.sorted() {
             text += "  <file name=\"\(XML.escape(path))\">\n"
+            // cannot fail: `path` is a key of `byFile`.
             for finding in byFile[path]!.sorted(by: Finding.ordered) {
                 text += "    <error line=\"\(finding.line)\" column=\"\(finding.column)\" severity=\"\(finding.severity.rawValue)\""
                 text += " message=\"\(XML.escape(finding.message))\" source=\"synclint.\(finding.ruleID)\"/>\n"

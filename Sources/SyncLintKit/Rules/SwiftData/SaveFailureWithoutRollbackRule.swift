@@ -202,7 +202,7 @@ public final class SaveFailureWithoutRollbackRule: SyntaxRule {
     /// `performBackgroundTask { context in }` hands over.
     static func isShortLivedContext(_ receiver: ExprSyntax) -> Bool {
         guard let reference = receiver.as(DeclReferenceExprSyntax.self), let identifier = Identifier(reference.baseName) else { return false }
-        for result in reference.lookup(identifier) {
+        for result in ValueTypes.lookup(reference, identifier) {
             if case .lookForMembers = result { return false }
             guard let name = result.names.first else { continue }
             let declaring = Syntax(name.syntax)

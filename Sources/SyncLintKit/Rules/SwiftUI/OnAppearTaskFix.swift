@@ -17,6 +17,7 @@ enum OnAppearTaskFix: RuleFix {
               taskCall.leftParen == nil, taskCall.arguments.isEmpty, taskCall.additionalTrailingClosures.isEmpty,
               let taskClosure = taskCall.trailingClosure, taskClosure.signature == nil,
               !Reindenter.containsMultilineString(taskClosure) else { return nil }
+        // cannot fail: the guard above matched `call.trailingClosure` as the `.onAppear` closure.
         let moved = Reindenter(from: file.indentation(ofLineOf: taskCall), to: file.indentation(ofLineOf: call.trailingClosure!))
             .rewrite(taskClosure).cast(ClosureExprSyntax.self)
         let name = member.declName.baseName
