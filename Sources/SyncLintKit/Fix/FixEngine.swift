@@ -59,6 +59,7 @@ public enum FixEngine {
     // Metatypes of stateless enums; the list is never written.
     nonisolated(unsafe) static let fixList: [any RuleFix.Type] = [
         OnAppearTaskFix.self, ObservedTaskHandleFix.self, LoadingStateNotResetFix.self, CancellationReportedAsErrorFix.self,
+        TaskWithoutIDFix.self,
     ]
     nonisolated(unsafe) static let fixes: [String: any RuleFix.Type] = {
         var byRule: [String: any RuleFix.Type] = [:]

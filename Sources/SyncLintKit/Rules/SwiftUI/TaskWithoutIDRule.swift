@@ -43,6 +43,14 @@ public final class TaskWithoutIDRule: SyntaxRule {
                         Text(item.title)↓.task { await load(self.item) }
                     }
                 }
+                """, fixed: """
+                final class Item: NSManagedObject { @NSManaged var name: String? }
+                struct ItemView: View {
+                    let item: Item
+                    var body: some View {
+                        Text(item.title).task(id: item.objectID) { await load(self.item) }
+                    }
+                }
                 """),
             RuleExample("""
                 struct Route: Hashable { var id: String; var name: String }
@@ -158,8 +166,11 @@ public final class TaskWithoutIDRule: SyntaxRule {
             that loads a plain `Identifiable` struct without `id:` is reported only when the index sees it built in a \
             split view's column; a view reused with a new argument elsewhere is not seen. A model \
             passed to a view that is recreated for every new model (a list row) is reported although its task \
-            does restart; suppress it there.
-            """)
+            does restart; suppress it there. \
+            The fix (unsafe: the task will restart whenever the identity changes) adds \
+            `id:` with the identity the message names.
+            """,
+        fixSafety: .unsafe)
 
     public static let nodeKinds: Set<SyntaxKind> = [.functionCallExpr]
 

@@ -1,0 +1,35 @@
+import SwiftSyntax
+
+/// `.task { }` → `.task(id: identity) { }`, with the identity the finding's message names (the rule
+/// found it in the index: `article.persistentModelID`, `viewModel.article.id`). Unsafe: the task now
+/// restarts whenever that identity changes, which is the point, but a person should check the identity
+/// is the value the task works on.
+enum TaskWithoutIDFix: RuleFix {
+    static let ruleID = TaskWithoutIDRule.description.id
+    static let messageMarker = "use `.task(id: "
+
+    static func edits(for finding: Finding, in file: FixableFile, options: RuleOptions) -> [SourceEdit]? {
+        guard let identity = identity(in: finding.message),
+              let period = file.token(at: finding), period.tokenKind == .period,
+              let member = period.parent?.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "task",
+              let call = member.parent?.as(FunctionCallExprSyntax.self), call.calledExpression.id == member.id,
+              SyntaxFacts.argument("id", of: call) == nil else { return nil }
+        if let leftParen = call.leftParen {
+            let separator = call.arguments.isEmpty ? "" : ", "
+            return [SourceEdit(range: leftParen.endPositionBeforeTrailingTrivia..<leftParen.endPositionBeforeTrailingTrivia,
+                               replacement: "id: \(identity)\(separator)")]
+        }
+        let name = member.declName.baseName
+        return [SourceEdit(range: name.endPositionBeforeTrailingTrivia..<name.endPositionBeforeTrailingTrivia,
+                           replacement: "(id: \(identity))")]
+    }
+
+    /// The identity in "use `.task(id: viewModel.article.id)` so ...": only a plain member path.
+    static func identity(in message: String) -> String? {
+        guard let start = message.range(of: messageMarker),
+              let end = message.range(of: ")`", range: start.upperBound..<message.endIndex) else { return nil }
+        let identity = String(message[start.upperBound..<end.lowerBound])
+        let allowed = identity.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }
+        return allowed && !identity.isEmpty ? identity : nil
+    }
+}
