@@ -162,7 +162,8 @@ final class FunctionSummaryCollector: FactCollector {
                 if let known = frames[index].receiverTypes[text] {
                     type = known
                 } else {
-                    type = ValueTypes.of(base, in: context)
+                    type = Self.receiverWithoutLookup(base, locals: frames[index].locals, selfType: context.scope.currentType?.qualifiedName)
+                        ?? ValueTypes.of(base, in: context)
                     frames[index].receiverTypes[text] = type
                 }
                 guard type.isKnown else { return }
@@ -208,6 +209,31 @@ final class FunctionSummaryCollector: FactCollector {
     static func argumentLabel(of closure: ClosureExprSyntax) -> String? {
         if let element = closure.parent?.as(MultipleTrailingClosureElementSyntax.self) { return element.label.text }
         return closure.parent?.as(LabeledExprSyntax.self)?.label?.text
+    }
+
+    /// The type of a receiver that is a plain member chain (`store.items`, `DispatchQueue.main`) whose first
+    /// name the function has not declared: a property of `self` or a type, known without a name lookup,
+    /// which on app code costs more than the rest of the walk. Nil when the first name is a local or a
+    /// parameter (or the chain has calls, subscripts or optionals): those take the full lookup.
+    static func receiverWithoutLookup(_ expression: ExprSyntax, locals: Set<String>, selfType: String?) -> ValueType? {
+        var members: [String] = []
+        var current = expression
+        while let member = current.as(MemberAccessExprSyntax.self), let base = member.base {
+            members.insert(member.declName.baseName.text, at: 0)
+            current = base
+        }
+        guard let root = current.as(DeclReferenceExprSyntax.self), case .identifier(let name) = root.baseName.tokenKind,
+              !locals.contains(name) else { return nil }
+        var type: ValueType
+        if SyntaxFacts.isTypeName(name) {
+            guard !members.isEmpty else { return nil }
+            type = .member(.named(name, scope: selfType), members.removeFirst())
+        } else {
+            guard let selfType else { return nil }
+            type = .member(.named(selfType, scope: nil), name)
+        }
+        for member in members { type = .member(type, member) }
+        return type
     }
 
     /// The left side of `x = v` or `x += v`.
