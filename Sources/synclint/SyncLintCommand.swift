@@ -74,7 +74,7 @@ struct Lint: ParsableCommand {
     @Option(help: "Record this run's findings in this baseline file.")
     var writeBaseline: String?
 
-    @Option(help: "Configuration file (default: .synclint.yml in the current folder, if any).")
+    @Option(help: "Configuration file (default: the nearest .synclint.yml in or above the linted paths, up to the repository root, else the current folder's).")
     var config: String?
 
     @Flag(help: "Apply safe automatic fixes, then report the findings that are left.")

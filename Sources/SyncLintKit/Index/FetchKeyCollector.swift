@@ -54,10 +54,12 @@ final class FetchKeyCollector: FactCollector {
         }
     }
 
+    /// A literal, or an implicit member such as `.pinned`: a filter value, not a key being looked up.
     static func isLiteral(_ expression: ExprSyntax) -> Bool {
-        expression.is(BooleanLiteralExprSyntax.self) || expression.is(NilLiteralExprSyntax.self)
+        if let member = expression.as(MemberAccessExprSyntax.self) { return member.base == nil }
+        return expression.is(BooleanLiteralExprSyntax.self) || expression.is(NilLiteralExprSyntax.self)
             || expression.is(IntegerLiteralExprSyntax.self) || expression.is(FloatLiteralExprSyntax.self)
-            || expression.is(StringLiteralExprSyntax.self) || expression.is(MemberAccessExprSyntax.self) && expression.as(MemberAccessExprSyntax.self)?.base == nil
+            || expression.is(StringLiteralExprSyntax.self)
     }
 
     /// `Article` from `#Predicate<Article>`, `FetchDescriptor<Article>(predicate: #Predicate { ... })`, or

@@ -66,10 +66,10 @@ final class ModelContainerCollector: FactCollector {
         return call.arguments.contains { mentionsInMemoryStore($0.expression) }
     }
 
+    /// `NSInMemoryStoreType` or a `"/dev/null"` string anywhere in the node.
     static func mentionsInMemoryStore(_ node: some SyntaxProtocol) -> Bool {
         node.tokens(viewMode: .sourceAccurate).contains { token in
-            token.text == "NSInMemoryStoreType" 
-                || (token.tokenKind == .stringSegment("/dev/null"))
+            token.text == "NSInMemoryStoreType" || token.tokenKind == .stringSegment("/dev/null")
         }
     }
 
@@ -81,9 +81,7 @@ final class ModelContainerCollector: FactCollector {
               let list = item.parent?.as(CodeBlockItemListSyntax.self) else { return false }
         return list.contains { sibling in
             !sibling.item.is(IfExprSyntax.self) && !(sibling.item.as(ExpressionStmtSyntax.self)?.expression.is(IfExprSyntax.self) ?? false)
-                && sibling.item.tokens(viewMode: .sourceAccurate).contains {
-                    $0.text == "NSInMemoryStoreType" || $0.tokenKind == .stringSegment("/dev/null")
-                }
+                && mentionsInMemoryStore(sibling.item)
         }
     }
 

@@ -6,7 +6,6 @@ import SwiftSyntax
 /// is the value the task works on.
 enum TaskWithoutIDFix: RuleFix {
     static let ruleID = TaskWithoutIDRule.description.id
-    static let messageMarker = "use `.task(id: "
 
     static func edits(for finding: Finding, in file: FixableFile, options: RuleOptions) -> [SourceEdit]? {
         guard let identity = identity(in: finding.message),
@@ -26,7 +25,7 @@ enum TaskWithoutIDFix: RuleFix {
 
     /// The identity in "use `.task(id: viewModel.article.id)` so ...": only a plain member path.
     static func identity(in message: String) -> String? {
-        guard let start = message.range(of: messageMarker),
+        guard let start = message.range(of: TaskWithoutIDRule.identityAdvice),
               let end = message.range(of: ")`", range: start.upperBound..<message.endIndex) else { return nil }
         let identity = String(message[start.upperBound..<end.lowerBound])
         let allowed = identity.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }

@@ -172,6 +172,9 @@ public final class TaskWithoutIDRule: SyntaxRule {
             """,
         fixSafety: .unsafe)
 
+    /// The words before the identity in the message; the fix reads the identity back from there.
+    static let identityAdvice = "use `.task(id: "
+
     public static let nodeKinds: Set<SyntaxKind> = [.functionCallExpr]
 
     public init(options: RuleOptions) {}
@@ -196,7 +199,7 @@ public final class TaskWithoutIDRule: SyntaxRule {
                 || index.constructions(ofView: viewName).contains(where: { $0.identity == .splitViewColumn }) else { return nil }
             let identity = StableIdentity.suggestion(for: used, typeName: typeName, index: index)
             return "`.task` without `id:` works on `\(used)`, which is passed into the view: when it changes the task is " +
-                "neither cancelled nor restarted; use `.task(id: \(identity))` so it restarts exactly when the identity changes"
+                "neither cancelled nor restarted; \(Self.identityAdvice)\(identity))` so it restarts exactly when the identity changes"
         }
     }
 
