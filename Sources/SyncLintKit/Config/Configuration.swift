@@ -28,6 +28,8 @@ public struct Configuration: Sendable {
     public var warnings: [String] = []
     /// The file this configuration was read from, absolute; nil for the defaults.
     public var file: String?
+    /// The file's path as given (relative for the current folder's file), which messages name.
+    var shownPath: String?
     /// Each `excluded` entry as written, with its line, for the warning about an entry that matches nothing.
     var excludedEntries: [(entry: String, line: Int)] = []
     /// Lines of the keys that apply to a whole run (`runWideKeys`), which a nested configuration cannot set.
@@ -86,6 +88,7 @@ public struct Configuration: Sendable {
             throw LoadError(description: "error: \(path): malformed YAML: \(error)")
         }
         var configuration = Configuration()
+        configuration.shownPath = path
         guard let composed else { return configuration }
         guard case .mapping(let mapping) = composed else {
             throw LoadError(description: "error: \(path): configuration must be a mapping of keys to values")
@@ -239,6 +242,7 @@ public struct Configuration: Sendable {
         if !child.included.isEmpty { result.included = child.included }
         result.warnings = []
         result.file = child.file
+        result.shownPath = child.shownPath
         result.excludedEntries = []
         result.runWideKeyLines = [:]
         return result

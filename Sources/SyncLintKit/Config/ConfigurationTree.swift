@@ -114,7 +114,7 @@ public final class ConfigurationTree: @unchecked Sendable {
                     let pattern = PathPattern(entry.entry, in: folder)
                     let unmatched = pattern.isGlob ? covered : !FileManager.default.fileExists(atPath: pattern.text)
                     if unmatched {
-                        lines.append("\(file):\(entry.line): warning: excluded entry '\(entry.entry)' matches no file or folder")
+                        lines.append("\(configuration.shownPath ?? file):\(entry.line): warning: excluded entry '\(entry.entry)' matches no file or folder")
                     }
                 }
             }
