@@ -72,6 +72,18 @@ struct NestedConfigurationTests {
         #expect(result.enabledRules.contains("task_without_id") && result.enabledRules.contains("model_not_main_actor"))
     }
 
+    @Test func aDisableCommentIsSuperfluousOnlyWhereItsRuleRan() throws {
+        let fixture = try Fixture()
+        defer { try? FileManager.default.removeItem(at: fixture.root) }
+        let quiet = "// synclint:disable:next task_without_id\nlet x = 1\n"
+        try fixture.write("App/Quiet.swift", quiet)
+        try fixture.write("App/Legacy/Quiet.swift", quiet)
+        let result = Linter.lint(paths: [fixture.path("App")], configurations: try fixture.tree())
+        let superfluous = result.findings.filter { $0.ruleID == "superfluous_disable_command" }
+        #expect(superfluous.map(\.file) == [fixture.path("App/Quiet.swift")],
+                "in Legacy task_without_id did not run, so the comment might be needed")
+    }
+
     @Test func anExplicitConfigurationDisablesNestedLookup() throws {
         let fixture = try Fixture()
         defer { try? FileManager.default.removeItem(at: fixture.root) }

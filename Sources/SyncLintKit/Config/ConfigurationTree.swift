@@ -34,6 +34,7 @@ public final class ConfigurationTree: @unchecked Sendable {
     private var chains: [String: [String]] = [:]
     private var nested: [String: Configuration] = [:]
     private var effective: [String: Effective] = [:]
+    private var effectiveByFolder: [String: Effective] = [:]
     private var matchedExclusions: Set<String> = []
     private var loadErrors: [String] = []
 
@@ -125,9 +126,13 @@ public final class ConfigurationTree: @unchecked Sendable {
     // MARK: - Resolution (called with the lock held)
 
     private func resolve(folder: String) -> Effective {
+        if let known = effectiveByFolder[folder] { return known }
         let files = chain(folder: folder)
         let key = files.joined(separator: "\n")
-        if let known = effective[key] { return known }
+        if let known = effective[key] {
+            effectiveByFolder[folder] = known
+            return known
+        }
         var configuration = main
         var exclusions = Self.exclusions(of: main)
         var included: [PathPattern]? = appliesMainIncluded && !main.included.isEmpty
@@ -140,6 +145,7 @@ public final class ConfigurationTree: @unchecked Sendable {
         }
         let result = Effective(key: key, configuration: configuration, exclusions: exclusions, included: included)
         effective[key] = result
+        effectiveByFolder[folder] = result
         return result
     }
 
