@@ -39,9 +39,7 @@ public enum FileDiscovery {
         var result = DiscoveredFiles()
         let fileManager = FileManager.default
         let excludedPaths = excluded.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
-        func isExcluded(_ path: String) -> Bool {
-            excludedPaths.contains { path == $0 || path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
-        }
+        func isExcluded(_ path: String) -> Bool { Self.isExcluded(path, standardizedExclusions: excludedPaths) }
         var seen: Set<String> = []
         for root in paths {
             let rootPath = URL(fileURLWithPath: root).standardizedFileURL.path
@@ -74,6 +72,20 @@ public enum FileDiscovery {
         return result
     }
 
+    /// Whether a standardized path is one of the exclusions or lies under one.
+    static func isExcluded(_ path: String, standardizedExclusions: [String]) -> Bool {
+        standardizedExclusions.contains { path == $0 || path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
+    }
+
+    /// What kind of lintable file a path names, from its name alone: nil for a Swift file or for a
+    /// file SyncLint does not read (`isSwift` tells them apart).
+    static func resourceKind(of path: String) -> ResourceFile.Kind? {
+        if path.hasSuffix(".entitlements") { return .entitlements }
+        if path.hasSuffix(".xcodeproj/project.pbxproj") { return .xcodeProject }
+        if path.hasSuffix("/contents") && path.contains(".xcdatamodel/") { return .coreDataModel }
+        return nil
+    }
+
     /// A versioned model (`Name.xcdatamodeld/Name 2.xcdatamodel/contents`) is loaded in the version its
     /// `.xccurrentversion` names; older versions are history and are not checked.
     static func isCurrentModelVersion(_ contentsPath: String) -> Bool {
@@ -90,16 +102,7 @@ public enum FileDiscovery {
 
     private static func classify(_ path: String, into result: inout DiscoveredFiles, explicit: Bool) {
         let isSwift = path.hasSuffix(".swift")
-        let resourceKind: ResourceFile.Kind?
-        if path.hasSuffix(".entitlements") {
-            resourceKind = .entitlements
-        } else if path.hasSuffix(".xcodeproj/project.pbxproj") {
-            resourceKind = .xcodeProject
-        } else if path.hasSuffix("/contents") && path.contains(".xcdatamodel/") {
-            resourceKind = .coreDataModel
-        } else {
-            resourceKind = nil
-        }
+        let resourceKind = resourceKind(of: path)
         guard isSwift || resourceKind != nil else {
             if explicit { result.warnings.append("warning: \(path): not a Swift file; skipped") }
             return

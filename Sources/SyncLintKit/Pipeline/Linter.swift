@@ -62,7 +62,20 @@ public enum Linter {
     public static func lint(paths: [String], configuration: Configuration, enableAllRules: Bool = false) -> LintResult {
         var clock = Stopwatch()
         let discovered = FileDiscovery.discover(paths: paths, excluded: configuration.excluded)
-        var warnings = configuration.warnings + discovered.warnings
+        let loaded = readResources(discovered)
+        let layout = ProjectLayout.make(paths: paths, swiftFiles: discovered.swiftFiles, xcodeProjects: loaded.xcodeProjects)
+        let discoverTime = clock.lap()
+        var result = run(files: discovered.swiftFiles.map { .path($0) }, resources: loaded.resources, layout: layout,
+                         configuration: configuration, enableAllRules: enableAllRules)
+        result.warnings = configuration.warnings + discovered.warnings + loaded.warnings + result.warnings
+        result.timings.discover = discoverTime
+        result.lintableFiles = discovered.lintableCount
+        return result
+    }
+
+    /// Reads the resource files discovery found: Xcode projects into targets, the others as text.
+    static func readResources(_ discovered: DiscoveredFiles) -> (resources: [ResourceFile], xcodeProjects: [XcodeProject], warnings: [String]) {
+        var warnings: [String] = []
         var resources: [ResourceFile] = []
         var xcodeProjects: [XcodeProject] = []
         for (path, kind) in discovered.resourcePaths {
@@ -76,14 +89,7 @@ public enum Linter {
             case .failure(let failure): warnings.append(failure.description)
             }
         }
-        let layout = ProjectLayout.make(paths: paths, swiftFiles: discovered.swiftFiles, xcodeProjects: xcodeProjects)
-        let discoverTime = clock.lap()
-        var result = run(files: discovered.swiftFiles.map { .path($0) }, resources: resources, layout: layout,
-                         configuration: configuration, enableAllRules: enableAllRules)
-        result.warnings = warnings + result.warnings
-        result.timings.discover = discoverTime
-        result.lintableFiles = discovered.lintableCount
-        return result
+        return (resources, xcodeProjects, warnings)
     }
 
     /// Lints sources given as text, with optional resource files. Used by tests and editors.
@@ -115,21 +121,27 @@ public enum Linter {
 
     /// `parallel: false` processes the files one after another on the calling thread: a test compares
     /// both ways to prove the output does not depend on scheduling.
+    ///
+    /// `reportOnly`: report findings (and per-file warnings) only in these files; the other files are
+    /// still read, parsed and walked for the index, but no syntax rule runs on them, since none of
+    /// their findings would be reported and rules add nothing to the index.
     static func run(files: [FileInput], resources: [ResourceFile], layout: ProjectLayout, configuration: Configuration,
-                    enableAllRules: Bool, parallel: Bool = true) -> LintResult {
+                    enableAllRules: Bool, parallel: Bool = true, reportOnly: Set<String>? = nil) -> LintResult {
         let enabled = enabledRules(configuration: configuration, enableAllRules: enableAllRules)
         let syntaxRules = RuleRegistry.syntaxRules.filter { enabled.contains($0.description.id) }
         let projectRules = RuleRegistry.projectRules.filter { enabled.contains($0.description.id) }
         let plan = RulePlan(syntaxRules: syntaxRules, options: configuration.ruleOptions)
+        let indexOnly = RulePlan(syntaxRules: [], options: [:])
+        let plans = files.map { input in reportOnly.map { $0.contains(input.path) } ?? true ? plan : indexOnly }
 
         var filesClock = Stopwatch()
         let results = ResultSlots<FileResult>(count: files.count)
         if parallel {
             DispatchQueue.concurrentPerform(iterations: files.count) { index in
-                results[index] = processFile(files[index], plan: plan)
+                results[index] = processFile(files[index], plan: plans[index])
             }
         } else {
-            for index in files.indices { results[index] = processFile(files[index], plan: plan) }
+            for index in files.indices { results[index] = processFile(files[index], plan: plans[index]) }
         }
         let fileResults = results.values.map { $0 ?? FileResult() }
         var timings = StageTimings()
@@ -182,7 +194,11 @@ public enum Linter {
                     index.codeKind(of: SourceLocation(file: finding.file, line: finding.line, column: finding.column))) ?? true
             }
         }
-        for resource in resources where resource.kind == .coreDataModel {
+        if let reportOnly {
+            findings = findings.filter { reportOnly.contains($0.file) }
+            suppressions = suppressions.filter { reportOnly.contains($0.key) }
+        }
+        for resource in resources where resource.kind == .coreDataModel && reportOnly.map({ $0.contains(resource.path) }) ?? true {
             let suppression = SuppressionMap(xml: resource.text)
             if !suppression.isEmpty { suppressions[resource.path] = suppression }
         }
@@ -193,7 +209,10 @@ public enum Linter {
         }
         findings = Array(Set(findings)).sorted(by: Finding.ordered)
         timings.rules = rulesClock.lap()
-        return LintResult(findings: findings, warnings: fileResults.compactMap(\.warning) + indexes.flatMap(\.index.warnings) + suppression.warnings,
+        let fileWarnings = zip(files, fileResults).compactMap { input, result in
+            reportOnly.map { $0.contains(input.path) } ?? true ? result.warning : nil
+        }
+        return LintResult(findings: findings, warnings: fileWarnings + indexes.flatMap(\.index.warnings) + suppression.warnings,
                           filesLinted: files.count, timings: timings)
     }
 
