@@ -129,7 +129,7 @@ struct Lint: ParsableCommand {
             let done = try applyFixes(targets: targets, configuration: configuration, root: ProjectRoot.resolve(paths: targets, currentFolder: currentFolder))
             if done { return }
         }
-        let result = Linter.lint(paths: targets, standardInput: standardInput, configuration: configuration, enableAllRules: enableAllRules)
+        let result = Linter.lintInProjects(paths: targets, standardInput: standardInput, configuration: configuration, enableAllRules: enableAllRules)
         for warning in result.warnings { standardError(warning) }
         if result.lintableFiles == 0, !(allowZeroLintableFiles || configuration.allowZeroLintableFiles) {
             throw ValidationError("no lintable files found at \(reportedPaths.joined(separator: ", ")) (pass --allow-zero-lintable-files if that is expected)")

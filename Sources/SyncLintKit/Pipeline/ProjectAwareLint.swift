@@ -9,7 +9,7 @@ extension Linter {
     ///
     /// `standardInput` is an editor's buffer: its text stands for the file at its path, which need not
     /// exist, in the index of that path's project, and its findings carry that path.
-    public static func lint(paths: [String], standardInput: SourceInput? = nil, configuration: Configuration,
+    public static func lintInProjects(paths: [String], standardInput: SourceInput? = nil, configuration: Configuration,
                             enableAllRules: Bool = false,
                             currentFolder: String = FileManager.default.currentDirectoryPath) -> LintResult {
         let base = URL(fileURLWithPath: currentFolder)
