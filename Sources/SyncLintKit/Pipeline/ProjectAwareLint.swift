@@ -23,6 +23,9 @@ extension Linter {
             var isFolder: ObjCBool = false
             if FileManager.default.fileExists(atPath: absolute(path), isDirectory: &isFolder), isFolder.boolValue {
                 folders.append(path)
+            } else if !path.hasSuffix(".swift") && FileDiscovery.resourceKind(of: absolute(path)) == nil {
+                // Not a file SyncLint reads: no project to index for the warning that says so.
+                alone.append(path)
             } else if let project = OwningProject.folder(of: absolute(path)) {
                 byProject[project, default: []].append(absolute(path))
             } else {
