@@ -117,8 +117,10 @@ struct Lint: ParsableCommand {
         if let problem = PathCheck.firstProblem(in: paths) { throw ValidationError(problem) }
         let standardInput = try readStandardInput()
         let configuration = try loadConfiguration()
+        // An explicit --config decides alone, as in SwiftLint; else nested .synclint.yml files refine it.
+        let configurations = ConfigurationTree(main: configuration, nestedLookup: config == nil, appliesMainIncluded: paths.isEmpty && !useStdin)
         let currentFolder = FileManager.default.currentDirectoryPath
-        let targets = standardInput != nil ? [] : paths.isEmpty ? (configuration.included.isEmpty ? [currentFolder] : configuration.included) : paths
+        let targets = standardInput != nil ? [] : paths.isEmpty ? (configuration.included.isEmpty ? [currentFolder] : configurations.includedRoots) : paths
         // Where report paths and baseline identities are relative to: the buffer's path stands for the buffer.
         let reportedPaths = standardInput.map { [$0.path] } ?? targets
         // Read the baseline before linting, so a bad path fails fast with exit status 2.
@@ -126,16 +128,18 @@ struct Lint: ParsableCommand {
             do { return try Baseline.load(path: path) } catch let error as Baseline.LoadError { throw ValidationError(error.description) }
         }
         if fix || unsafeFixes || diff {
-            let done = try applyFixes(targets: targets, configuration: configuration, root: ProjectRoot.resolve(paths: targets, currentFolder: currentFolder))
+            let done = try applyFixes(targets: targets, configurations: configurations, root: ProjectRoot.resolve(paths: targets, currentFolder: currentFolder))
             if done { return }
         }
-        let result = Linter.lintInProjects(paths: targets, standardInput: standardInput, configuration: configuration, enableAllRules: enableAllRules)
+        let result = Linter.lintInProjects(paths: targets, standardInput: standardInput, configurations: configurations,
+                                           enableAllRules: enableAllRules)
+        if let error = configurations.errors.first { throw ValidationError(error) }
         for warning in result.warnings { standardError(warning) }
         if result.lintableFiles == 0, !(allowZeroLintableFiles || configuration.allowZeroLintableFiles) {
             throw ValidationError("no lintable files found at \(reportedPaths.joined(separator: ", ")) (pass --allow-zero-lintable-files if that is expected)")
         }
         let reportStart = DispatchTime.now().uptimeNanoseconds
-        let enabled = Linter.enabledRules(configuration: configuration, enableAllRules: enableAllRules)
+        let enabled = result.enabledRules
         let writeBaselinePath = writeBaseline ?? configuration.writeBaseline
         let bufferPath = standardInput.map { URL(fileURLWithPath: $0.path).standardizedFileURL.path }
         let fullReport = LintReport(findings: result.findings, rules: RuleRegistry.allDescriptions.filter { enabled.contains($0.id) },
@@ -216,8 +220,9 @@ struct Lint: ParsableCommand {
 
     /// Fixes in memory; with `--diff` prints the diff and is done (true), else writes the files and
     /// lets the lint that follows report what is left (false).
-    private func applyFixes(targets: [String], configuration: Configuration, root: String) throws -> Bool {
-        let result = FixEngine.fix(paths: targets, configuration: configuration, enableAllRules: enableAllRules, includeUnsafe: unsafeFixes)
+    private func applyFixes(targets: [String], configurations: ConfigurationTree, root: String) throws -> Bool {
+        let result = FixEngine.fix(paths: targets, configurations: configurations, enableAllRules: enableAllRules, includeUnsafe: unsafeFixes)
+        if let error = configurations.errors.first { throw ValidationError(error) }
         for warning in (diff ? result.readWarnings : []) + result.warnings { standardError(warning) }
         if diff {
             let text = result.changes.map { change in
@@ -259,9 +264,8 @@ func loadLintConfiguration(explicit: String?, paths: [String]) throws -> Configu
     if let explicit {
         path = explicit
     } else {
-        let choice = ConfigurationDiscovery.choose(paths: paths, currentFolder: FileManager.default.currentDirectoryPath)
-        if let warning = choice.warning { standardError(warning) }
-        guard let found = choice.path else { return Configuration() }
+        guard let found = ConfigurationDiscovery.choose(paths: paths, currentFolder: FileManager.default.currentDirectoryPath)
+        else { return Configuration() }
         path = found
     }
     do {

@@ -153,9 +153,9 @@ struct SuppressionOutcome {
     var warnings: [String]
 
     /// - Parameters:
-    ///   - enabled: the rules that ran. A directive is superfluous only for rules that ran (or `all`):
-    ///     a rule that did not run might have fired.
-    static func apply(_ findings: [Finding], maps: [String: SuppressionMap], enabled: Set<String>,
+    ///   - enabled: the rules that ran on a file (nested configurations may differ per file). A directive
+    ///     is superfluous only for rules that ran (or `all`): a rule that did not run might have fired.
+    static func apply(_ findings: [Finding], maps: [String: SuppressionMap], enabled: (String) -> Set<String>,
                       descriptions: [String: RuleDescription]) -> SuppressionOutcome {
         let superfluousID = SuperfluousDisableCommandRule.description.id
         var used: Set<String> = []  // "path\u{1f}directive\u{1f}ruleID"
@@ -171,6 +171,7 @@ struct SuppressionOutcome {
         for path in maps.keys.sorted() {
             // cannot fail: the key comes from `maps` itself.
             let map = maps[path]!
+            let enabled = enabled(path)
             for (index, directive) in map.directives.enumerated() {
                 guard SuppressionMap.commands.contains(directive.command) else {
                     warnings.append("warning: \(path):\(directive.line): unknown directive 'synclint:\(directive.command)'; use one of \(SuppressionMap.commands.map { "synclint:" + $0 }.joined(separator: ", "))")

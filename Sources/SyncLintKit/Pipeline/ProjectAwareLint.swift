@@ -9,7 +9,7 @@ extension Linter {
     ///
     /// `standardInput` is an editor's buffer: its text stands for the file at its path, which need not
     /// exist, in the index of that path's project, and its findings carry that path.
-    public static func lintInProjects(paths: [String], standardInput: SourceInput? = nil, configuration: Configuration,
+    public static func lintInProjects(paths: [String], standardInput: SourceInput? = nil, configurations: ConfigurationTree,
                             enableAllRules: Bool = false,
                             currentFolder: String = FileManager.default.currentDirectoryPath) -> LintResult {
         let base = URL(fileURLWithPath: currentFolder)
@@ -41,33 +41,38 @@ extension Linter {
                 stdinProject = ""
             }
         }
-        if byProject.isEmpty && input == nil { return lint(paths: paths, configuration: configuration, enableAllRules: enableAllRules) }
+        if byProject.isEmpty && input == nil { return lint(paths: paths, configurations: configurations, enableAllRules: enableAllRules) }
 
         var results: [LintResult] = []
-        if !folders.isEmpty { results.append(lint(paths: folders, configuration: configuration, enableAllRules: enableAllRules)) }
-        if !alone.isEmpty { results.append(lint(paths: alone, configuration: configuration, enableAllRules: enableAllRules)) }
+        if !folders.isEmpty { results.append(lint(paths: folders, configurations: configurations, enableAllRules: enableAllRules)) }
+        if !alone.isEmpty { results.append(lint(paths: alone, configurations: configurations, enableAllRules: enableAllRules)) }
         for project in byProject.keys.sorted() {
             // "" holds only an editor's buffer outside any repository: it is linted alone, like a file there.
             results.append(lintInProject(root: project.isEmpty ? nil : project, files: byProject[project] ?? [],
                                          standardInput: stdinProject == project ? input : nil,
-                                         configuration: configuration, enableAllRules: enableAllRules))
+                                         configurations: configurations, enableAllRules: enableAllRules))
         }
-        return merged(results, configurationWarnings: configuration.warnings)
+        return merged(results)
+    }
+
+    /// With one configuration for every file (as `--config` gives).
+    public static func lintInProjects(paths: [String], standardInput: SourceInput? = nil, configuration: Configuration,
+                                      enableAllRules: Bool = false) -> LintResult {
+        lintInProjects(paths: paths, standardInput: standardInput, configurations: .single(configuration), enableAllRules: enableAllRules)
     }
 
     /// One project's files: the project is indexed whole, only `files` are reported.
-    static func lintInProject(root: String?, files: [String], standardInput: SourceInput?, configuration: Configuration,
+    static func lintInProject(root: String?, files: [String], standardInput: SourceInput?, configurations: ConfigurationTree,
                               enableAllRules: Bool) -> LintResult {
         var clock = Stopwatch()
-        let exclusions = configuration.excluded.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         // Named files go to discovery too: one in a hidden or skipped folder is still linted, as
         // before; an excluded one is not. An editor's buffer need not exist on disk.
         let onDisk = files.filter { $0 != standardInput?.path || FileManager.default.fileExists(atPath: $0) }
-        let discovered = FileDiscovery.discover(paths: (root.map { [$0] } ?? []) + onDisk, excluded: configuration.excluded)
+        let discovered = FileDiscovery.discover(paths: (root.map { [$0] } ?? []) + onDisk, configurations: configurations)
         var loaded = readResources(discovered)
         var swiftFiles: [Linter.FileInput] = discovered.swiftFiles.map { .path($0) }
         var lintable = Set(discovered.swiftFiles + discovered.resourcePaths.map(\.path)).intersection(files)
-        if let input = standardInput, !FileDiscovery.isExcluded(input.path, standardizedExclusions: exclusions) {
+        if let input = standardInput, !configurations.skips(input.path, isFolder: false) {
             lintable.insert(input.path)
             if let kind = FileDiscovery.resourceKind(of: input.path) {
                 if kind == .xcodeProject {
@@ -86,12 +91,12 @@ extension Linter {
         let layoutPaths = root.map { [$0] } ?? files
         let layout = ProjectLayout.make(paths: layoutPaths, swiftFiles: discovered.swiftFiles, xcodeProjects: loaded.xcodeProjects)
         let discoverTime = clock.lap()
-        var result = run(files: swiftFiles, resources: loaded.resources, layout: layout, configuration: configuration,
+        var result = run(files: swiftFiles, resources: loaded.resources, layout: layout, configurations: configurations,
                          enableAllRules: enableAllRules, reportOnly: lintable)
         // Warnings about the project's other files (their syntax errors, an unreadable one) are not
         // about what was asked for.
         let others = Set(discovered.swiftFiles + discovered.resourcePaths.map(\.path)).subtracting(lintable)
-        result.warnings = (discovered.warnings + loaded.warnings + result.warnings).filter { warning in
+        result.warnings = (configurations.warnings(lintedRoots: layoutPaths) + discovered.warnings + loaded.warnings + result.warnings).filter { warning in
             !others.contains { warning.contains($0 + ":") }
         }
         result.timings.discover = discoverTime
@@ -101,10 +106,10 @@ extension Linter {
     }
 
     /// Several runs' results as one: findings deduplicated and sorted, warnings once each, in order.
-    static func merged(_ results: [LintResult], configurationWarnings: [String]) -> LintResult {
+    static func merged(_ results: [LintResult]) -> LintResult {
         var seen = Set<String>()
         var warnings: [String] = []
-        for warning in configurationWarnings + results.flatMap(\.warnings) where seen.insert(warning).inserted {
+        for warning in results.flatMap(\.warnings) where seen.insert(warning).inserted {
             warnings.append(warning)
         }
         var timings = StageTimings()
@@ -120,6 +125,7 @@ extension Linter {
         var result = LintResult(findings: Array(Set(results.flatMap(\.findings))).sorted(by: Finding.ordered), warnings: warnings,
                                 filesLinted: results.map(\.filesLinted).reduce(0, +), timings: timings)
         result.lintableFiles = results.map(\.lintableFiles).reduce(0, +)
+        result.enabledRules = results.reduce(into: Set<String>()) { $0.formUnion($1.enabledRules) }
         return result
     }
 }
