@@ -53,7 +53,9 @@ struct SuppressionMap: Sendable {
             let body = comment.text.drop(while: { $0 == "/" || $0 == "*" })
             guard let directive = Self.directive(body, terminator: "*/") else { continue }
             let location = converter.location(for: comment.position)
-            parsed.append(Directive(command: directive.command, ruleIDs: directive.ruleIDs, line: location.line, column: location.column))
+            let lineStart = comment.position.utf8Offset - (location.column - 1)
+            let column = SourceColumn.scalarColumn(bytesBefore: text.utf8.dropFirst(lineStart).prefix(location.column - 1))
+            parsed.append(Directive(command: directive.command, ruleIDs: directive.ruleIDs, line: location.line, column: column))
         }
         self.init(directives: parsed, lastLine: text.utf8.reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 })
     }
@@ -70,7 +72,7 @@ struct SuppressionMap: Sendable {
             lineNumber += 1
             var rest = line[...]
             while let open = rest.range(of: "<!--") {
-                let column = line.utf8.distance(from: line.startIndex, to: open.lowerBound) + 1
+                let column = SourceColumn.scalarColumn(bytesBefore: line[..<open.lowerBound].utf8)
                 let body = rest[open.upperBound...]
                 if let directive = Self.directive(body, terminator: "-->") {
                     parsed.append(Directive(command: directive.command, ruleIDs: directive.ruleIDs, line: lineNumber, column: column))

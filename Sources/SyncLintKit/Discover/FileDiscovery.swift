@@ -84,6 +84,15 @@ public enum FileDiscovery {
         return result
     }
 
+    /// What kind of lintable file a path names, from its name alone: nil for a Swift file or for a
+    /// file SyncLint does not read.
+    static func resourceKind(of path: String) -> ResourceFile.Kind? {
+        if path.hasSuffix(".entitlements") { return .entitlements }
+        if path.hasSuffix(".xcodeproj/project.pbxproj") { return .xcodeProject }
+        if path.hasSuffix("/contents") && path.contains(".xcdatamodel/") { return .coreDataModel }
+        return nil
+    }
+
     /// A versioned model (`Name.xcdatamodeld/Name 2.xcdatamodel/contents`) is loaded in the version its
     /// `.xccurrentversion` names; older versions are history and are not checked.
     static func isCurrentModelVersion(_ contentsPath: String) -> Bool {
@@ -100,16 +109,7 @@ public enum FileDiscovery {
 
     private static func classify(_ path: String, into result: inout DiscoveredFiles, explicit: Bool) {
         let isSwift = path.hasSuffix(".swift")
-        let resourceKind: ResourceFile.Kind?
-        if path.hasSuffix(".entitlements") {
-            resourceKind = .entitlements
-        } else if path.hasSuffix(".xcodeproj/project.pbxproj") {
-            resourceKind = .xcodeProject
-        } else if path.hasSuffix("/contents") && path.contains(".xcdatamodel/") {
-            resourceKind = .coreDataModel
-        } else {
-            resourceKind = nil
-        }
+        let resourceKind = resourceKind(of: path)
         guard isSwift || resourceKind != nil else {
             if explicit { result.warnings.append("warning: \(path): not a Swift file; skipped") }
             return

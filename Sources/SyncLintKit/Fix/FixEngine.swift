@@ -23,7 +23,15 @@ struct FixableFile {
     }
 
     func token(at finding: Finding) -> TokenSyntax? {
-        tree.token(at: converter.position(ofLine: finding.line, column: finding.column))
+        tree.token(at: converter.position(ofLine: finding.line, column: utf8Column(of: finding)))
+    }
+
+    /// A finding's column counts Unicode scalars; the converter counts bytes.
+    private func utf8Column(of finding: Finding) -> Int {
+        let start = converter.position(ofLine: finding.line, column: 1).utf8Offset
+        guard start >= 0, start <= bytes.count else { return finding.column }
+        let line = bytes[start...].prefix { $0 != 10 && $0 != 13 }
+        return SourceColumn.utf8Column(line: Substring(String(decoding: line, as: UTF8.self)), scalarColumn: finding.column)
     }
 
     /// The leading whitespace of the line a node starts on.

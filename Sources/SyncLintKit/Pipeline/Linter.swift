@@ -97,6 +97,25 @@ public enum Linter {
         return result
     }
 
+    /// Reads the resource files discovery found: Xcode projects into targets, the others as text.
+    static func readResources(_ discovered: DiscoveredFiles) -> (resources: [ResourceFile], xcodeProjects: [XcodeProject], warnings: [String]) {
+        var warnings: [String] = []
+        var resources: [ResourceFile] = []
+        var xcodeProjects: [XcodeProject] = []
+        for (path, kind) in discovered.resourcePaths {
+            switch SourceReader.read(path) {
+            case .success(let text) where kind == .xcodeProject:
+                switch XcodeProject.read(path: path, text: text) {
+                case .success(let project): xcodeProjects.append(project)
+                case .failure(let failure): warnings.append(failure.description)
+                }
+            case .success(let text): resources.append(ResourceFile(path: path, kind: kind, text: text))
+            case .failure(let failure): warnings.append(failure.description)
+            }
+        }
+        return (resources, xcodeProjects, warnings)
+    }
+
     /// Lints sources given as text, with optional resource files. Used by tests and editors.
     public static func lint(sources: [SourceInput], resources: [ResourceFile] = [], layout: ProjectLayout = ProjectLayout(),
                             configuration: Configuration, enableAllRules: Bool = false) -> LintResult {
@@ -146,8 +165,12 @@ public enum Linter {
             enableAllRules: enableAllRules, parallel: parallel)
     }
 
+    ///
+    /// `reportOnly`: report findings (and per-file warnings) only in these files; the other files are
+    /// still read, parsed and walked for the index, but no syntax rule runs on them, since none of
+    /// their findings would be reported and rules add nothing to the index.
     static func run(files: [FileInput], resources: [ResourceFile], layout: ProjectLayout, configurations: ConfigurationTree,
-                    enableAllRules: Bool, parallel: Bool = true) -> LintResult {
+                    enableAllRules: Bool, parallel: Bool = true, reportOnly: Set<String>? = nil) -> LintResult {
         let configuration = configurations.main
         // One group per distinct chain of configurations, made before the parallel stage: each file's
         // walk runs only its group's rules, with its group's options. The index does not depend on it.
@@ -168,7 +191,8 @@ public enum Linter {
         }
         // cannot fail: `groupKey(of:)` adds the group of every key it returns.
         func group(of path: String) -> RuleGroup { groups[groupKey(of: path)]! }
-        let plans = files.map { group(of: $0.path).plan }
+        let indexOnly = RulePlan(syntaxRules: [], options: [:])
+        let plans = files.map { input in reportOnly.map { $0.contains(input.path) } ?? true ? group(of: input.path).plan : indexOnly }
         for resource in resources { _ = groupKey(of: resource.path) }
 
         var filesClock = Stopwatch()
@@ -246,7 +270,11 @@ public enum Linter {
                     index.codeKind(of: SourceLocation(file: finding.file, line: finding.line, column: finding.column))) ?? true
             }
         }
-        for resource in resources where resource.kind == .coreDataModel {
+        if let reportOnly {
+            findings = findings.filter { reportOnly.contains($0.file) }
+            suppressions = suppressions.filter { reportOnly.contains($0.key) }
+        }
+        for resource in resources where resource.kind == .coreDataModel && reportOnly.map({ $0.contains(resource.path) }) ?? true {
             let suppression = SuppressionMap(xml: resource.text)
             if !suppression.isEmpty { suppressions[resource.path] = suppression }
         }
@@ -260,7 +288,10 @@ public enum Linter {
         }
         findings = Array(Set(findings)).sorted(by: Finding.ordered)
         timings.rules = rulesClock.lap()
-        var result = LintResult(findings: findings, warnings: fileResults.compactMap(\.warning) + indexes.flatMap(\.index.warnings) + suppression.warnings,
+        let fileWarnings = zip(files, fileResults).compactMap { input, result in
+            reportOnly.map { $0.contains(input.path) } ?? true ? result.warning : nil
+        }
+        var result = LintResult(findings: findings, warnings: fileWarnings + indexes.flatMap(\.index.warnings) + suppression.warnings,
                                 filesLinted: files.count, timings: timings)
         result.enabledRules = groups.isEmpty ? enabledRules(configuration: configuration, enableAllRules: enableAllRules)
             : groups.values.reduce(into: Set<String>()) { $0.formUnion($1.enabled) }

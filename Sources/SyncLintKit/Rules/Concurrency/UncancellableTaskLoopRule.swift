@@ -13,7 +13,7 @@ public final class UncancellableTaskLoopRule: SyntaxRule {
         whyIsThisBad: """
             Nothing holds the task, so nothing can cancel it, and it does not look for cancellation anyway: it \
             polls or listens for the rest of the process, keeps what it captured alive, and keeps working after \
-            the screen or object it served is gone (seed 002, pitfall 4: "Always provide a way to cancel \
+            the screen or object it served is gone (a dice app's pattern guide: "Always provide a way to cancel \
             long-running async operations").
             """,
         seed: "002",

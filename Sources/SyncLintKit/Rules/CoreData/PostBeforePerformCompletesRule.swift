@@ -12,8 +12,8 @@ public final class PostBeforePerformCompletesRule: SyntaxRule {
             """,
         whyIsThisBad: """
             `perform` only enqueues the block and returns at once, so the next statement runs before the block: \
-            observers are told to reload before the refresh happened and read old data (seed 004, Issue B and \
-            Fix 2: "Posting notification immediately, before refresh completes"). Move the statement into the block \
+            observers are told to reload before the refresh happened and read old data (a macOS app's sync \
+            analysis: "Posting notification immediately, before refresh completes"). Move the statement into the block \
             (hopping to the main thread if it must run there), or `await context.perform { }`.
             """,
         seed: "004",

@@ -13,8 +13,8 @@ public final class TimerWithoutRunLoopRule: SyntaxRule {
         whyIsThisBad: """
             `scheduledTimer` adds the timer to the current thread's run loop. Only the main thread's run loop runs \
             by itself; on a GCD worker or the private thread that posts `NSPersistentStoreRemoteChange`, nothing \
-            runs it, so the timer never fires. That is a likely real cause of seed 004's symptom (remote changes \
-            shown only after switching apps), which the seed itself missed: its debounce timer is created in the \
+            runs it, so the timer never fires. That is a likely real cause of a macOS app's lost updates (remote changes \
+            shown only after switching apps), which its own sync analysis missed: its debounce timer is created in the \
             remote-change handler. Hop to the main thread first, or debounce with `Task.sleep` in a task.
             """,
         seed: "004",

@@ -13,7 +13,7 @@ public final class ModelMutatedOffMainRule: SyntaxRule {
         whyIsThisBad: """
             A model object belongs to the context (and thread) that fetched it; the main context's objects belong \
             to the main thread. Writing one from another thread corrupts the context and crashes intermittently \
-            (seed 002, pattern 1: "Crash risk!"). Do the work on the main actor, or pass the object's id to a \
+            (a dice app's pattern guide: "Crash risk!"). Do the work on the main actor, or pass the object's id to a \
             background context and fetch it there.
             """,
         seed: "002",
