@@ -34,6 +34,7 @@ final class FunctionSummaryCollector: FactCollector {
                                                        location: context.location(of: node)),
                               locals: [], nodeID: node.id)
             frame.locals.formUnion(function.parameters.map(\.name))
+            frame.summary.lastParameterEscapes = function.parameters.last.map { Self.isEscapingClosureType($0.typeName) } ?? false
             frames.append(frame)
         case .patternBinding:
             guard let binding = node.as(PatternBindingSyntax.self) else { return }
@@ -234,6 +235,11 @@ final class FunctionSummaryCollector: FactCollector {
         }
         for member in members { type = .member(type, member) }
         return type
+    }
+
+    /// `@escaping (Int) -> Void`, or `((Int) -> Void)?` (an optional closure is escaping by definition).
+    static func isEscapingClosureType(_ typeText: String) -> Bool {
+        typeText.contains("@escaping") || (typeText.hasSuffix(")?") && typeText.contains("->"))
     }
 
     /// The left side of `x = v` or `x += v`.
