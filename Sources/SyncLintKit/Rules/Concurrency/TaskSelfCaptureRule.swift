@@ -21,7 +21,7 @@ public final class TaskSelfCaptureRule: SyntaxRule {
             patterns 8 and 9; seed 000, "[weak self] Capture Pattern").
             """,
         seed: "000, 002",
-        // Opt-in until narrowed further: 1 of 7 findings right on eight public apps: `self` was an app-lifetime singleton, or the loop was a task group that ends (docs/precision.md).
+        // Opt-in until narrowed further: 1 of 7 findings right on the calibration apps; narrowed (singletons, task groups, name-only recursion), 1 of the 2 left is right: a loop that ends in an object a singleton owns (docs/precision.md).
         isOptIn: true,
         options: [RuleOptionDescription("strict", default: "false",
                                         "report every `Task` in a class that uses `self` strongly, as seed 002 asks")],
@@ -231,7 +231,7 @@ public final class TaskSelfCaptureRule: SyntaxRule {
             the process anyway. A `for await` over a task group's `group` ends with its children and is not a loop; \
             "calls the function it was created in" means a call on `self` (not `store.refresh()` inside `refresh()`) \
             made by the scheduled closure itself, not by a handler nested in it. \
-            Opt-in: 1 of 7 findings right on eight public apps: `self` was an app-lifetime singleton, or the loop was a task group that ends; see docs/precision.md.
+            Opt-in: 1 of 7 findings right on the calibration apps (`self` an app-lifetime singleton, a task group that ends, recursion matched by name); after narrowing those, 1 of 2 is right (the other: a wait loop that ends, in an object a singleton owns); see docs/precision.md.
             """)
 
     public static let nodeKinds: Set<SyntaxKind> = [.functionCallExpr, .functionDecl]
