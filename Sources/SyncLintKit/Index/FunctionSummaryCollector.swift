@@ -39,6 +39,7 @@ final class FunctionSummaryCollector: FactCollector {
                                                        location: context.location(of: node)),
                               locals: [], nodeID: node.id)
             frame.locals.formUnion(function.parameters.map(\.name))
+            frame.summary.lastParameterEscapes = function.parameters.last.map { Self.isEscapingClosureType($0.typeName) } ?? false
             frames.append(frame)
         case .patternBinding:
             guard let binding = node.as(PatternBindingSyntax.self) else { return }
@@ -207,6 +208,11 @@ final class FunctionSummaryCollector: FactCollector {
     static func argumentLabel(of closure: ClosureExprSyntax) -> String? {
         if let element = closure.parent?.as(MultipleTrailingClosureElementSyntax.self) { return element.label.text }
         return closure.parent?.as(LabeledExprSyntax.self)?.label?.text
+    }
+
+    /// `@escaping (Int) -> Void`, or `((Int) -> Void)?` (an optional closure is escaping by definition).
+    static func isEscapingClosureType(_ typeText: String) -> Bool {
+        typeText.contains("@escaping") || (typeText.hasSuffix(")?") && typeText.contains("->"))
     }
 
     /// The left side of `x = v` or `x += v`.
