@@ -64,6 +64,10 @@ extension ProjectIndex {
     /// type (or of the type it is declared in, for extensions) for an unqualified call, else a free function;
     /// a method of the receiver's type otherwise.
     public func callee(of call: CallFact) -> FunctionKey? {
+        callee(of: CallReference(caller: call.caller, callee: call.callee, receiver: call.receiver))
+    }
+
+    public func callee(of call: CallReference) -> FunctionKey? {
         guard let receiver = call.receiver else {
             if let owner = call.caller.typeName {
                 let method = FunctionKey(typeName: owner, name: call.callee)
@@ -184,6 +188,26 @@ extension ProjectIndex {
             }
         }
         return check(cancellation, remaining: depth)
+    }
+
+    // MARK: Task handles
+
+    /// The handles of a type that some function restarts carefully (cancels, then assigns a new `Task { }`),
+    /// with the methods of `self` each such task calls (`RestartedHandle`).
+    public func restartedHandles(ofType typeName: String) -> [RestartedHandle] {
+        restartedHandleMap.value { [self] in
+            var result: [String: [RestartedHandle]] = [:]
+            for key in functionSummaries.keys.sorted(by: { $0.description < $1.description }) {
+                guard let summary = functionSummaries[key], let type = key.typeName else { continue }
+                for property in summary.startedHandles.intersection(summary.cancelledHandles).sorted() {
+                    let loads = summary.calls.filter { call in
+                        call.receiver == nil && call.cancellation == .ifHandleCancelled(typeName: type, property: property)
+                    }.map(\.callee)
+                    result[type, default: []].append(RestartedHandle(property: property, starter: key, loads: Set(loads)))
+                }
+            }
+            return result
+        }[typeName] ?? []
     }
 
     // MARK: Views

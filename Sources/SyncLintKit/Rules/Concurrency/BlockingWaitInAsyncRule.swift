@@ -71,9 +71,25 @@ public final class BlockingWaitInAsyncRule: SyntaxRule {
 
     public init(options: RuleOptions) {}
 
+    /// Semaphores and groups signalled inside a `Task { }`, by type and name (`self.` dropped), with the
+    /// function that does it (a local can only be signalled by its own function).
+    private var signalledInTask: [(type: String?, function: SyntaxIdentifier?, name: String)] = []
+    /// Waits with no deadline in synchronous code, to match against those signals when the file ends.
+    private var syncWaits: [(type: String?, function: SyntaxIdentifier?, name: String, isLocal: Bool, node: FunctionCallExprSyntax)] = []
+
     public func enter(_ node: Syntax, context: FileContext) {
-        guard let call = node.as(FunctionCallExprSyntax.self), context.scope.isAsyncContext,
-              call.parent?.is(AwaitExprSyntax.self) != true else { return }
+        guard let call = node.as(FunctionCallExprSyntax.self), call.parent?.is(AwaitExprSyntax.self) != true else { return }
+        let signalMethod = SyntaxFacts.calleeMethodName(call)
+        if signalMethod == "signal" || signalMethod == "leave", let receiver = SyntaxFacts.receiverText(call),
+           context.scope.closures.contains(where: { $0.kind == .task || $0.kind == .detachedTask }) {
+            signalledInTask.append((context.scope.currentType?.qualifiedName, context.scope.currentFunction?.node.id,
+                                    receiver.hasPrefix("self.") ? String(receiver.dropFirst(5)) : receiver))
+            return
+        }
+        guard context.scope.isAsyncContext else {
+            recordSynchronous(call, context: context)
+            return
+        }
         let callee = SyntaxFacts.calleeName(call)
         let method = context.calleeMethodName(call)
         if method == "wait", SyntaxFacts.receiverText(call) != nil, call.arguments.allSatisfy({ $0.label?.text == "timeout" || $0.label?.text == "wallTimeout" }) {
@@ -83,6 +99,42 @@ public final class BlockingWaitInAsyncRule: SyntaxRule {
         } else if method == "lock", call.arguments.isEmpty, let receiver = SyntaxFacts.receiverText(call),
                   Self.heldAcrossAwait(receiver, lockCall: call, body: context.scope.currentFunction?.body) {
             context.report(call, "`\(receiver)` is held across an `await`: the task may resume on another thread, and other tasks block meanwhile; release it before suspending or use an actor")
+        } else if method.first?.isLowercase == true, let function = context.scope.currentFunction {
+            // A synchronous function of the project that blocks on a semaphore or group, called from async code.
+            let caller = FunctionKey(typeName: context.scope.currentType?.qualifiedName, name: function.name)
+            let receiver: ValueType?
+            if let member = call.calledExpression.as(MemberAccessExprSyntax.self) {
+                guard let base = member.base else { return }
+                receiver = SyntaxFacts.isSelf(base) ? nil : ValueTypes.of(base, in: context)
+                if receiver?.isKnown == false { return }
+            } else if call.calledExpression.is(DeclReferenceExprSyntax.self) {
+                receiver = nil
+            } else {
+                return
+            }
+            context.report(call, "`\(method)` waits on a semaphore or group, so calling it from async code blocks a thread of the cooperative pool (and the main thread, on the main actor); make it async and `await` the work",
+                           when: .callBlocks(CallReference(caller: caller, callee: method, receiver: receiver)))
+        }
+    }
+
+    /// In synchronous code: `signal()`/`leave()` inside a `Task { }`, and waits with no deadline.
+    private func recordSynchronous(_ call: FunctionCallExprSyntax, context: FileContext) {
+        let method = SyntaxFacts.calleeMethodName(call)
+        guard method == "wait", let receiver = SyntaxFacts.receiverText(call) else { return }
+        let name = receiver.hasPrefix("self.") ? String(receiver.dropFirst(5)) : receiver
+        let type = context.scope.currentType?.qualifiedName
+        let function = context.scope.currentFunction?.node.id
+        if FunctionSummaryCollector.waitsForever(call), context.scope.currentClosure == nil {
+            let locals = context.scope.currentFunction?.body.map { FlowFacts.localNames(in: $0) } ?? []
+            syncWaits.append((type, function, name, locals.contains(name) && !receiver.hasPrefix("self."), call))
+        }
+    }
+
+    public func finishFile(context: FileContext) {
+        for wait in syncWaits where signalledInTask.contains(where: { signal in
+            signal.type == wait.type && signal.name == wait.name && (!wait.isLocal || signal.function == wait.function)
+        }) {
+            context.report(wait.node, "`\(wait.name).wait()` blocks this thread until a `Task` it started signals it: on the main actor the task can never run (deadlock), elsewhere it holds a thread the task may need; make the caller async and `await` the task's value")
         }
     }
 

@@ -196,17 +196,69 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
         // Only an awaited throwing call can throw a cancellation: a synchronous `try` or a `try?` cannot.
         guard let doStatement = node.as(DoStmtSyntax.self), context.scope.isAsyncContext,
               doStatement.throwsClause?.type == nil, CatchFacts.awaitsThrowingCall(doStatement.body) else { return }
-        for clause in doStatement.catchClauses {
-            let patternText = clause.catchItems.trimmedDescription
-            if patternText.contains("CancellationError") || patternText.contains(".cancelled") { return }
-            guard CatchFacts.isCatchAll(clause), !CatchFacts.testsCancellation(clause.body),
-                  Self.showsErrorToUser(clause.body, locals: Self.locals(around: clause, context: context)) else { continue }
+        var awaited: [CallReference?]?
+        var awaitsURLSession: Bool?
+        for (index, clause) in doStatement.catchClauses.enumerated() {
+            guard CatchFacts.isCatchAll(clause) else {
+                // A specific clause for the cancellation handles it; clauses for other errors change nothing.
+                let pattern = clause.catchItems.trimmedDescription
+                if pattern.contains("URLError") && pattern.contains("cancelled") { return }
+                continue
+            }
+            let facts = CatchFacts.of(doStatement, clause: index, context: context)
+            if facts.bodyTestsCancellation || facts.handlesURLErrorCancelled { return }
+            let message: String
+            if facts.handlesCancellationError {
+                // `catch is CancellationError` first: a URLSession transfer still throws `URLError.cancelled`.
+                if awaitsURLSession == nil { awaitsURLSession = CatchFacts.awaitsURLSessionCall(doStatement.body) }
+                guard awaitsURLSession == true else { return }
+                message = "a cancelled URLSession transfer throws `URLError.cancelled`, not `CancellationError`, and this catch shows it as an error; also skip `URLError.cancelled` (`catch let error as URLError where error.code == .cancelled`)"
+            } else {
+                message = "this catch shows a cancelled task as an error; add `catch is CancellationError` before it, or return early when `error is CancellationError`"
+            }
+            guard let shown = Self.userVisible(clause, facts: facts, context: context) else { continue }
+            if awaited == nil { awaited = CatchFacts.awaitedThrowingCalls(doStatement.body, context: context) }
+            // A callee that throws only the app's own errors (typed throws, or wrapping everything it catches)
+            // hands over no cancellation the catch could tell apart.
+            let delivers: IndexCondition = (awaited ?? []).contains(where: { $0 == nil })
+                ? .all([]) : .any((awaited ?? []).compactMap { $0.map(IndexCondition.mayThrowCancellation) })
             // Code nobody can cancel (a `Task { }` whose handle is dropped, an async function only such tasks
             // call) never receives a cancellation, so its catch is right to show every error.
-            context.report(clause.catchKeyword,
-                           "this catch shows a cancelled task as an error; add `catch is CancellationError` before it, or return early when `error is CancellationError`",
-                           when: .isCancellable(ExecutionContexts.cancellability(in: context)))
+            context.report(clause.catchKeyword, message,
+                           when: .all([.isCancellable(facts.cancellation), delivers, shown]))
+            return
         }
+    }
+
+    /// Names a property or call can have when it shows something to the user.
+    static let visibleWords = ["error", "alert", "message", "banner", "toast"]
+
+    /// Whether the clause shows the error to the user, as a condition on the index: a `show...Error` /
+    /// `present...Alert` call shows it; a property shows it when view code reads it. Nil when the clause
+    /// does neither.
+    static func userVisible(_ clause: CatchClauseSyntax, facts: CatchFacts, context: FileContext) -> IndexCondition? {
+        var properties = Set(Self.assignedVisibleProperties(clause.body, locals: Self.locals(around: clause, context: context)))
+        var calls = Self.callsShowingError(clause.body)
+        for destination in facts.destinations {
+            switch destination {
+            case .property(let name), .appValue(let name):
+                if Self.visibleWords.contains(where: name.lowercased().contains) { properties.insert(name) }
+            case .failureResult(let name):
+                // `results[key] = .failure(error)`, `state = .failed(error)`: the view renders the failed state.
+                properties.insert(name)
+            case .passedTo(let callee, _):
+                let lowered = callee.lowercased()
+                if (lowered.hasPrefix("show") || lowered.hasPrefix("present")) && Self.visibleWords.contains(where: lowered.contains) {
+                    calls = true
+                }
+            case .rethrown:
+                break
+            }
+        }
+        if calls { return .all([]) }
+        guard !properties.isEmpty else { return nil }
+        // Error state that no view reads under any name is bookkeeping, not a message to the user.
+        return .any(properties.sorted().map(IndexCondition.readByViews))
     }
 
     /// Names declared in the enclosing function or closure: writing those shows nothing to the user.
@@ -216,23 +268,29 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
         return FlowFacts.localNames(in: clause.body)
     }
 
-    /// An assignment of a real value (not `nil`, `false` or `""`, which clear state) to a property named like an
-    /// error or alert, or a `show...Error` / `present...Alert` call.
-    static func showsErrorToUser(_ body: CodeBlockSyntax, locals: Set<String>) -> Bool {
+    /// Properties assigned a real value (not `nil`, `false` or `""`, which clear state) whose names say they
+    /// show an error: `errorMessage = ...`, `self.alert = ...`, `showError = true`.
+    static func assignedVisibleProperties(_ body: CodeBlockSyntax, locals: Set<String>) -> [String] {
+        var names: [String] = []
+        BodyScanner.scan(body) { node in
+            guard let sequence = node.as(SequenceExprSyntax.self), let assignment = SyntaxFacts.assignment(sequence),
+                  let path = SyntaxFacts.memberPath(assignment.target),
+                  path.root != "self" ? (!path.members.isEmpty || !locals.contains(path.root)) : true else { return }
+            let name = path.members.last ?? path.root
+            let clears = assignment.value.is(NilLiteralExprSyntax.self) || SyntaxFacts.boolLiteral(assignment.value) == false
+                || assignment.value.trimmedDescription == "\"\""
+            if ["error", "alert"].contains(where: name.lowercased().contains) && !clears { names.append(name) }
+        }
+        return names
+    }
+
+    /// A `show...Error` / `present...Alert` call (with or without the error as its argument).
+    static func callsShowingError(_ body: CodeBlockSyntax) -> Bool {
         var shows = false
         BodyScanner.scan(body) { node in
-            if let sequence = node.as(SequenceExprSyntax.self), let assignment = SyntaxFacts.assignment(sequence),
-               let path = SyntaxFacts.memberPath(assignment.target),
-               path.root != "self" ? (!path.members.isEmpty || !locals.contains(path.root)) : true {
-                let name = (path.members.last ?? path.root).lowercased()
-                let clears = assignment.value.is(NilLiteralExprSyntax.self) || SyntaxFacts.boolLiteral(assignment.value) == false
-                    || assignment.value.trimmedDescription == "\"\""
-                if (name.contains("error") || name.contains("alert")) && !clears { shows = true }
-            }
-            if let call = node.as(FunctionCallExprSyntax.self) {
-                let name = SyntaxFacts.calleeMethodName(call)
-                if (name.hasPrefix("show") || name.hasPrefix("present")) && (name.contains("Error") || name.contains("Alert")) { shows = true }
-            }
+            guard let call = node.as(FunctionCallExprSyntax.self) else { return }
+            let name = SyntaxFacts.calleeMethodName(call)
+            if (name.hasPrefix("show") || name.hasPrefix("present")) && (name.contains("Error") || name.contains("Alert")) { shows = true }
         }
         return shows
     }
