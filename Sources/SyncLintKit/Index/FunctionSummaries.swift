@@ -85,6 +85,10 @@ public struct FunctionSummary: Sendable {
     /// earlier `return`, `throw` or `guard` can skip.
     public var resetsOnEveryPath: Set<String> = []
     public var calls: [CallFact] = []
+    /// Method calls on a receiver whose type the syntax cannot tell (`viewModel.load()` where `viewModel`'s
+    /// type is unknown), by method name, with whether each may be cancelled: the only trace of callers that
+    /// `calls` cannot name.
+    public var unresolvedCalls: [String: [Cancellability]] = [:]
 
     public init(key: FunctionKey, isAsync: Bool, declaredContext: ExecutionContext, location: SourceLocation) {
         self.key = key
@@ -112,6 +116,7 @@ public struct FunctionSummary: Sendable {
         merged.blockingWaits += other.blockingWaits
         merged.resetsOnEveryPath = resetsOnEveryPath.intersection(other.resetsOnEveryPath)
         merged.calls += other.calls
+        merged.unresolvedCalls.merge(other.unresolvedCalls) { $0 + $1 }
         return merged
     }
 

@@ -193,7 +193,10 @@ final class FunctionSummaryCollector: FactCollector {
                         ?? ValueTypes.of(base, in: context)
                     frames[index].receiverTypes[text] = type
                 }
-                guard type.isKnown else { return }
+                guard type.isKnown else {
+                    frames[index].summary.unresolvedCalls[method, default: []].append(ExecutionContexts.cancellability(in: context))
+                    return
+                }
                 receiver = type
             }
         } else if call.calledExpression.is(DeclReferenceExprSyntax.self) {

@@ -183,11 +183,28 @@ extension ProjectIndex {
                 // A function the project never calls may be called from outside the run (cancellable, as far as
                 // anything says), unless the project names it without calling it: passed by reference
                 // (`Button(action: save)`, `TaskButton(action: load)`), which starts it in a task nobody keeps.
-                if sites.isEmpty { return !isReferencedWithoutCall(key) }
+                if sites.isEmpty {
+                    // Called on receivers whose type is unknown (`viewModel.load()`): those calls decide, as far as
+                    // they go; a function never named at all may be called from outside the run.
+                    let byName = unresolvedCalls(named: key.name)
+                    if !byName.isEmpty { return byName.contains { check($0, remaining: remaining - 1) } }
+                    return !isReferencedWithoutCall(key)
+                }
                 return sites.contains { check($0.cancellation, remaining: remaining - 1) }
             }
         }
         return check(cancellation, remaining: depth)
+    }
+
+    /// Where methods of this name are called on receivers whose type is unknown, with their cancellability.
+    func unresolvedCalls(named name: String) -> [Cancellability] {
+        unresolvedCallMap.value { [self] in
+            var result: [String: [Cancellability]] = [:]
+            for summary in functionSummaries.values {
+                for (method, cancellations) in summary.unresolvedCalls { result[method, default: []] += cancellations }
+            }
+            return result
+        }[name] ?? []
     }
 
     // MARK: Task handles

@@ -75,6 +75,8 @@ public final class ProjectIndex: Sendable {
     let callGraph = LazyBox<[FunctionKey: [CallFact]]>()
     /// Restarted task handles by type name, built on first use.
     let restartedHandleMap = LazyBox<[String: [RestartedHandle]]>()
+    /// Calls on receivers of unknown type, by method name, built on first use.
+    let unresolvedCallMap = LazyBox<[String: [Cancellability]]>()
     /// One line each for resource files the index could not use (a malformed model).
     public let warnings: [String]
 

@@ -35,8 +35,59 @@ public final class BlockingWaitInAsyncRule: SyntaxRule {
                     }
                 }
                 """),
+            RuleExample("""
+                func currentToken() -> String {
+                    let semaphore = DispatchSemaphore(value: 0)
+                    var token = ""
+                    Task {
+                        token = await auth.refreshToken()
+                        semaphore.signal()
+                    }
+                    ↓semaphore.wait()
+                    return token
+                }
+                """),
+            RuleExample("""
+                final class Blocking<T> {
+                    let done = DispatchGroup()
+                    var value: T?
+                    init(_ work: @escaping () async -> T) {
+                        done.enter()
+                        Task { value = await work(); done.leave() }
+                    }
+                    func get() -> T? { ↓done.wait(); return value }
+                }
+                """),
+            RuleExample("""
+                final class Thumbnailer {
+                    let renderSemaphore = DispatchSemaphore(value: 1)
+                    func render() async {
+                        ↓prepare()
+                    }
+                    func prepare() {
+                        renderSemaphore.wait()
+                        defer { renderSemaphore.signal() }
+                    }
+                }
+                """),
         ],
         nonTriggeringExamples: [
+            RuleExample("""
+                func legacyValue() -> Int {
+                    let semaphore = DispatchSemaphore(value: 0)
+                    var value = 0
+                    DispatchQueue.global().async { value = compute(); semaphore.signal() }
+                    semaphore.wait()
+                    return value
+                }
+                """),
+            RuleExample("""
+                func testRefresh() {
+                    let semaphore = DispatchSemaphore(value: 0)
+                    Task { await store.refresh(); semaphore.signal() }
+                    _ = semaphore.wait(timeout: .now() + 5)
+                }
+                """),
             RuleExample("""
                 func loadAll() async {
                     try? await Task.sleep(for: .milliseconds(500))

@@ -33,6 +33,10 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
                         }
                     }
                 }
+                struct ReaderView: View {
+                    let model: ReaderViewModel
+                    var body: some View { Text(model.errorMessage ?? "").task { await model.loadContent() } }
+                }
                 """, fixed: """
                 @MainActor final class ReaderViewModel {
                     var errorMessage: String?
@@ -44,6 +48,10 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
                             errorMessage = error.localizedDescription
                         }
                     }
+                }
+                struct ReaderView: View {
+                    let model: ReaderViewModel
+                    var body: some View { Text(model.errorMessage ?? "").task { await model.loadContent() } }
                 }
                 """),
             RuleExample("""
@@ -76,11 +84,122 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
                 }
                 struct FeedView: View {
                     let model: FeedModel
-                    var body: some View { List {}.refreshable { await model.refresh() } }
+                    var body: some View { List { Text(model.errorMessage ?? "") }.refreshable { await model.refresh() } }
+                }
+                """),
+            RuleExample("""
+                @Observable final class PreviewStore {
+                    var results: [URL: Result<Data, Error>] = [:]
+                    func load(_ url: URL) async {
+                        do { results[url] = .success(try await fetcher.data(url)) } ↓catch { results[url] = .failure(error) }
+                    }
+                }
+                struct PreviewRow: View {
+                    let store: PreviewStore
+                    let url: URL
+                    var body: some View { Text(store.results[url] == nil ? "" : "done").task { await store.load(url) } }
+                }
+                """),
+            RuleExample("""
+                struct InboxView: View {
+                    @State private var toast: Toast?
+                    var body: some View {
+                        List {}.overlay { toast.map(ToastView.init) }.task {
+                            do { try await inbox.sync() } ↓catch { toast = Toast(error: error) }
+                        }
+                    }
+                }
+                """),
+            RuleExample("""
+                @MainActor final class ProfileModel: ObservableObject {
+                    @Published var failure: AppFailure?
+                    @Published var state: LoadState = .idle
+                    func load() async {
+                        do { state = .loaded(try await api.profile()) } ↓catch { self.failure = AppFailure(error); state = .failed(error) }
+                    }
+                }
+                struct ProfileScreen: View {
+                    @StateObject var model = ProfileModel()
+                    var body: some View { Text("\\(model.state)").alert(item: $model.failure) { _ in Alert(title: Text("")) }.task { await model.load() } }
+                }
+                """),
+            RuleExample("""
+                struct AvatarView: View {
+                    @State private var errorMessage: String?
+                    let url: URL
+                    var body: some View {
+                        Text(errorMessage ?? "").task(id: url) {
+                            do {
+                                let (data, _) = try await URLSession.shared.data(from: url)
+                                image = UIImage(data: data)
+                            } catch is CancellationError {
+                            } ↓catch {
+                                errorMessage = error.localizedDescription
+                            }
+                        }
+                    }
                 }
                 """),
         ],
         nonTriggeringExamples: [
+            RuleExample("""
+                enum FeedError: Error { case offline, server(Int) }
+                final class FeedClient {
+                    func entries() async throws(FeedError) -> [String] { [] }
+                }
+                struct FeedList: View {
+                    @State private var errorMessage: String?
+                    let client: FeedClient
+                    var body: some View {
+                        Text(errorMessage ?? "").task {
+                            do { _ = try await client.entries() } catch { errorMessage = "\\(error)" }
+                        }
+                    }
+                }
+                """),
+            RuleExample("""
+                struct AppError: Error { let underlying: Error }
+                final class Gateway {
+                    func fetch() async throws -> Data {
+                        do { return try await transport.send() } catch { throw AppError(underlying: error) }
+                    }
+                }
+                struct GatewayView: View {
+                    @State private var errorMessage: String?
+                    let gateway: Gateway
+                    var body: some View {
+                        Text(errorMessage ?? "").task {
+                            do { _ = try await gateway.fetch() } catch { errorMessage = error.localizedDescription }
+                        }
+                    }
+                }
+                """),
+            RuleExample("""
+                @MainActor final class SyncStatus {
+                    var lastSyncError: Error?
+                    func sync() async {
+                        do { try await engine.run() } catch { lastSyncError = error }
+                    }
+                }
+                """),
+            RuleExample("""
+                struct AvatarView: View {
+                    @State private var errorMessage: String?
+                    let url: URL
+                    var body: some View {
+                        Text(errorMessage ?? "").task(id: url) {
+                            do {
+                                let (data, _) = try await URLSession.shared.data(from: url)
+                                image = UIImage(data: data)
+                            } catch is CancellationError {
+                            } catch let error as URLError where error.code == .cancelled {
+                            } catch {
+                                errorMessage = error.localizedDescription
+                            }
+                        }
+                    }
+                }
+                """),
             RuleExample("""
                 enum SyncError: Error { case offline, rejected }
                 @MainActor final class SyncModel {

@@ -53,8 +53,65 @@ public final class LoadingStateNotResetRule: SyntaxRule {
                     self.isRefreshing = false
                 }
                 """),
+            RuleExample("""
+                func loadAbout() async {
+                    isLoadingAbout = true
+                    guard let instance else { ↓return }
+                    about = await client.about(instance)
+                    isLoadingAbout = false
+                }
+                """),
+            RuleExample("""
+                func fetchMore() async {
+                    isFetchingMore = true
+                    do {
+                        items += try await api.page(after: items.last)
+                        isFetchingMore = false
+                    } ↓catch {
+                        errorMessage = error.localizedDescription
+                    }
+                }
+                """),
+            RuleExample("""
+                func refreshFeed() {
+                    isRefreshingFeed = true
+                    guard let account else { ↓return }
+                    api.feed(for: account) { items in
+                        self.items = items
+                        self.isRefreshingFeed = false
+                    }
+                }
+                """),
         ],
         nonTriggeringExamples: [
+            RuleExample("""
+                final class FeedModel {
+                    func fetchMore() async {
+                        isFetchingMore = true
+                        guard let cursor else { finish(); return }
+                        items += await api.page(after: cursor)
+                        isFetchingMore = false
+                    }
+                    func finish() { isFetchingMore = false }
+                }
+                """),
+            RuleExample("""
+                func loadChapter() async {
+                    isLoadingChapter = true
+                    guard await reader.hasPages else {
+                        await MainActor.run { isLoadingChapter = false }
+                        return
+                    }
+                    isLoadingChapter = false
+                }
+                """),
+            RuleExample("""
+                func toggleSync() {
+                    isSyncingEnabled = true
+                    guard let account else { return }
+                    sync(account)
+                }
+                """),
             RuleExample("""
                 func refresh() async throws {
                     isRefreshing = true

@@ -43,8 +43,71 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
                     private func begin() { ↓playback = Task { await self.play() } }
                 }
                 """),
+            RuleExample("""
+                @MainActor final class TimelineModel {
+                    private var loadTask: Task<Void, Never>?
+                    func reload() {
+                        loadTask?.cancel()
+                        loadTask = Task { await self.fetchLatest() }
+                    }
+                    func refresh() async {
+                        await ↓fetchLatest()
+                    }
+                    func fetchLatest() async { items = await api.latest() }
+                }
+                """),
         ],
         nonTriggeringExamples: [
+            RuleExample("""
+                @MainActor final class TimelineModel {
+                    private var loadTask: Task<Void, Never>?
+                    func reload() {
+                        loadTask?.cancel()
+                        loadTask = Task { await self.fetchLatest() }
+                    }
+                    func refresh() async {
+                        loadTask?.cancel()
+                        await fetchLatest()
+                    }
+                    func fetchLatest() async { items = await api.latest() }
+                }
+                """),
+            RuleExample("""
+                @MainActor final class Pager {
+                    private var pageTask: Task<Void, Never>?
+                    func loadMore() async {
+                        await pageTask?.value
+                        pageTask = Task { await self.fetchPage() }
+                    }
+                }
+                """),
+            RuleExample("""
+                @MainActor final class Thumbnails {
+                    private var tasks: [UUID: Task<Void, Never>] = [:]
+                    func load(_ id: UUID) {
+                        tasks[id]?.cancel()
+                        tasks[id] = Task { await self.render(id) }
+                    }
+                    func preload(_ id: UUID) { tasks[id] = Task { await self.render(id) } }
+                }
+                """),
+            RuleExample("""
+                final class StatusController: UIViewController {
+                    private var pollTask: Task<Void, Never>?
+                    override func viewDidLoad() { pollTask = Task { await self.poll() } }
+                }
+                """),
+            RuleExample("""
+                @MainActor final class Syncer {
+                    private var syncTask: Task<Void, Never>?
+                    private var isSyncing = false
+                    func sync() {
+                        guard !isSyncing else { return }
+                        isSyncing = true
+                        syncTask = Task { await self.run(); self.isSyncing = false }
+                    }
+                }
+                """),
             RuleExample("""
                 @MainActor final class ReaderViewModel {
                     private var loadingTask: Task<Void, Never>?
@@ -128,11 +191,12 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
             if Self.handleIsSettled(name, in: body, before: position) || Self.guardedBefore(position, in: body) { return }
             let helpersCalledBefore = Self.methodsCalled(in: body, before: position)
             context.report(target) { index in
-                guard let property = index.property(name, of: typeName), property.isStoredVar,
-                      let careful = index.restartedHandles(ofType: typeName).first(where: { $0.property == name && $0.starter != functionKey })
-                else { return nil }
+                guard let property = index.property(name, of: typeName), property.isStoredVar else { return nil }
                 if Self.cancelledElsewhere(name, typeName: typeName, function: functionKey, helpers: helpersCalledBefore, index: index) { return nil }
-                return "assigning a new task to `\(name)` drops the running one without cancelling it, though `\(careful.starter.name)` cancels it first; call `\(name)?.cancel()` first"
+                if let careful = index.restartedHandles(ofType: typeName).first(where: { $0.property == name && $0.starter != functionKey }) {
+                    return "assigning a new task to `\(name)` drops the running one without cancelling it, though `\(careful.starter.name)` cancels it first; call `\(name)?.cancel()` first"
+                }
+                return "assigning a new task to `\(name)` drops the running one without cancelling it; call `\(name)?.cancel()` first"
             }
             return
         }
@@ -159,6 +223,10 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
                     && cancellation != .ifHandleCancelled(typeName: typeName, property: handle.property)
             }) else { return nil }
             let name = careful.property
+            // A function the load itself calls (to three calls deep) is part of the load, not a second entry point.
+            if index.reachableSummaries(from: FunctionKey(typeName: typeName, name: method)).contains(where: { $0.summary.key == functionKey }) {
+                return nil
+            }
             // This function looks at the handle (cancels it, awaits it, tests it) or is the careful one's helper.
             if let own = index.summary(of: functionKey), own.reads.contains(name) || own.cancelledHandles.contains(name) { return nil }
             if Self.cancelledElsewhere(name, typeName: typeName, function: functionKey, helpers: helpersCalledBefore, index: index) { return nil }
