@@ -7,7 +7,9 @@ public final class BlockingWaitInAsyncRule: SyntaxRule {
         name: "Blocking Wait In Async",
         whatItDoes: """
             Inside an async function or a task, finds `DispatchSemaphore.wait()`, `DispatchGroup.wait()`, \
-            `Thread.sleep`, `usleep`/`sleep`, and an `NSLock`/`lock()` held across an `await`.
+            `Thread.sleep`, `usleep`/`sleep`, and an `NSLock`/`lock()` held across an `await`; a call from async code \
+            to a synchronous function of the project that waits on a semaphore or group; and, in synchronous code, \
+            a `wait()` with no deadline on a semaphore or group that a `Task { }` of the same type signals.
             """,
         whyIsThisBad: """
             Swift concurrency runs on a small cooperative pool, one thread per core. A blocked thread is a lost \
@@ -113,7 +115,10 @@ public final class BlockingWaitInAsyncRule: SyntaxRule {
         ],
         knownLimitations: """
             `wait()` is recognized by name on any receiver; a type with its own async-safe `wait()` method called \
-            without `await` would be reported. A lock is checked only for `lock()`/`unlock()` pairs in the same body.
+            without `await` would be reported. A lock is checked only for `lock()`/`unlock()` pairs in the same body. \
+            Synchronous waits are matched to signals by name, in the same file and type (a local only within its \
+            function); a wait for a GCD callback and a `wait(timeout:)` with a deadline are not reported. A waiting \
+            function is known by its summary only when its receiver is named like a semaphore or group.
             """,
         // A deadlock or a lost update fails a test run as surely as an app: tests are checked too.
         appliesTo: [.app, .tests])

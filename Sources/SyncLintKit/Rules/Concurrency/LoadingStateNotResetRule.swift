@@ -7,9 +7,11 @@ public final class LoadingStateNotResetRule: SyntaxRule {
         name: "Loading State Not Reset",
         whatItDoes: """
             Finds a function that sets a loading flag (`isLoading`, `isFetching`, `isRefreshing`, `isSaving`, \
-            `isSyncing`; configurable) to `true` and then leaves on some path (a `return`, a `throw`, a guard's \
+            `isSyncing`; configurable; also with a suffix, `isLoadingAbout`, `isFetchingMore`, but not settings such as \
+            `isSyncingEnabled`) to `true` and then leaves on some path (a `return`, a `throw`, a guard's \
             `else`, or a `try` that can throw out of the function) without setting it back to `false` first, \
-            with no `defer` that does.
+            with no `defer` that does; or whose `do` resets it on success while its catch-all and everything after \
+            leave it set.
             """,
         whyIsThisBad: """
             The flag drives a spinner. An early return or a thrown error that skips the reset leaves the spinner \
@@ -154,8 +156,10 @@ public final class LoadingStateNotResetRule: SyntaxRule {
                 """),
         ],
         knownLimitations: """
-            Paths are followed through the function's own statements: a reset in a helper called before the exit, \
-            or in a completion handler, is not seen and the exit is reported. A function that falls off its end \
+            Paths are followed through the function's own statements; a reset in a closure that runs at once \
+            (`MainActor.run`, `withAnimation`, `performAndWait`) counts, and so does a call of a method of the same type \
+            that resets the flag on every path (its function summary). A reset only inside a completion handler does \
+            not count for an exit before it. A function that falls off its end \
             without a reset is not reported (the reset may come from elsewhere). One finding per flag and function: \
             the first exit that skips the reset. The fix (unsafe: the flag now turns `false` when the function \
             returns, after any code that followed the old reset) adds `defer { flag = false }` right after the \
