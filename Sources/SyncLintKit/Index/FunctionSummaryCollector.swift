@@ -45,9 +45,6 @@ final class FunctionSummaryCollector: FactCollector {
             if let declaration = node.as(FunctionDeclSyntax.self) {
                 frame.summary.throwsOnlyOwnErrors = Self.throwsOnlyOwnErrors(declaration)
             }
-            if let body = function.body {
-                frame.summary.resetsOnEveryPath = Self.resetsOnEveryPath(body, locals: frame.locals)
-            }
             frames.append(frame)
         case .patternBinding:
             guard let binding = node.as(PatternBindingSyntax.self) else { return }
@@ -117,8 +114,14 @@ final class FunctionSummaryCollector: FactCollector {
     }
 
     func exit(_ node: Syntax, context: FileContext) {
-        guard let last = frames.last, last.nodeID == node.id else { return }
+        guard var last = frames.last, last.nodeID == node.id else { return }
         frames.removeLast()
+        // Which flags every path resets takes a second look at the body's statements: only for functions that
+        // set some property to `false` at all, known once the walk has seen the whole body.
+        if last.summary.writes.contains(where: { $0.boolValue == false }),
+           let body = node.as(FunctionDeclSyntax.self)?.body ?? node.as(InitializerDeclSyntax.self)?.body {
+            last.summary.resetsOnEveryPath = Self.resetsOnEveryPath(body, locals: last.locals)
+        }
         if frames.isEmpty { localNames.removeAll() }
         context.facts.functionSummaries.append(last.summary)
     }
