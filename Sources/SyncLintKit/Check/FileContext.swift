@@ -29,6 +29,9 @@ public final class FileContext {
     public internal(set) var scope = ScopeStack()
     /// Facts for the project index; index collectors write here.
     public var facts = FileFacts()
+    /// The names declared in the function being walked, so that `ValueTypes` answers most questions
+    /// about locals without a lexical lookup (the summary collector records them).
+    let localNames = LocalNames()
     /// The id of the rule being called, set by the walker, so rules need not name themselves.
     var currentRuleID = ""
     /// The last call whose method name was asked, and the name: every rule listening to calls asks it

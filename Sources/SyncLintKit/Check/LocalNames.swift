@@ -29,8 +29,23 @@ final class LocalNames {
 
     private var entries: [String: [Entry]] = [:]
     static let implicitNames: Set<String> = ["error", "newValue", "oldValue"]
+    /// The outermost function the walk is in; names are recorded only there, so only questions about it
+    /// can be answered.
+    private var openFunction: Range<AbsolutePosition>?
+    /// How far the walk has come: a name used further on may be shadowed by a declaration not met yet.
+    var walkPosition = AbsolutePosition(utf8Offset: 0)
 
-    func removeAll() { entries.removeAll(keepingCapacity: true) }
+    /// The walk enters an outermost function (or computed property): its names are recorded from now on.
+    func open(_ function: Syntax) {
+        entries.removeAll(keepingCapacity: true)
+        openFunction = function.position..<function.endPosition
+    }
+
+    /// The walk leaves it: its names are forgotten, and questions go back to the lexical lookup.
+    func close() {
+        entries.removeAll(keepingCapacity: true)
+        openFunction = nil
+    }
 
     /// Records the name a declaring node introduces: an identifier pattern (`let`, `var`, `if let`, `for`,
     /// `case let`), a function or closure parameter, or a closure's capture.
@@ -61,7 +76,8 @@ final class LocalNames {
 
     /// Where the name `token` would point at `position`.
     func answer(_ token: TokenSyntax, at position: AbsolutePosition) -> Answer {
-        guard case .identifier(let name) = token.tokenKind, !Self.implicitNames.contains(name) else { return .cannotTell }
+        guard let openFunction, openFunction.contains(position), position <= walkPosition,
+              case .identifier(let name) = token.tokenKind, !Self.implicitNames.contains(name) else { return .cannotTell }
         // The latest visible declaration shadows earlier ones.
         for entry in (entries[name] ?? []).reversed() where entry.visibleFrom <= position && position < entry.visibleUntil {
             return .declaration(entry.node)

@@ -41,7 +41,7 @@ public enum ValueTypes {
     }
 
     public static func of(_ expression: ExprSyntax, in context: FileContext) -> ValueType {
-        of(expression, selfType: context.scope.currentType?.qualifiedName, depth: 0)
+        of(expression, selfType: context.scope.currentType?.qualifiedName, depth: 0, names: context.localNames)
     }
 
     static func of(_ expression: ExprSyntax, selfType: String?, depth: Int, names: LocalNames? = nil) -> ValueType {

@@ -20,8 +20,6 @@ final class FunctionSummaryCollector: FactCollector {
     }
 
     private var frames: [Frame] = []
-    /// Every name declared in the functions walked so far, to type call receivers without a name lookup.
-    private let localNames = LocalNames()
 
     init() {}
 
@@ -30,9 +28,9 @@ final class FunctionSummaryCollector: FactCollector {
         case .identifierPattern:
             // A computed property's own name is not a local of its getter.
             guard let frame = frames.last, node.parent?.id != frame.nodeID else { return }
-            localNames.record(node)
+            context.localNames.record(node)
         case .functionParameter, .closureParameter, .closureShorthandParameter, .closureCapture:
-            if !frames.isEmpty { localNames.record(node) }
+            if !frames.isEmpty { context.localNames.record(node) }
         case .functionDecl, .initializerDecl:
             guard let function = context.scope.currentFunction, function.node.id == node.id else { return }
             let key = FunctionKey(typeName: context.scope.currentType?.qualifiedName, name: function.name)
@@ -45,12 +43,14 @@ final class FunctionSummaryCollector: FactCollector {
             if let declaration = node.as(FunctionDeclSyntax.self) {
                 frame.summary.throwsOnlyOwnErrors = Self.throwsOnlyOwnErrors(declaration)
             }
+            if frames.isEmpty { context.localNames.open(node) }
             frames.append(frame)
         case .patternBinding:
             guard let binding = node.as(PatternBindingSyntax.self) else { return }
             if binding.accessorBlock != nil, DeclarationCollector.isComputed(binding),
                let function = context.scope.currentFunction, function.node.id == node.id {
                 let key = FunctionKey(typeName: context.scope.currentType?.qualifiedName, name: function.name)
+                if frames.isEmpty { context.localNames.open(node) }
                 frames.append(Frame(summary: FunctionSummary(key: key, isAsync: function.isAsync,
                                                              declaredContext: ExecutionContexts.current(in: context.scope),
                                                              location: context.location(of: node)),
@@ -122,7 +122,7 @@ final class FunctionSummaryCollector: FactCollector {
            let body = node.as(FunctionDeclSyntax.self)?.body ?? node.as(InitializerDeclSyntax.self)?.body {
             last.summary.resetsOnEveryPath = Self.resetsOnEveryPath(body, locals: last.locals)
         }
-        if frames.isEmpty { localNames.removeAll() }
+        if frames.isEmpty { context.localNames.close() }
         context.facts.functionSummaries.append(last.summary)
     }
 
@@ -194,7 +194,7 @@ final class FunctionSummaryCollector: FactCollector {
             if SyntaxFacts.isSelf(base) {
                 receiver = nil
             } else {
-                let type = ValueTypes.of(base, selfType: context.scope.currentType?.qualifiedName, depth: 0, names: localNames)
+                let type = ValueTypes.of(base, selfType: context.scope.currentType?.qualifiedName, depth: 0, names: context.localNames)
                 guard type.isKnown else {
                     frames[index].summary.unresolvedCalls[method, default: []].append(ExecutionContexts.cancellability(in: context))
                     return
