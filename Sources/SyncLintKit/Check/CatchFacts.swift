@@ -39,7 +39,7 @@ public struct CatchFacts: Sendable {
         var handlesCancellation = false
         var handlesURLCancelled = false
         for earlier in clauses[...index] {
-            let pattern = earlier.catchItems.trimmedDescription
+            let pattern = earlier.catchItems.trimmedText
             if pattern.contains("CancellationError") { handlesCancellation = true }
             if pattern.contains("URLError") && pattern.contains("cancelled") { handlesURLCancelled = true }
         }
@@ -118,7 +118,7 @@ public struct CatchFacts: Sendable {
     /// `catch`, `catch let error`; not `catch let error as URLError`, `catch is X`, `catch X.y`, nor one with `where`.
     static func isCatchAll(_ clause: CatchClauseSyntax) -> Bool {
         clause.catchItems.isEmpty || clause.catchItems.allSatisfy { item in
-            item.pattern?.is(ValueBindingPatternSyntax.self) == true && item.whereClause == nil && !item.trimmedDescription.contains(" as ")
+            item.pattern?.is(ValueBindingPatternSyntax.self) == true && item.whereClause == nil && !item.trimmedText.contains(" as ")
         }
     }
 

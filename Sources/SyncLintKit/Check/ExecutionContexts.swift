@@ -107,8 +107,8 @@ public enum ExecutionContexts {
         case .other(let callee):
             guard let call = closure.call else { return nil }
             if callee == "addObserver", let name = SyntaxFacts.argument("forName", of: call) {
-                let queue = SyntaxFacts.argument("queue", of: call)?.trimmedDescription ?? "nil"
-                return queue.contains("main") ? .mainActor : .notificationHandler(NotificationNames.normalized(name.trimmedDescription))
+                let queue = SyntaxFacts.argument("queue", of: call)?.trimmedText ?? "nil"
+                return queue.contains("main") ? .mainActor : .notificationHandler(NotificationNames.normalized(name.trimmedText))
             }
             if isCompletionHandler(closure.node, of: call) { return .completionHandler }
             return nil

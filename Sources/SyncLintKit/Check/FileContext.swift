@@ -80,10 +80,10 @@ public final class FileContext {
         let start = node.positionAfterSkippingLeadingTrivia.utf8Offset
         let end = node.endPositionBeforeTrailingTrivia.utf8Offset
         let sliced = text.utf8.withContiguousStorageIfAvailable { bytes -> String in
-            guard start >= 0, start <= end, end <= bytes.count else { return node.trimmedDescription }
+            guard start >= 0, start <= end, end <= bytes.count else { return node.trimmedText }
             return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
         }
-        return sliced ?? node.trimmedDescription
+        return sliced ?? node.trimmedText
     }
 
     /// Reports a finding at the node's first token.

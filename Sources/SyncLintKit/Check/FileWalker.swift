@@ -212,7 +212,7 @@ enum ScopeBuilder {
                 isThrowing = accessors.contains { $0.effectSpecifiers?.throwsClause != nil }
             }
             let attributes = binding.parent?.parent?.as(VariableDeclSyntax.self)?.attributes
-            let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text ?? binding.pattern.trimmedDescription
+            let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text ?? binding.pattern.trimmedText
             return .function(FunctionScope(name: name, isAsync: isAsync, isThrowing: isThrowing,
                                            attributeList: attributes, parameterClause: nil, body: nil, node: node))
         }
@@ -287,7 +287,7 @@ struct TypeDeclarationView {
         } else if let decl = node.as(ProtocolDeclSyntax.self) {
             (name, kind, attributes, inheritance, memberBlock) = (decl.name.text, .protocol, decl.attributes, decl.inheritanceClause, decl.memberBlock)
         } else if let decl = node.as(ExtensionDeclSyntax.self) {
-            let extended = decl.extendedType.trimmedDescription
+            let extended = decl.extendedType.trimmedText
             let simpleName = extended.split(separator: ".").last.map(String.init) ?? extended
             (name, kind, attributes, inheritance, memberBlock) = (simpleName, .extension, decl.attributes, decl.inheritanceClause, decl.memberBlock)
         } else {

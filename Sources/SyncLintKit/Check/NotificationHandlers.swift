@@ -42,15 +42,15 @@ struct NotificationHandler {
     static func closureHandler(_ closure: ClosureExprSyntax, call: FunctionCallExprSyntax, typeName: String) -> NotificationHandler? {
         let method = SyntaxFacts.calleeMethodName(call)
         if method == "addObserver", let name = SyntaxFacts.argument("forName", of: call) {
-            let queue = SyntaxFacts.argument("queue", of: call)?.trimmedDescription ?? "nil"
+            let queue = SyntaxFacts.argument("queue", of: call)?.trimmedText ?? "nil"
             return NotificationHandler(
-                registration: .closure(notification: NotificationNames.normalized(name.trimmedDescription), deliversOnMain: queue.contains("main"),
+                registration: .closure(notification: NotificationNames.normalized(name.trimmedText), deliversOnMain: queue.contains("main"),
                                        fromAnyObject: NotificationCollector.isNilOrAbsent(SyntaxFacts.argument("object", of: call))),
                 statements: closure.statements, typeName: typeName)
         }
         if method == "sink", let publisher = publisherCall(inChainOf: call), let name = SyntaxFacts.argument("for", of: publisher) {
             return NotificationHandler(
-                registration: .closure(notification: NotificationNames.normalized(name.trimmedDescription),
+                registration: .closure(notification: NotificationNames.normalized(name.trimmedText),
                                        deliversOnMain: publisherReceivesOnMain(publisher),
                                        fromAnyObject: NotificationCollector.isNilOrAbsent(SyntaxFacts.argument("object", of: publisher))),
                 statements: closure.statements, typeName: typeName)
@@ -134,7 +134,7 @@ enum NotificationHandlers {
         while let parent = top.parent, parent.is(MemberAccessExprSyntax.self) || parent.is(FunctionCallExprSyntax.self) {
             top = parent
         }
-        let text = top.trimmedDescription
+        let text = top.trimmedText
         guard let range = text.range(of: "receive(on:") else { return false }
         let rest = text[range.upperBound...].prefix(40)
         return rest.contains("main")

@@ -35,7 +35,7 @@ public struct FunctionScope {
     /// Parameter names as used in the body, with their written types.
     public var parameters: [(name: String, typeName: String)] {
         parameterClause?.parameters.map { parameter in
-            ((parameter.secondName ?? parameter.firstName).text, parameter.type.trimmedDescription)
+            ((parameter.secondName ?? parameter.firstName).text, parameter.type.trimmedText)
         } ?? []
     }
 

@@ -29,7 +29,7 @@ public enum TaskFacts {
               let body else { return nil }
         for sequence in body.tokens(viewMode: .sourceAccurate).compactMap({ $0.parent?.parent?.parent?.as(SequenceExprSyntax.self) })
         where sequence.positionAfterSkippingLeadingTrivia > call.endPosition {
-            if let assignment = SyntaxFacts.assignment(sequence), assignment.value.trimmedDescription == local {
+            if let assignment = SyntaxFacts.assignment(sequence), assignment.value.trimmedText == local {
                 return propertyName(assignment.target)
             }
         }

@@ -215,7 +215,7 @@ public enum ValueTypes {
         case "navigationDestination":
             guard let type = SyntaxFacts.argument("for", of: call)?.as(MemberAccessExprSyntax.self),
                   type.declName.baseName.text == "self", let base = type.base else { return .unknown }
-            return .named(base.trimmedDescription, scope: selfType)
+            return .named(base.trimmedText, scope: selfType)
         case "sheet", "fullScreenCover", "popover":
             guard let item = SyntaxFacts.argument("item", of: call) else { return .unknown }
             return ofBinding(item, selfType: selfType, depth: depth, names: names)
@@ -236,8 +236,8 @@ public enum ValueTypes {
     static func ofCall(_ call: FunctionCallExprSyntax, selfType: String?, depth: Int, names: LocalNames? = nil) -> ValueType {
         // `[Card]()`
         if let array = call.calledExpression.as(ArrayExprSyntax.self), array.elements.count == 1,
-           let element = array.elements.first?.expression, SyntaxFacts.isTypeName(element.trimmedDescription) {
-            return .named("[" + element.trimmedDescription + "]", scope: selfType)
+           let element = array.elements.first?.expression, SyntaxFacts.isTypeName(element.trimmedText) {
+            return .named("[" + element.trimmedText + "]", scope: selfType)
         }
         let method = SyntaxFacts.calleeMethodName(call)
         // `context.fetch(FetchDescriptor<Card>(...))`, `context.fetch(request)`: an array of the fetched type.
@@ -255,7 +255,7 @@ public enum ValueTypes {
         // `Card(...)`, `FetchDescriptor<Card>(...)`, `Outer.Inner(...)`.
         let calleeText: String
         if let specialized = call.calledExpression.as(GenericSpecializationExprSyntax.self) {
-            calleeText = specialized.trimmedDescription
+            calleeText = specialized.trimmedText
         } else {
             calleeText = SyntaxFacts.calleeName(call)
         }

@@ -79,7 +79,7 @@ final class CodePlaceCollector: FactCollector {
         } else {
             inheritance = node.as(ExtensionDeclSyntax.self)?.inheritanceClause
         }
-        if inheritance?.inheritedTypes.contains(where: { $0.type.trimmedDescription == "PreviewProvider" }) == true {
+        if inheritance?.inheritedTypes.contains(where: { $0.type.trimmedText == "PreviewProvider" }) == true {
             recordPreview(node, context: context)
         }
     }

@@ -60,7 +60,7 @@ final class DeclarationCollector: FactCollector {
         if let optional = type.as(OptionalTypeSyntax.self) { type = optional.wrappedType }
         if let forced = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) { type = forced.wrappedType }
         if let identifier = type.as(IdentifierTypeSyntax.self), identifier.genericArgumentClause == nil { return identifier.name.text }
-        return context?.sourceText(of: type) ?? type.trimmedDescription
+        return context?.sourceText(of: type) ?? type.trimmedText
     }
 
     /// The type of `= Foo(...)`, `= Foo.bar`-free literals and `= Task { }`; nil when it takes a compiler.

@@ -66,7 +66,7 @@ final class FetchKeyCollector: FactCollector {
     /// `let p: Predicate<Article> = #Predicate { ... }`.
     static func modelName(of macro: MacroExpansionExprSyntax) -> String? {
         if let argument = macro.genericArgumentClause?.arguments.first {
-            return argument.argument.as(TypeSyntax.self)?.trimmedDescription
+            return argument.argument.as(TypeSyntax.self)?.trimmedText
         }
         var node = Syntax(macro).parent
         for _ in 0..<6 {
@@ -74,11 +74,11 @@ final class FetchKeyCollector: FactCollector {
             if let call = current.as(FunctionCallExprSyntax.self),
                let generic = call.calledExpression.as(GenericSpecializationExprSyntax.self),
                generic.expression.as(DeclReferenceExprSyntax.self)?.baseName.text == "FetchDescriptor" {
-                return generic.genericArgumentClause.arguments.first?.argument.as(TypeSyntax.self)?.trimmedDescription
+                return generic.genericArgumentClause.arguments.first?.argument.as(TypeSyntax.self)?.trimmedText
             }
             if let binding = current.as(PatternBindingSyntax.self),
                let type = binding.typeAnnotation?.type.as(IdentifierTypeSyntax.self), type.name.text == "Predicate" {
-                return type.genericArgumentClause?.arguments.first?.argument.as(TypeSyntax.self)?.trimmedDescription
+                return type.genericArgumentClause?.arguments.first?.argument.as(TypeSyntax.self)?.trimmedText
             }
             node = current.parent
         }

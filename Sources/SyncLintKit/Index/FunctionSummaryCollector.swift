@@ -20,6 +20,8 @@ final class FunctionSummaryCollector: FactCollector {
     }
 
     private var frames: [Frame] = []
+    /// Whether the type the walk is in shows things, by the type's node: asked on every member access.
+    private var viewCodeMemo: (type: SyntaxIdentifier, isView: Bool)?
 
     init() {}
 
@@ -27,7 +29,7 @@ final class FunctionSummaryCollector: FactCollector {
         switch node.kind {
         case .identifierPattern:
             // A computed property's own name is not a local of its getter.
-            guard let frame = frames.last, node.parent?.id != frame.nodeID else { return }
+            guard !frames.isEmpty, node.parent?.id != frames[frames.count - 1].nodeID else { return }
             context.localNames.record(node)
         case .functionParameter, .closureParameter, .closureShorthandParameter, .closureCapture:
             if !frames.isEmpty { context.localNames.record(node) }
@@ -89,7 +91,7 @@ final class FunctionSummaryCollector: FactCollector {
             recordConstruction(call, context: context)
             recordCall(call, context: context)
         case .memberAccessExpr:
-            if let member = node.as(MemberAccessExprSyntax.self), Self.isViewCode(context) {
+            if let member = node.as(MemberAccessExprSyntax.self), isViewCode(context) {
                 context.facts.viewReadNames.insert(Self.stateName(member.declName.baseName.text))
             }
             guard !frames.isEmpty, let member = node.as(MemberAccessExprSyntax.self), let base = member.base else { return }
@@ -100,7 +102,7 @@ final class FunctionSummaryCollector: FactCollector {
             frames[frames.count - 1].summary.reads.insert(member.declName.baseName.text)
         case .declReferenceExpr:
             if let reference = node.as(DeclReferenceExprSyntax.self), reference.baseName.text.first?.isUppercase == false,
-               Self.isViewCode(context) {
+               isViewCode(context) {
                 context.facts.viewReadNames.insert(Self.stateName(reference.baseName.text))
             }
             if !frames.isEmpty, node.parent?.is(LabeledExprSyntax.self) == true,
@@ -114,8 +116,9 @@ final class FunctionSummaryCollector: FactCollector {
     }
 
     func exit(_ node: Syntax, context: FileContext) {
-        guard var last = frames.last, last.nodeID == node.id else { return }
-        frames.removeLast()
+        // Compared in place: `frames.last` would copy the frame, with every array of its summary, on every node.
+        guard !frames.isEmpty, frames[frames.count - 1].nodeID == node.id else { return }
+        var last = frames.removeLast()
         // Which flags every path resets takes a second look at the body's statements: only for functions that
         // set some property to `false` at all, known once the walk has seen the whole body.
         if last.summary.writes.contains(where: { $0.boolValue == false }),
@@ -157,7 +160,7 @@ final class FunctionSummaryCollector: FactCollector {
         switch method {
         case "post" where calleeName.hasSuffix("post") && SyntaxFacts.argument("name", of: call) != nil:
             if let name = SyntaxFacts.argument("name", of: call) {
-                frames[index].summary.posts.append(NotificationNames.normalized(name.trimmedDescription))
+                frames[index].summary.posts.append(NotificationNames.normalized(name.trimmedText))
             }
         case "scheduledTimer" where calleeName == "Timer.scheduledTimer":
             frames[index].summary.timers.append(context.location(of: call))
@@ -254,13 +257,20 @@ final class FunctionSummaryCollector: FactCollector {
         if call.arguments.isEmpty { return true }
         guard call.arguments.count == 1, let argument = call.arguments.first,
               ["timeout", "wallTimeout"].contains(argument.label?.text) else { return false }
-        return argument.expression.trimmedDescription.hasSuffix(".distantFuture")
+        return argument.expression.trimmedText.hasSuffix(".distantFuture")
     }
 
     /// Code of a type that shows things: a SwiftUI view, a UIKit/AppKit view, cell or controller (by its
     /// declared supertypes or, for extensions that declare none, by its name).
-    static func isViewCode(_ context: FileContext) -> Bool {
+    private func isViewCode(_ context: FileContext) -> Bool {
         guard let type = context.scope.currentType else { return false }
+        if let memo = viewCodeMemo, memo.type == type.node.id { return memo.isView }
+        let isView = Self.isViewCode(type)
+        viewCodeMemo = (type.node.id, isView)
+        return isView
+    }
+
+    static func isViewCode(_ type: TypeScope) -> Bool {
         if type.isView { return true }
         let names = type.inheritedTypes + [type.name]
         return names.contains { name in
@@ -278,7 +288,7 @@ final class FunctionSummaryCollector: FactCollector {
     static func throwsOnlyOwnErrors(_ function: FunctionDeclSyntax) -> Bool {
         guard let clause = function.signature.effectSpecifiers?.throwsClause else { return false }
         if let type = clause.type {
-            let name = type.trimmedDescription
+            let name = type.trimmedText
             return name != "any Error" && name != "Error"
         }
         guard let body = function.body else { return false }
@@ -296,7 +306,7 @@ final class FunctionSummaryCollector: FactCollector {
                 // `throw error` passes on what it received (a cancellation included); `throw CancellationError()`
                 // throws one itself.
                 let builds = thrown.is(FunctionCallExprSyntax.self) || thrown.is(MemberAccessExprSyntax.self)
-                if !builds || thrown.trimmedDescription.contains("Cancellation") { own = false }
+                if !builds || thrown.trimmedText.contains("Cancellation") { own = false }
             }
         }
         return own && throwsSomething

@@ -28,11 +28,11 @@ final class ModelContainerCollector: FactCollector {
         case "ModelContainer", "Schema":
             register(typesIn: call.arguments, at: location, context: context)
             if callee == "ModelContainer", SyntaxFacts.argument("configurations", of: call) == nil,
-               !call.arguments.contains(where: { $0.expression.trimmedDescription.contains("Configuration") }) {
+               !call.arguments.contains(where: { $0.expression.trimmedText.contains("Configuration") }) {
                 context.facts.storeConfigurations.append(StoreConfiguration(kind: .swiftDataAutomatic, location: location, modelName: nil))
             }
         case "ModelConfiguration":
-            let database = SyntaxFacts.argument("cloudKitDatabase", of: call)?.trimmedDescription
+            let database = SyntaxFacts.argument("cloudKitDatabase", of: call)?.trimmedText
             let kind: StoreConfiguration.Kind
             switch database {
             case _ where Self.isInMemory(call): kind = .inMemory
@@ -60,7 +60,7 @@ final class ModelContainerCollector: FactCollector {
 
     /// `isStoredInMemoryOnly: true`, `inMemory: true`, or a `/dev/null` URL among the call's arguments.
     static func isInMemory(_ call: FunctionCallExprSyntax) -> Bool {
-        for label in ["isStoredInMemoryOnly", "inMemory"] where SyntaxFacts.argument(label, of: call)?.trimmedDescription == "true" {
+        for label in ["isStoredInMemoryOnly", "inMemory"] where SyntaxFacts.argument(label, of: call)?.trimmedText == "true" {
             return true
         }
         return call.arguments.contains { mentionsInMemoryStore($0.expression) }

@@ -22,37 +22,37 @@ final class NotificationCollector: FactCollector {
         case "addObserver":
             if let selector = SyntaxFacts.argument("selector", of: call), let name = SyntaxFacts.argument("name", of: call) {
                 context.facts.coreData.registrations.append(NotificationRegistration(
-                    typeName: typeName, handler: .method(Self.selectorMethod(selector)), notification: NotificationNames.normalized(name.trimmedDescription),
+                    typeName: typeName, handler: .method(Self.selectorMethod(selector)), notification: NotificationNames.normalized(name.trimmedText),
                     fromAnyObject: Self.isNilOrAbsent(SyntaxFacts.argument("object", of: call)), deliversOnMain: false,
                     location: context.location(of: call)))
             } else if let name = SyntaxFacts.argument("forName", of: call) {
-                let queue = SyntaxFacts.argument("queue", of: call)?.trimmedDescription ?? "nil"
+                let queue = SyntaxFacts.argument("queue", of: call)?.trimmedText ?? "nil"
                 context.facts.coreData.registrations.append(NotificationRegistration(
-                    typeName: typeName, handler: .closure, notification: NotificationNames.normalized(name.trimmedDescription),
+                    typeName: typeName, handler: .closure, notification: NotificationNames.normalized(name.trimmedText),
                     fromAnyObject: Self.isNilOrAbsent(SyntaxFacts.argument("object", of: call)), deliversOnMain: queue.contains("main"),
                     location: context.location(of: call)))
             }
         case "publisher":
             guard let name = SyntaxFacts.argument("for", of: call) else { return }
             context.facts.coreData.registrations.append(NotificationRegistration(
-                typeName: typeName, handler: .closure, notification: NotificationNames.normalized(name.trimmedDescription),
+                typeName: typeName, handler: .closure, notification: NotificationNames.normalized(name.trimmedText),
                 fromAnyObject: Self.isNilOrAbsent(SyntaxFacts.argument("object", of: call)),
                 deliversOnMain: NotificationHandlers.publisherReceivesOnMain(call), location: context.location(of: call)))
         case "notifications":
             guard let name = SyntaxFacts.argument("named", of: call) else { return }
             context.facts.coreData.registrations.append(NotificationRegistration(
-                typeName: typeName, handler: .closure, notification: NotificationNames.normalized(name.trimmedDescription),
+                typeName: typeName, handler: .closure, notification: NotificationNames.normalized(name.trimmedText),
                 fromAnyObject: Self.isNilOrAbsent(SyntaxFacts.argument("object", of: call)),
                 deliversOnMain: context.scope.isMainActorIsolated, location: context.location(of: call)))
         case "post":
             guard let name = SyntaxFacts.argument("name", of: call) else { return }
             context.facts.coreData.posts.append(NotificationPost(
                 typeName: typeName, functionName: context.scope.currentFunction?.name ?? "",
-                notification: NotificationNames.normalized(name.trimmedDescription)))
+                notification: NotificationNames.normalized(name.trimmedText)))
         case "mergeChanges":
             context.facts.coreData.mergesRemoteChanges.append(context.location(of: call))
         case "newBackgroundContext", "NSManagedObjectContext":
-            guard method == "newBackgroundContext" || SyntaxFacts.argument("concurrencyType", of: call)?.trimmedDescription.contains("privateQueue") == true
+            guard method == "newBackgroundContext" || SyntaxFacts.argument("concurrencyType", of: call)?.trimmedText.contains("privateQueue") == true
             else { return }
             if let property = Self.storedPropertyReceiving(call, context: context) {
                 context.facts.coreData.backgroundContextProperties.append((typeName, property))
@@ -81,7 +81,7 @@ final class NotificationCollector: FactCollector {
 
     /// `handle(_:)` → `handle`; `self.handle(_:)` → `handle`.
     static func selectorMethod(_ selector: ExprSyntax) -> String {
-        var text = selector.trimmedDescription
+        var text = selector.trimmedText
         if let open = text.firstIndex(of: "("), text.hasPrefix("#selector") {
             text = String(text[text.index(after: open)...])
         }

@@ -80,7 +80,7 @@ public final class FatalErrorOnContainerInitRule: SyntaxRule {
         if let tryExpression = node.as(TryExprSyntax.self) {
             guard tryExpression.questionOrExclamationMark?.tokenKind == .exclamationMark,
                   Self.createsContainer(tryExpression.expression), !Self.isInsideCatch(node),
-                  !tryExpression.expression.trimmedDescription.contains("isStoredInMemoryOnly: true") else { return }
+                  !tryExpression.expression.trimmedText.contains("isStoredInMemoryOnly: true") else { return }
             report(tryExpression.tryKeyword, what: "`try!`", coreData: false, context: context)
             return
         }

@@ -332,7 +332,7 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
         for (index, clause) in doStatement.catchClauses.enumerated() {
             guard CatchFacts.isCatchAll(clause) else {
                 // A specific clause for the cancellation handles it; clauses for other errors change nothing.
-                let pattern = clause.catchItems.trimmedDescription
+                let pattern = clause.catchItems.trimmedText
                 if pattern.contains("URLError") && pattern.contains("cancelled") { return }
                 continue
             }
@@ -409,7 +409,7 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
                   path.root != "self" ? (!path.members.isEmpty || !locals.contains(path.root)) : true else { return }
             let name = path.members.last ?? path.root
             let clears = assignment.value.is(NilLiteralExprSyntax.self) || SyntaxFacts.boolLiteral(assignment.value) == false
-                || assignment.value.trimmedDescription == "\"\""
+                || assignment.value.trimmedText == "\"\""
             if ["error", "alert"].contains(where: name.lowercased().contains) && !clears { names.append(name) }
         }
         return names

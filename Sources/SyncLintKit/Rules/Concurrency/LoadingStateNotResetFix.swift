@@ -22,6 +22,6 @@ enum LoadingStateNotResetFix: RuleFix {
               let target = SyntaxFacts.assignment(sequence)?.target else { return nil }
         let position = set.endPosition
         return [SourceEdit(range: position..<position,
-                           replacement: "\n\(file.indentation(ofLineOf: set))defer { \(target.trimmedDescription) = false }")]
+                           replacement: "\n\(file.indentation(ofLineOf: set))defer { \(target.trimmedText) = false }")]
     }
 }

@@ -298,7 +298,7 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
         for token in body.tokens(viewMode: .sourceAccurate) {
             if token.position >= position { break }
             if let binding = token.parent?.as(IdentifierPatternSyntax.self)?.parent?.as(OptionalBindingConditionSyntax.self),
-               binding.initializer.map({ ["\(name)", "self.\(name)"].contains($0.value.trimmedDescription) }) ?? false {
+               binding.initializer.map({ ["\(name)", "self.\(name)"].contains($0.value.trimmedText) }) ?? false {
                 aliases.insert(token.text)
             }
             previous.append(token.text)

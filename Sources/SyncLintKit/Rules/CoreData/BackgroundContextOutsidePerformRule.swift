@@ -129,7 +129,7 @@ public final class BackgroundContextOutsidePerformRule: SyntaxRule {
         BodyScanner.scan(body) { node in
             guard let binding = node.as(PatternBindingSyntax.self),
                   binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name,
-                  let value = binding.initializer?.value.trimmedDescription else { return }
+                  let value = binding.initializer?.value.trimmedText else { return }
             found = value.contains("newBackgroundContext") || value.contains("privateQueueConcurrencyType")
         }
         return found

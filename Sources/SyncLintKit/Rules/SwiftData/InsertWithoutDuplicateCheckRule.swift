@@ -170,7 +170,7 @@ public final class InsertWithoutDuplicateCheckRule: SyntaxRule {
         if let call = expression.as(FunctionCallExprSyntax.self), call.arguments.isEmpty {
             return ["UUID", "Date", "init", ".init"].contains(SyntaxFacts.calleeName(call))
         }
-        return ["now", ".now", "Date.now", "Date()"].contains(expression.trimmedDescription)
+        return ["now", ".now", "Date.now", "Date()"].contains(expression.trimmedText)
     }
 
     static func looksUpFirst(_ body: CodeBlockSyntax, before position: AbsolutePosition) -> Bool {

@@ -192,7 +192,7 @@ public final class SaveFailureWithoutRollbackRule: SyntaxRule {
     static func savedContext(_ call: FunctionCallExprSyntax) -> ExprSyntax? {
         guard call.arguments.isEmpty, SyntaxFacts.calleeMethodName(call) == "save",
               let receiver = call.calledExpression.as(MemberAccessExprSyntax.self)?.base,
-              let last = receiver.trimmedDescription.split(separator: ".").last,
+              let last = receiver.trimmedText.split(separator: ".").last,
               last.lowercased().hasSuffix("context") else { return nil }
         return receiver
     }
@@ -211,7 +211,7 @@ public final class SaveFailureWithoutRollbackRule: SyntaxRule {
                 return SyntaxFacts.calleeMethodName(call) == "performBackgroundTask"
             }
             guard let value = declaring.parent?.as(PatternBindingSyntax.self)?.initializer?.value else { return false }
-            let text = value.trimmedDescription
+            let text = value.trimmedText
             return text.contains("newBackgroundContext()") || text.hasPrefix("ModelContext(") || text.hasPrefix("NSManagedObjectContext(")
         }
         return false

@@ -127,7 +127,7 @@ public final class StaleModelAfterAwaitRule: SyntaxRule {
             } else if let condition = node.as(OptionalBindingConditionSyntax.self),
                       let name = condition.pattern.as(IdentifierPatternSyntax.self)?.identifier.text {
                 let value = condition.initializer?.value
-                if let typeName = Self.modelType(annotation: condition.typeAnnotation?.type, value: value) ?? references[value?.trimmedDescription ?? ""]?.typeName {
+                if let typeName = Self.modelType(annotation: condition.typeAnnotation?.type, value: value) ?? references[value?.trimmedText ?? ""]?.typeName {
                     references[name] = Reference(typeName: typeName, obtainedAt: node.endPosition)
                 } else {
                     references[name] = nil
@@ -141,8 +141,8 @@ public final class StaleModelAfterAwaitRule: SyntaxRule {
                 }
             } else if let call = node.as(FunctionCallExprSyntax.self) {
                 let method = context.calleeMethodName(call)
-                if method == "delete", let argument = call.arguments.first?.expression, references[argument.trimmedDescription] != nil {
-                    self.check(argument.trimmedDescription, write: argument, awaits: awaits, references: references, reported: &reported, context: context)
+                if method == "delete", let argument = call.arguments.first?.expression, references[argument.trimmedText] != nil {
+                    self.check(argument.trimmedText, write: argument, awaits: awaits, references: references, reported: &reported, context: context)
                 } else if ["append", "insert", "remove", "removeAll", "removeFirst", "removeLast"].contains(method),
                           let receiver = call.calledExpression.as(MemberAccessExprSyntax.self)?.base,
                           let path = SyntaxFacts.memberPath(receiver), !path.members.isEmpty, references[path.root] != nil {
@@ -185,7 +185,7 @@ public final class StaleModelAfterAwaitRule: SyntaxRule {
             if token.text == "FetchDescriptor", let generic = token.parent?.parent?.as(GenericSpecializationExprSyntax.self)
                 ?? token.parent?.parent?.parent?.as(GenericSpecializationExprSyntax.self),
                let argument = generic.genericArgumentClause.arguments.first {
-                return argument.argument.trimmedDescription
+                return argument.argument.trimmedText
             }
         }
         return nil

@@ -24,7 +24,7 @@ enum OnAppearTaskFix: RuleFix {
         return [
             SourceEdit(range: name.positionAfterSkippingLeadingTrivia..<name.endPositionBeforeTrailingTrivia, replacement: "task"),
             SourceEdit(range: closure.positionAfterSkippingLeadingTrivia..<closure.endPositionBeforeTrailingTrivia,
-                       replacement: moved.trimmedDescription),
+                       replacement: moved.trimmedText),
         ]
     }
 }

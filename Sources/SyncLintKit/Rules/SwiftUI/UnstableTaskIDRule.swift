@@ -105,7 +105,7 @@ public final class UnstableTaskIDRule: SyntaxRule {
         let members = path.root == "self" ? Array(path.members.dropFirst()) : path.members
         guard let rootName, !members.isEmpty,
               let rootType = ViewProperties(typeNode: view.node).types[rootName] else { return }
-        let expression = id.trimmedDescription
+        let expression = id.trimmedText
         context.report(member.period) { index in
             let chain = index.resolveChain(from: rootType, members: members)
             guard chain.count == members.count, let property = chain.last else { return nil }
