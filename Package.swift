@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .library(name: "SyncLintKit", targets: ["SyncLintKit"]),
         .executable(name: "synclint", targets: ["synclint"]),
+        .plugin(name: "SyncLintCommandPlugin", targets: ["SyncLintCommandPlugin"]),
+        .plugin(name: "SyncLintBuildToolPlugin", targets: ["SyncLintBuildToolPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax.git", "600.0.0"..<"604.0.0"),
@@ -30,6 +32,18 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // `swift package synclint [args]`. No permission is declared: linting only reads, and a
+        // declared write permission would be asked for on every run. `--fix` writes, so on macOS
+        // (where plugins run sandboxed) it needs `--allow-writing-to-package-directory`.
+        .plugin(
+            name: "SyncLintCommandPlugin",
+            capability: .command(intent: .custom(verb: "synclint", description: "Lint the package's Swift targets with SyncLint")),
+            dependencies: ["synclint"]
+        ),
+        // Lints a target's Swift files as part of its build; the findings appear in the build log.
+        .plugin(name: "SyncLintBuildToolPlugin", capability: .buildTool(), dependencies: ["synclint"]),
+        // One small file linted by the build-tool plugin on every build, for `.ci/plugin-check`.
+        .target(name: "SyncLintPluginProbe", path: ".ci/PluginProbe", plugins: ["SyncLintBuildToolPlugin"]),
         .executableTarget(
             name: "synclint-floor",
             dependencies: [
