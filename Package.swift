@@ -42,8 +42,6 @@ let package = Package(
         ),
         // Lints a target's Swift files as part of its build; the findings appear in the build log.
         .plugin(name: "SyncLintBuildToolPlugin", capability: .buildTool(), dependencies: ["synclint"]),
-        // One small file linted by the build-tool plugin on every build, for `.ci/plugin-check`.
-        .target(name: "SyncLintPluginProbe", path: ".ci/PluginProbe", plugins: ["SyncLintBuildToolPlugin"]),
         .executableTarget(
             name: "synclint-floor",
             dependencies: [
@@ -65,3 +63,10 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// `.ci/plugin-check` builds this one-file target with the build-tool plugin applied. Only then:
+// a target that uses the plugin makes SwiftPM build the plugin's tool (synclint, swift-syntax and
+// all, a second time) before any build of this package, `swift run synclint` included.
+if Context.environment["SYNCLINT_PLUGIN_PROBE"] != nil {
+    package.targets.append(.target(name: "SyncLintPluginProbe", path: ".ci/PluginProbe", plugins: ["SyncLintBuildToolPlugin"]))
+}
