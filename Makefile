@@ -43,9 +43,11 @@ release: build
 	strip $(STRIP_FLAGS) $(DIST)/synclint
 	@ls -l $(DIST)/synclint
 
+# Stripped like the release binary: the symbols are half the file's size.
 install: build
 	install -d "$(BINDIR)"
 	install -m 755 "$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/synclint" "$(BINDIR)/synclint"
+	strip $(STRIP_FLAGS) "$(BINDIR)/synclint"
 
 uninstall:
 	rm -f "$(BINDIR)/synclint"
