@@ -41,7 +41,7 @@ enum SyncLintBuildCommand {
             displayName: "SyncLint \(name)",
             executable: tool,
             // After `--`, so a file whose name starts with `-` is still a path.
-            arguments: ["lint", "--reporter", "xcode", "--"] + lintable.map(\.path),
+            arguments: ["lint", "--reporter", "xcode", "--quiet", "--"] + lintable.map(\.path),
             inputFiles: lintable + (config.map { [$0] } ?? []),
             outputFiles: [])]
     }

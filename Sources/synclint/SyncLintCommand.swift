@@ -89,8 +89,17 @@ struct Lint: ParsableCommand {
     @Flag(help: "Turn on every rule, opt-in ones included.")
     var enableAllRules = false
 
-    @Flag(help: "Read and write no cached results.")
+    @Flag(help: "Accepted for SwiftLint compatibility; does nothing, since SyncLint keeps no cache.")
     var noCache = false
+
+    @Flag(help: "Lint the Swift text on standard input as the file at --stdin-path (for editors), inside that file's project.")
+    var useStdin = false
+
+    @Option(help: "With --use-stdin: the file the text stands for (it need not exist, or may differ on disk); findings name it.")
+    var stdinPath: String?
+
+    @Flag(help: "Do not print the summary line (\"Done linting! ...\") on stderr.")
+    var quiet = false
 
     @Flag(help: "Exit with status 1 on any finding, not only on errors.")
     var strict = false
@@ -106,28 +115,41 @@ struct Lint: ParsableCommand {
             throw ValidationError("unknown reporter '\(reporter)'; use one of \(ReporterKind.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         if let problem = PathCheck.firstProblem(in: paths) { throw ValidationError(problem) }
+        let standardInput = try readStandardInput()
         let configuration = try loadConfiguration()
+        // An explicit --config decides alone, as in SwiftLint; else nested .synclint.yml files refine it.
+        let configurations = ConfigurationTree(main: configuration, nestedLookup: config == nil, appliesMainIncluded: paths.isEmpty && !useStdin)
         let currentFolder = FileManager.default.currentDirectoryPath
-        let targets = paths.isEmpty ? (configuration.included.isEmpty ? [currentFolder] : configuration.included) : paths
+        let targets = standardInput != nil ? [] : paths.isEmpty ? (configuration.included.isEmpty ? [currentFolder] : configurations.includedRoots) : paths
+        // Where report paths and baseline identities are relative to: the buffer's path stands for the buffer.
+        let reportedPaths = standardInput.map { [$0.path] } ?? targets
         // Read the baseline before linting, so a bad path fails fast with exit status 2.
         let baselineIn = try (baseline ?? configuration.baseline).map { path in
             do { return try Baseline.load(path: path) } catch let error as Baseline.LoadError { throw ValidationError(error.description) }
         }
         if fix || unsafeFixes || diff {
-            let done = try applyFixes(targets: targets, configuration: configuration, root: ProjectRoot.resolve(paths: targets, currentFolder: currentFolder))
+            let done = try applyFixes(targets: targets, configurations: configurations, root: ProjectRoot.resolve(paths: targets, currentFolder: currentFolder))
             if done { return }
         }
-        let result = Linter.lint(paths: targets, configuration: configuration, enableAllRules: enableAllRules)
+        let result = Linter.lintInProjects(paths: targets, standardInput: standardInput, configurations: configurations,
+                                           enableAllRules: enableAllRules)
+        if let error = configurations.errors.first { throw ValidationError(error) }
         for warning in result.warnings { standardError(warning) }
         if result.lintableFiles == 0, !(allowZeroLintableFiles || configuration.allowZeroLintableFiles) {
-            throw ValidationError("no lintable files found at \(targets.joined(separator: ", ")) (pass --allow-zero-lintable-files if that is expected)")
+            throw ValidationError("no lintable files found at \(reportedPaths.joined(separator: ", ")) (pass --allow-zero-lintable-files if that is expected)")
         }
         let reportStart = DispatchTime.now().uptimeNanoseconds
-        let enabled = Linter.enabledRules(configuration: configuration, enableAllRules: enableAllRules)
+        let enabled = result.enabledRules
         let writeBaselinePath = writeBaseline ?? configuration.writeBaseline
+        let bufferPath = standardInput.map { URL(fileURLWithPath: $0.path).standardizedFileURL.path }
         let fullReport = LintReport(findings: result.findings, rules: RuleRegistry.allDescriptions.filter { enabled.contains($0.id) },
-                                    root: ProjectRoot.resolve(paths: targets, currentFolder: currentFolder),
-                                    locate: reporterKind.usesIdentities || baselineIn != nil || writeBaselinePath != nil)
+                                    root: ProjectRoot.resolve(paths: reportedPaths, currentFolder: currentFolder),
+                                    locate: reporterKind.usesIdentities || baselineIn != nil || writeBaselinePath != nil,
+                                    text: { path in
+                                        // Identities read the line's text: the buffer's, not the file on disk.
+                                        if path == bufferPath, let standardInput { return standardInput.text }
+                                        return try? String(contentsOfFile: path, encoding: .utf8)
+                                    })
         if let path = writeBaselinePath {
             do { try fullReport.baseline.write(to: path) } catch {
                 throw ValidationError("cannot write baseline \(path): \(error.localizedDescription)")
@@ -150,6 +172,7 @@ struct Lint: ParsableCommand {
                 throw ExitCode(status)
             }
         }
+        if !quiet { standardError(Self.summary(findings: report.findings, files: result.lintableFiles)) }
         if timings {
             let report = Double(DispatchTime.now().uptimeNanoseconds - reportStart) / 1e9
             let t = result.timings
@@ -166,10 +189,40 @@ struct Lint: ParsableCommand {
         if status != ExitStatus.clean { throw ExitCode(status) }
     }
 
+    /// The closing line on stderr, worded like SwiftLint's so people and scripts that know it read it.
+    static func summary(findings: [Finding], files: Int) -> String {
+        let serious = findings.filter { $0.severity == .error }.count
+        return "Done linting! Found \(findings.count) violation\(findings.count == 1 ? "" : "s"), \(serious) serious "
+            + "in \(files) file\(files == 1 ? "" : "s")."
+    }
+
+    /// `--use-stdin`: the text on standard input, standing for the file at `--stdin-path`.
+    private func readStandardInput() throws -> SourceInput? {
+        guard useStdin else {
+            if stdinPath != nil { throw ValidationError("--stdin-path is used only with --use-stdin") }
+            return nil
+        }
+        guard let stdinPath, !stdinPath.isEmpty else {
+            throw ValidationError("--use-stdin needs --stdin-path PATH: the file the text stands for")
+        }
+        if !paths.isEmpty { throw ValidationError("--use-stdin lints only the text on standard input; give no paths") }
+        if fix || unsafeFixes || diff { throw ValidationError("--fix cannot be used with --use-stdin") }
+        let data = FileHandle.standardInput.readDataToEndOfFile()
+        if data.count > SourceReader.maximumFileSize {
+            throw ValidationError("standard input is larger than \(SourceReader.maximumFileSize / (1024 * 1024)) MiB, the limit for a source file")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ValidationError("standard input is not UTF-8 text")
+        }
+        let absolute = URL(fileURLWithPath: stdinPath, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+        return SourceInput(path: absolute.standardizedFileURL.path, text: text)
+    }
+
     /// Fixes in memory; with `--diff` prints the diff and is done (true), else writes the files and
     /// lets the lint that follows report what is left (false).
-    private func applyFixes(targets: [String], configuration: Configuration, root: String) throws -> Bool {
-        let result = FixEngine.fix(paths: targets, configuration: configuration, enableAllRules: enableAllRules, includeUnsafe: unsafeFixes)
+    private func applyFixes(targets: [String], configurations: ConfigurationTree, root: String) throws -> Bool {
+        let result = FixEngine.fix(paths: targets, configurations: configurations, enableAllRules: enableAllRules, includeUnsafe: unsafeFixes)
+        if let error = configurations.errors.first { throw ValidationError(error) }
         for warning in (diff ? result.readWarnings : []) + result.warnings { standardError(warning) }
         if diff {
             let text = result.changes.map { change in
@@ -200,37 +253,71 @@ struct Lint: ParsableCommand {
     }
 
     private func loadConfiguration() throws -> Configuration {
-        let known = Set(RuleRegistry.allDescriptions.map(\.id))
-        let path: String
-        if let config {
-            path = config
-        } else {
-            let choice = ConfigurationDiscovery.choose(paths: paths, currentFolder: FileManager.default.currentDirectoryPath)
-            if let warning = choice.warning { standardError(warning) }
-            guard let found = choice.path else { return Configuration() }
-            path = found
-        }
-        do {
-            return try Configuration.load(path: path, knownRuleIDs: known)
-        } catch let error as Configuration.LoadError {
-            throw ValidationError(error.description)
-        }
+        try loadLintConfiguration(explicit: config, paths: useStdin ? stdinPath.map { [$0] } ?? [] : paths)
+    }
+}
+
+/// `--config FILE`, else the nearest `.synclint.yml` for the paths (`ConfigurationDiscovery`), else the defaults.
+func loadLintConfiguration(explicit: String?, paths: [String]) throws -> Configuration {
+    let known = Set(RuleRegistry.allDescriptions.map(\.id))
+    let path: String
+    if let explicit {
+        path = explicit
+    } else {
+        guard let found = ConfigurationDiscovery.choose(paths: paths, currentFolder: FileManager.default.currentDirectoryPath)
+        else { return Configuration() }
+        path = found
+    }
+    do {
+        return try Configuration.load(path: path, knownRuleIDs: known)
+    } catch let error as Configuration.LoadError {
+        throw ValidationError(error.description)
     }
 }
 
 struct Rules: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List every rule: id, default, severity, where it applies, seed.")
+    static let configuration = CommandConfiguration(
+        abstract: "List every rule: whether it runs under the configuration, its default, severity, where it applies, and what it finds.")
+
+    @Option(help: "Configuration file (default: the nearest .synclint.yml in or above the current folder, up to the repository root).")
+    var config: String?
+
+    @Flag(help: "Show the rules as `lint --enable-all-rules` runs them: every one on.")
+    var enableAllRules = false
 
     func run() throws {
-        let rules = RuleRegistry.allDescriptions
-        let width = rules.map(\.id.count).max() ?? 0
-        var lines = ["id".padding(toLength: width, withPad: " ", startingAt: 0) + "  default  severity  applies to          seed"]
+        let configuration = try loadLintConfiguration(explicit: config, paths: [])
+        let enabled = Linter.enabledRules(configuration: configuration, enableAllRules: enableAllRules)
+        try StandardStreams.writeOutput(Self.table(RuleRegistry.allDescriptions, enabled: enabled))
+    }
+
+    /// Longest summary shown; `synclint explain RULE` prints the whole text.
+    static let summaryWidth = 100
+
+    /// One line per rule in fixed-width columns (the summary last), so the output lines up and is the
+    /// same on every run for the same configuration.
+    static func table(_ rules: [RuleDescription], enabled: Set<String>) -> String {
+        let header = ["id", "enabled", "default", "severity", "applies to", "what it finds"]
+        var rows = [header]
         for rule in rules {
-            lines.append(rule.id.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
-                + (rule.isOptIn ? "opt-in " : "on     ") + "  " + rule.severity.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
-                + "  " + rule.appliesTo.summary.padding(toLength: 18, withPad: " ", startingAt: 0) + "  " + rule.seed)
+            rows.append([rule.id, enabled.contains(rule.id) ? "yes" : "no", rule.isOptIn ? "opt-in" : "on", rule.severity.rawValue,
+                         rule.appliesTo.summary, summary(rule)])
         }
-        try StandardStreams.writeOutput(lines.joined(separator: "\n") + "\n")
+        let widths = (0..<header.count - 1).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        let lines = rows.map { row in
+            (0..<header.count - 1).map { row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  ")
+                + "  " + row[header.count - 1]
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The first sentence of what the rule finds, cut at a word before `summaryWidth` characters.
+    static func summary(_ rule: RuleDescription) -> String {
+        let sentence = RuleDocumentation.firstSentence(of: rule.whatItDoes.trimmingCharacters(in: .whitespaces))
+            .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        guard sentence.count > summaryWidth else { return sentence }
+        let cut = sentence.prefix(summaryWidth - 1)
+        return String(cut[..<(cut.lastIndex(of: " ") ?? cut.endIndex)]) + "…"
     }
 }
 
@@ -249,15 +336,41 @@ struct Explain: ParsableCommand {
 }
 
 struct GenerateDocs: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "generate-docs", abstract: "Write docs/rules.md from the rules' metadata.")
+    static let configuration = CommandConfiguration(
+        commandName: "generate-docs",
+        abstract: "For SyncLint's maintainers: rewrite SyncLint's own docs/rules.md and README rule table from the rules' metadata.",
+        discussion: "Run it in the SyncLint repository this synclint was built from; anywhere else it refuses and writes nothing.")
 
-    @Option(help: "Where to write the reference.")
+    @Option(help: "Where to write the reference, inside the repository's docs/ folder.")
     var output = "docs/rules.md"
 
-    @Option(help: "README whose rule table (between `<!-- rules:begin -->` and `<!-- rules:end -->`) is rewritten.")
+    @Option(help: "The repository's README, whose rule table (between `<!-- rules:begin -->` and `<!-- rules:end -->`) is rewritten.")
     var readmePath = "README.md"
 
+    /// The root of the package this executable was built from: this file is
+    /// `<root>/Sources/synclint/SyncLintCommand.swift` when it is compiled.
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().resolvingSymlinksInPath()
+
     func run() throws {
+        let root = Self.packageRoot
+        // The command writes over files by name: in a user's project, `docs/rules.md` is theirs.
+        guard Self.isSyncLintPackage(root) else {
+            throw ValidationError("generate-docs rewrites SyncLint's own docs, and the SyncLint source this synclint was built from (\(root.path)) is not there; nothing written")
+        }
+        let current = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).resolvingSymlinksInPath()
+        guard current.path == root.path else {
+            throw ValidationError("generate-docs rewrites SyncLint's own docs; run it in \(root.path), not in \(current.path); nothing written")
+        }
+        let docs = root.appendingPathComponent("docs").path + "/"
+        let outputTarget = Self.resolved(output, from: current)
+        guard outputTarget.hasPrefix(docs) else {
+            throw ValidationError("generate-docs writes only inside \(docs), not \(output); nothing written")
+        }
+        let readmeTarget = Self.resolved(readmePath, from: current)
+        guard readmeTarget == root.appendingPathComponent("README.md").path else {
+            throw ValidationError("generate-docs rewrites only \(root.path)/README.md, not \(readmePath); nothing written")
+        }
         let url = URL(fileURLWithPath: output)
         try Self.writing(output) {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -269,6 +382,27 @@ struct GenerateDocs: ParsableCommand {
             try Self.writing(readmePath) { try updated.write(toFile: readmePath, atomically: true, encoding: .utf8) }
             try StandardStreams.writeOutput("updated the rule table in \(readmePath)\n")
         }
+    }
+
+    /// SyncLint's own package: a manifest that names the package SyncLint, next to this command's source.
+    static func isSyncLintPackage(_ folder: URL) -> Bool {
+        guard let manifest = try? String(contentsOf: folder.appendingPathComponent("Package.swift"), encoding: .utf8) else { return false }
+        return manifest.contains("name: \"SyncLint\"")
+            && FileManager.default.fileExists(atPath: folder.appendingPathComponent("Sources/synclint/SyncLintCommand.swift").path)
+    }
+
+    /// A path as it will be written: absolute, with `..` and symbolic links (of the file, or of the
+    /// folders above it that exist) resolved, so a link cannot lead a write out of the repository.
+    static func resolved(_ path: String, from folder: URL) -> String {
+        var url = URL(fileURLWithPath: path, relativeTo: folder).standardizedFileURL
+        var missing: [String] = []
+        while !FileManager.default.fileExists(atPath: url.path), url.path != "/" {
+            missing.insert(url.lastPathComponent, at: 0)
+            url = url.deletingLastPathComponent()
+        }
+        var result = url.resolvingSymlinksInPath()
+        for component in missing { result.appendPathComponent(component) }
+        return result.standardizedFileURL.path
     }
 
     /// A file that cannot be written is an output error (exit status 3), not a usage error. An atomic

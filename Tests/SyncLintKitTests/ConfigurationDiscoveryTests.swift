@@ -19,18 +19,24 @@ struct ConfigurationDiscoveryTests {
         try "x".write(toFile: root.appendingPathComponent(".synclint.yml").path, atomically: true, encoding: .utf8)
 
         #expect(ConfigurationDiscovery.choose(paths: [app.path], currentFolder: other.path)
-                == .init(path: projectConfig, warning: nil), "the project's own file, not the current folder's")
-        #expect(ConfigurationDiscovery.choose(paths: [app.appendingPathComponent("A.swift").path], currentFolder: other.path).path
+                == projectConfig, "the project's own file, not the current folder's")
+        #expect(ConfigurationDiscovery.choose(paths: [app.appendingPathComponent("A.swift").path], currentFolder: other.path)
                 == projectConfig, "a file's folder is searched too")
         let outside = repository.appendingPathComponent("Tools")
         try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
-        #expect(ConfigurationDiscovery.choose(paths: [outside.path], currentFolder: other.path).path
+        #expect(ConfigurationDiscovery.choose(paths: [outside.path], currentFolder: other.path)
                 == ".synclint.yml", "the search stops at the repository root (.git); then the current folder's file")
-        #expect(ConfigurationDiscovery.choose(paths: [], currentFolder: app.path).path == projectConfig,
+        #expect(ConfigurationDiscovery.choose(paths: [], currentFolder: app.path) == projectConfig,
                 "with no path, the search starts in the current folder")
-        let mixed = ConfigurationDiscovery.choose(paths: [app.path, other.path], currentFolder: outside.path)
-        #expect(mixed.path == projectConfig)
-        #expect(mixed.warning?.contains("different configurations") == true)
+        // Paths with different nearest files: the main one is the nearest above all of them (each
+        // path's own then refines it as a nested configuration, see NestedConfigurationTests).
+        #expect(ConfigurationDiscovery.choose(paths: [app.path, outside.path], currentFolder: outside.path) == nil,
+                "nothing above both inside the repository, and none in the current folder")
+        #expect(ConfigurationDiscovery.choose(paths: [app.path, outside.path], currentFolder: root.path) == ".synclint.yml",
+                "else the current folder's")
+        #expect(ConfigurationDiscovery.choose(paths: [app.path, other.path], currentFolder: outside.path)
+                == root.appendingPathComponent(".synclint.yml").path, "the nearest above both")
+        #expect(ConfigurationDiscovery.commonFolder(of: ["/a/b/c", "/a/b/d/e", "/a/bx"]) == "/a")
     }
 
     @Test func theExamplesUseTheirOwnConfigurationFromAnywhere() throws {

@@ -48,7 +48,7 @@ struct EngineTests {
         #expect(configuration.cloudKit == .off)
         #expect(configuration.severityOverrides["task_self_capture"] == .error)
         #expect(configuration.ruleOptions["task_self_capture"]?.bool("strict", default: false) == true)
-        #expect(configuration.warnings == ["warning: /p/.synclint.yml: unknown key 'mystery_key'"])
+        #expect(configuration.warnings == ["/p/.synclint.yml:9: warning: unknown key 'mystery_key'"])
         let enabled = Linter.enabledRules(configuration: configuration, enableAllRules: false)
         #expect(!enabled.contains("task_without_id"))
         #expect(enabled.contains("task_handle_overwritten"), "an opt-in rule the file turns on")
@@ -81,7 +81,7 @@ struct EngineTests {
         let known = Set(RuleRegistry.allDescriptions.map(\.id))
         var configuration = try Configuration.parse(yaml: "only_rules: [task_without_id, no_such_rule]\ntask_without_id:\n  severity: error\n",
                                                     path: "c.yml", baseFolder: "/", knownRuleIDs: known)
-        #expect(configuration.warnings == ["warning: c.yml: unknown rule 'no_such_rule'"])
+        #expect(configuration.warnings == ["c.yml:1: warning: unknown rule 'no_such_rule' in only_rules"])
         configuration.cloudKit = .auto
         let result = Linter.lint(sources: [SourceInput(path: "/a.swift", text: Self.bad)], configuration: configuration)
         #expect(result.findings.map(\.severity) == [.error])

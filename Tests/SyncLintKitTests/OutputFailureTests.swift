@@ -47,20 +47,21 @@ struct OutputFailureTests {
     }
 
     /// `generate-docs` writes files atomically (a new file renamed over the target): a target that is
-    /// not a regular file is refused rather than replaced, and a folder that cannot be made is exit 3.
+    /// not a regular file is refused rather than replaced. It writes only inside this repository's
+    /// docs/, so the FIFO is made there, under a name no one uses, and removed afterwards.
     @Test func generateDocsReportsFilesItCannotWrite() throws {
-        let folder = try Repository.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let fifo = folder.appendingPathComponent("rules.md").path
+        let name = "docs/.generate-docs-test-\(UUID().uuidString).md"
+        let fifo = Repository.path(name)
         #expect(mkfifo(fifo, 0o644) == 0)
-        let refused = try Repository.run(["generate-docs", "--output", "rules.md"], in: folder)
+        defer { try? FileManager.default.removeItem(atPath: fifo) }
+        let refused = try Repository.run(["generate-docs", "--output", name], in: Repository.root)
         #expect(refused.status == 3)
-        #expect(refused.stderr == "error: cannot write rules.md: not a regular file\n", "\(refused.stderr)")
+        #expect(refused.stderr == "error: cannot write \(name): not a regular file\n", "\(refused.stderr)")
         let type = (try FileManager.default.attributesOfItem(atPath: fifo))[.type] as? FileAttributeType
         #expect(type != nil && type != .typeRegular, "the FIFO was left in place, not replaced by a file")
-        let impossible = try Repository.run(["generate-docs", "--output", "/proc/no-such/rules.md"], in: folder)
-        #expect(impossible.status == 3)
-        #expect(impossible.stderr.hasPrefix("error: cannot write /proc/no-such/rules.md: "), "\(impossible.stderr)")
+        let outside = try Repository.run(["generate-docs", "--output", "/proc/no-such/rules.md"], in: Repository.root)
+        #expect(outside.status == 2)
+        #expect(outside.stderr.hasPrefix("error: generate-docs writes only inside "), "\(outside.stderr)")
     }
 
     /// Both ends of the pipe are made here and the reading end is closed before the run starts, so the

@@ -106,12 +106,4 @@ struct SARIFReporterTests {
         #expect((taskRule["properties"] as? [String: Any])?["tags"] as? [String] == ["seed-000", "seed-001"])
         #expect(SARIFReporter.seedTags("—").isEmpty)
     }
-
-    /// Columns count Unicode scalars, as `columnKind` says, not the UTF-8 bytes findings carry.
-    @Test func columnsAreConvertedToCodePoints() throws {
-        let finding = Finding(ruleID: "task_without_id", ruleName: "x", severity: .warning, message: "m", file: "/p/A.swift", line: 1, column: 13)
-        let report = LintReport(findings: [finding], root: "/p", text: { _ in "let é = 1; x.task { }" })
-        let text = SARIFReporter.render(report)
-        #expect(text.contains("\"startColumn\" : 12"), "é is two bytes and one code point")
-    }
 }

@@ -50,7 +50,17 @@ public final class FileContext {
 
     public func location(at position: AbsolutePosition) -> SourceLocation {
         let (line, column) = lines.lineAndColumn(at: position.utf8Offset)
-        return SourceLocation(file: path, line: line, column: column)
+        return SourceLocation(file: path, line: line, column: scalarColumn(offset: position.utf8Offset, utf8Column: column))
+    }
+
+    /// Columns count Unicode scalars (`SourceColumn`); on an ASCII line that is the byte count.
+    private func scalarColumn(offset: Int, utf8Column: Int) -> Int {
+        let start = offset - (utf8Column - 1)
+        let counted = text.utf8.withContiguousStorageIfAvailable { bytes -> Int in
+            guard start >= 0, start <= offset, offset <= bytes.count else { return utf8Column }
+            return SourceColumn.scalarColumn(bytesBefore: UnsafeBufferPointer(rebasing: bytes[start..<offset]))
+        }
+        return counted ?? SourceColumn.scalarColumn(bytesBefore: text.utf8.dropFirst(start).prefix(utf8Column - 1))
     }
 
     /// `SyntaxFacts.calleeMethodName`, remembered for the node being dispatched.

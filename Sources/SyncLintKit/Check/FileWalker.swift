@@ -15,6 +15,7 @@ protocol NodeListener: AnyObject {
 /// that listens to another kind is refused when the plan is made (and a test checks every rule).
 final class FileWalker: SyntaxVisitor {
     static let supportedKinds: Set<SyntaxKind> = [
+        .identifierPattern, .functionParameter, .closureParameter, .closureShorthandParameter, .closureCapture,
         .classDecl,
         .structDecl,
         .enumDecl,
@@ -133,6 +134,16 @@ final class FileWalker: SyntaxVisitor {
     override func visitPost(_ node: ReturnStmtSyntax) { exit(Syntax(node), .returnStmt) }
     override func visit(_ node: MemberAccessExprSyntax) -> SyntaxVisitorContinueKind { enter(Syntax(node), .memberAccessExpr) }
     override func visitPost(_ node: MemberAccessExprSyntax) { exit(Syntax(node), .memberAccessExpr) }
+    override func visit(_ node: IdentifierPatternSyntax) -> SyntaxVisitorContinueKind { enter(Syntax(node), .identifierPattern) }
+    override func visitPost(_ node: IdentifierPatternSyntax) { exit(Syntax(node), .identifierPattern) }
+    override func visit(_ node: FunctionParameterSyntax) -> SyntaxVisitorContinueKind { enter(Syntax(node), .functionParameter) }
+    override func visitPost(_ node: FunctionParameterSyntax) { exit(Syntax(node), .functionParameter) }
+    override func visit(_ node: ClosureParameterSyntax) -> SyntaxVisitorContinueKind { enter(Syntax(node), .closureParameter) }
+    override func visitPost(_ node: ClosureParameterSyntax) { exit(Syntax(node), .closureParameter) }
+    override func visit(_ node: ClosureShorthandParameterSyntax) -> SyntaxVisitorContinueKind { enter(Syntax(node), .closureShorthandParameter) }
+    override func visitPost(_ node: ClosureShorthandParameterSyntax) { exit(Syntax(node), .closureShorthandParameter) }
+    override func visit(_ node: ClosureCaptureSyntax) -> SyntaxVisitorContinueKind { enter(Syntax(node), .closureCapture) }
+    override func visitPost(_ node: ClosureCaptureSyntax) { exit(Syntax(node), .closureCapture) }
     override func visit(_ node: ForStmtSyntax) -> SyntaxVisitorContinueKind { enter(Syntax(node), .forStmt) }
     override func visitPost(_ node: ForStmtSyntax) { exit(Syntax(node), .forStmt) }
     override func visit(_ node: MacroExpansionExprSyntax) -> SyntaxVisitorContinueKind { enter(Syntax(node), .macroExpansionExpr) }

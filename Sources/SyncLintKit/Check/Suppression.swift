@@ -53,7 +53,9 @@ struct SuppressionMap: Sendable {
             let body = comment.text.drop(while: { $0 == "/" || $0 == "*" })
             guard let directive = Self.directive(body, terminator: "*/") else { continue }
             let location = converter.location(for: comment.position)
-            parsed.append(Directive(command: directive.command, ruleIDs: directive.ruleIDs, line: location.line, column: location.column))
+            let lineStart = comment.position.utf8Offset - (location.column - 1)
+            let column = SourceColumn.scalarColumn(bytesBefore: text.utf8.dropFirst(lineStart).prefix(location.column - 1))
+            parsed.append(Directive(command: directive.command, ruleIDs: directive.ruleIDs, line: location.line, column: column))
         }
         self.init(directives: parsed, lastLine: text.utf8.reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 })
     }
@@ -70,7 +72,7 @@ struct SuppressionMap: Sendable {
             lineNumber += 1
             var rest = line[...]
             while let open = rest.range(of: "<!--") {
-                let column = line.utf8.distance(from: line.startIndex, to: open.lowerBound) + 1
+                let column = SourceColumn.scalarColumn(bytesBefore: line[..<open.lowerBound].utf8)
                 let body = rest[open.upperBound...]
                 if let directive = Self.directive(body, terminator: "-->") {
                     parsed.append(Directive(command: directive.command, ruleIDs: directive.ruleIDs, line: lineNumber, column: column))
@@ -151,9 +153,9 @@ struct SuppressionOutcome {
     var warnings: [String]
 
     /// - Parameters:
-    ///   - enabled: the rules that ran. A directive is superfluous only for rules that ran (or `all`):
-    ///     a rule that did not run might have fired.
-    static func apply(_ findings: [Finding], maps: [String: SuppressionMap], enabled: Set<String>,
+    ///   - enabled: the rules that ran on a file (nested configurations may differ per file). A directive
+    ///     is superfluous only for rules that ran (or `all`): a rule that did not run might have fired.
+    static func apply(_ findings: [Finding], maps: [String: SuppressionMap], enabled: (String) -> Set<String>,
                       descriptions: [String: RuleDescription]) -> SuppressionOutcome {
         let superfluousID = SuperfluousDisableCommandRule.description.id
         var used: Set<String> = []  // "path\u{1f}directive\u{1f}ruleID"
@@ -169,6 +171,7 @@ struct SuppressionOutcome {
         for path in maps.keys.sorted() {
             // cannot fail: the key comes from `maps` itself.
             let map = maps[path]!
+            let enabled = enabled(path)
             for (index, directive) in map.directives.enumerated() {
                 guard SuppressionMap.commands.contains(directive.command) else {
                     warnings.append("warning: \(path):\(directive.line): unknown directive 'synclint:\(directive.command)'; use one of \(SuppressionMap.commands.map { "synclint:" + $0 }.joined(separator: ", "))")

@@ -44,35 +44,35 @@ public enum ValueTypes {
         of(expression, selfType: context.scope.currentType?.qualifiedName, depth: 0)
     }
 
-    static func of(_ expression: ExprSyntax, selfType: String?, depth: Int) -> ValueType {
+    static func of(_ expression: ExprSyntax, selfType: String?, depth: Int, names: LocalNames? = nil) -> ValueType {
         guard depth < depthLimit else { return .unknown }
         let next = depth + 1
         if let reference = expression.as(DeclReferenceExprSyntax.self) {
-            return ofReference(reference, selfType: selfType, depth: next)
+            return ofReference(reference, selfType: selfType, depth: next, names: names)
         }
         if let member = expression.as(MemberAccessExprSyntax.self) {
             guard let base = member.base else { return .unknown }
             let name = member.declName.baseName.text
             if let typeReference = base.as(DeclReferenceExprSyntax.self), SyntaxFacts.isTypeName(typeReference.baseName.text),
-               isUnboundName(typeReference) {
+               isUnboundName(typeReference, names: names) {
                 return .member(.named(typeReference.baseName.text, scope: selfType), name)
             }
-            let baseType = of(base, selfType: selfType, depth: next)
+            let baseType = of(base, selfType: selfType, depth: next, names: names)
             return baseType.isKnown ? .member(baseType, name) : .unknown
         }
         if let call = expression.as(FunctionCallExprSyntax.self) {
-            return ofCall(call, selfType: selfType, depth: next)
+            return ofCall(call, selfType: selfType, depth: next, names: names)
         }
-        if let tryExpression = expression.as(TryExprSyntax.self) { return of(tryExpression.expression, selfType: selfType, depth: next) }
-        if let awaitExpression = expression.as(AwaitExprSyntax.self) { return of(awaitExpression.expression, selfType: selfType, depth: next) }
-        if let optional = expression.as(OptionalChainingExprSyntax.self) { return of(optional.expression, selfType: selfType, depth: next) }
-        if let forced = expression.as(ForceUnwrapExprSyntax.self) { return of(forced.expression, selfType: selfType, depth: next) }
+        if let tryExpression = expression.as(TryExprSyntax.self) { return of(tryExpression.expression, selfType: selfType, depth: next, names: names) }
+        if let awaitExpression = expression.as(AwaitExprSyntax.self) { return of(awaitExpression.expression, selfType: selfType, depth: next, names: names) }
+        if let optional = expression.as(OptionalChainingExprSyntax.self) { return of(optional.expression, selfType: selfType, depth: next, names: names) }
+        if let forced = expression.as(ForceUnwrapExprSyntax.self) { return of(forced.expression, selfType: selfType, depth: next, names: names) }
         if let subscriptCall = expression.as(SubscriptCallExprSyntax.self) {
-            let base = of(subscriptCall.calledExpression, selfType: selfType, depth: next)
+            let base = of(subscriptCall.calledExpression, selfType: selfType, depth: next, names: names)
             return base.isKnown ? .element(base) : .unknown
         }
         if let tuple = expression.as(TupleExprSyntax.self), tuple.elements.count == 1, let only = tuple.elements.first {
-            return of(only.expression, selfType: selfType, depth: next)
+            return of(only.expression, selfType: selfType, depth: next, names: names)
         }
         if let cast = expression.as(AsExprSyntax.self) {
             return .named(DeclarationCollector.unwrapped(cast.type), scope: selfType)
@@ -81,7 +81,7 @@ public enum ValueTypes {
             // `value ?? fallback`: the value's type (a `?? []` keeps the collection).
             let elements = Array(sequence.elements)
             if elements.count == 3, elements[1].as(BinaryOperatorExprSyntax.self)?.operator.text == "??" {
-                return of(elements[0], selfType: selfType, depth: next)
+                return of(elements[0], selfType: selfType, depth: next, names: names)
             }
             // `value as? Foo`, `value as! Foo`, `value as Foo`.
             if elements.count == 3, elements[1].is(UnresolvedAsExprSyntax.self), let type = elements[2].as(TypeExprSyntax.self) {
@@ -92,7 +92,12 @@ public enum ValueTypes {
     }
 
     /// A name that no local declaration binds, so a type name refers to the type.
-    private static func isUnboundName(_ reference: DeclReferenceExprSyntax) -> Bool {
+    private static func isUnboundName(_ reference: DeclReferenceExprSyntax, names: LocalNames?) -> Bool {
+        switch names?.answer(reference) {
+        case .declaration: return false
+        case .notLocal: return true
+        case .cannotTell, nil: break
+        }
         guard let identifier = Identifier(reference.baseName) else { return true }
         for result in ValueTypes.lookup(reference, identifier) {
             if case .lookForMembers = result { return true }
@@ -101,9 +106,14 @@ public enum ValueTypes {
         return true
     }
 
-    static func ofReference(_ reference: DeclReferenceExprSyntax, selfType: String?, depth: Int) -> ValueType {
+    static func ofReference(_ reference: DeclReferenceExprSyntax, selfType: String?, depth: Int, names: LocalNames? = nil) -> ValueType {
         let token = reference.baseName
         if token.tokenKind == .keyword(.self) { return selfType.map { .named($0, scope: nil) } ?? .unknown }
+        switch names?.answer(reference) {
+        case .declaration(let declaring): return ofDeclaringSyntax(declaring, selfType: selfType, depth: depth, names: names)
+        case .notLocal: return selfType.map { .member(.named($0, scope: nil), token.text) } ?? .unknown
+        case .cannotTell, nil: break
+        }
         guard let identifier = Identifier(token) else { return .unknown }
         for result in ValueTypes.lookup(reference, identifier) {
             if case .lookForMembers = result {
@@ -111,19 +121,19 @@ public enum ValueTypes {
                 return selfType.map { .member(.named($0, scope: nil), token.text) } ?? .unknown
             }
             guard let name = result.names.first else { continue }
-            return ofDeclaration(name, selfType: selfType, depth: depth)
+            return ofDeclaration(name, selfType: selfType, depth: depth, names: names)
         }
         return .unknown
     }
 
-    static func ofDeclaration(_ name: LookupName, selfType: String?, depth: Int) -> ValueType {
+    static func ofDeclaration(_ name: LookupName, selfType: String?, depth: Int, names: LocalNames? = nil) -> ValueType {
         switch name {
         case .implicit(.self):
             return selfType.map { .named($0, scope: nil) } ?? .unknown
         case .identifier(let syntax, _):
-            return ofDeclaringSyntax(syntax, selfType: selfType, depth: depth)
-        case .equivalentNames(let names):
-            return names.first.map { ofDeclaration($0, selfType: selfType, depth: depth) } ?? .unknown
+            return ofDeclaringSyntax(syntax, selfType: selfType, depth: depth, names: names)
+        case .equivalentNames(let equivalents):
+            return equivalents.first.map { ofDeclaration($0, selfType: selfType, depth: depth, names: names) } ?? .unknown
         default:
             return .unknown
         }
@@ -131,16 +141,16 @@ public enum ValueTypes {
 
     /// The type of the name a declaring node introduces: a `let`/`var`, a parameter, a loop variable,
     /// an optional binding, a closure parameter.
-    static func ofDeclaringSyntax(_ syntax: Syntax, selfType: String?, depth: Int) -> ValueType {
+    static func ofDeclaringSyntax(_ syntax: Syntax, selfType: String?, depth: Int, names: LocalNames? = nil) -> ValueType {
         if let parameter = syntax.as(FunctionParameterSyntax.self) {
             return .named(DeclarationCollector.unwrapped(parameter.type), scope: selfType)
         }
         if let parameter = syntax.as(ClosureParameterSyntax.self) {
             if let type = parameter.type { return .named(DeclarationCollector.unwrapped(type), scope: selfType) }
-            return ofClosureParameter(Syntax(parameter), selfType: selfType, depth: depth)
+            return ofClosureParameter(Syntax(parameter), selfType: selfType, depth: depth, names: names)
         }
         if syntax.is(ClosureShorthandParameterSyntax.self) {
-            return ofClosureParameter(syntax, selfType: selfType, depth: depth)
+            return ofClosureParameter(syntax, selfType: selfType, depth: depth, names: names)
         }
         guard let pattern = syntax.as(IdentifierPatternSyntax.self) else { return .unknown }
         var parent = pattern.parent
@@ -148,17 +158,17 @@ public enum ValueTypes {
         if parent?.is(ValueBindingPatternSyntax.self) == true { parent = parent?.parent }
         if let binding = parent?.as(PatternBindingSyntax.self) {
             if let annotation = binding.typeAnnotation { return .named(DeclarationCollector.unwrapped(annotation.type), scope: selfType) }
-            if let value = binding.initializer?.value { return of(value, selfType: selfType, depth: depth) }
+            if let value = binding.initializer?.value { return of(value, selfType: selfType, depth: depth, names: names) }
             return .unknown
         }
         if let condition = parent?.as(OptionalBindingConditionSyntax.self) {
             if let annotation = condition.typeAnnotation { return .named(DeclarationCollector.unwrapped(annotation.type), scope: selfType) }
-            if let value = condition.initializer?.value { return of(value, selfType: selfType, depth: depth) }
+            if let value = condition.initializer?.value { return of(value, selfType: selfType, depth: depth, names: names) }
             // `if let x`: the unwrapped outer `x`, looked up from the condition itself.
-            return ofShorthandBinding(condition, name: pattern.identifier, selfType: selfType, depth: depth)
+            return ofShorthandBinding(condition, name: pattern.identifier, selfType: selfType, depth: depth, names: names)
         }
         if let loop = parent?.as(ForStmtSyntax.self) {
-            let sequence = of(loop.sequence, selfType: selfType, depth: depth)
+            let sequence = of(loop.sequence, selfType: selfType, depth: depth, names: names)
             return sequence.isKnown ? .element(sequence) : .unknown
         }
         return .unknown
@@ -166,13 +176,21 @@ public enum ValueTypes {
 
     /// `if let deck` / `guard let deck`: the value of the `deck` visible where the condition stands.
     private static func ofShorthandBinding(_ condition: OptionalBindingConditionSyntax, name: TokenSyntax,
-                                           selfType: String?, depth: Int) -> ValueType {
+                                           selfType: String?, depth: Int, names: LocalNames?) -> ValueType {
+        if let names {
+            // The outer name, as visible where the condition starts (the binding itself is visible only after it).
+            switch names.answer(name, at: condition.positionAfterSkippingLeadingTrivia) {
+            case .declaration(let declaring): return ofDeclaringSyntax(declaring, selfType: selfType, depth: depth + 1, names: names)
+            case .notLocal: return selfType.map { .member(.named($0, scope: nil), name.text) } ?? .unknown
+            case .cannotTell: break
+            }
+        }
         guard let identifier = Identifier(name) else { return .unknown }
         for result in ValueTypes.lookup(condition, identifier) {
             if case .lookForMembers = result { return selfType.map { .member(.named($0, scope: nil), name.text) } ?? .unknown }
             // The binding itself is visible only after the condition; skip a match on its own pattern.
             guard let match = result.names.first(where: { $0.syntax.id != condition.pattern.id }) else { continue }
-            return ofDeclaration(match, selfType: selfType, depth: depth + 1)
+            return ofDeclaration(match, selfType: selfType, depth: depth + 1, names: names)
         }
         return .unknown
     }
@@ -180,19 +198,19 @@ public enum ValueTypes {
     /// A closure parameter whose type the call tells: the element of the collection that `ForEach`,
     /// `List`, `map`, `forEach`, `filter`, `compactMap`, `flatMap`, `first(where:)`, `contains(where:)` and
     /// `sorted(by:)` iterate, the value type `navigationDestination(for:)` names, or the item `sheet(item:)` binds.
-    static func ofClosureParameter(_ parameter: Syntax, selfType: String?, depth: Int) -> ValueType {
+    static func ofClosureParameter(_ parameter: Syntax, selfType: String?, depth: Int, names: LocalNames? = nil) -> ValueType {
         guard let closure = parameter.ancestor(ClosureExprSyntax.self),
               let call = SyntaxFacts.enclosingCall(ofClosure: closure) else { return .unknown }
         let method = SyntaxFacts.calleeMethodName(call)
         switch method {
         case "ForEach", "List", "Table", "OutlineGroup":
             guard let data = call.arguments.first, data.label == nil else { return .unknown }
-            let collection = of(data.expression, selfType: selfType, depth: depth)
+            let collection = of(data.expression, selfType: selfType, depth: depth, names: names)
             return collection.isKnown ? .element(collection) : .unknown
         case "map", "forEach", "filter", "compactMap", "flatMap", "first", "contains", "allSatisfy", "sorted", "min", "max",
              "reduce", "last", "removeAll", "firstIndex", "lastIndex", "drop", "prefix":
             guard let receiver = call.calledExpression.as(MemberAccessExprSyntax.self)?.base else { return .unknown }
-            let collection = of(receiver, selfType: selfType, depth: depth)
+            let collection = of(receiver, selfType: selfType, depth: depth, names: names)
             return collection.isKnown ? .element(collection) : .unknown
         case "navigationDestination":
             guard let type = SyntaxFacts.argument("for", of: call)?.as(MemberAccessExprSyntax.self),
@@ -200,22 +218,22 @@ public enum ValueTypes {
             return .named(base.trimmedDescription, scope: selfType)
         case "sheet", "fullScreenCover", "popover":
             guard let item = SyntaxFacts.argument("item", of: call) else { return .unknown }
-            return ofBinding(item, selfType: selfType, depth: depth)
+            return ofBinding(item, selfType: selfType, depth: depth, names: names)
         default:
             return .unknown
         }
     }
 
     /// `$selection` → the type of `selection`.
-    private static func ofBinding(_ expression: ExprSyntax, selfType: String?, depth: Int) -> ValueType {
+    private static func ofBinding(_ expression: ExprSyntax, selfType: String?, depth: Int, names: LocalNames?) -> ValueType {
         if let reference = expression.as(DeclReferenceExprSyntax.self), reference.baseName.text.hasPrefix("$") {
             let name = String(reference.baseName.text.dropFirst())
             return selfType.map { .member(.named($0, scope: nil), name) } ?? .unknown
         }
-        return of(expression, selfType: selfType, depth: depth)
+        return of(expression, selfType: selfType, depth: depth, names: names)
     }
 
-    static func ofCall(_ call: FunctionCallExprSyntax, selfType: String?, depth: Int) -> ValueType {
+    static func ofCall(_ call: FunctionCallExprSyntax, selfType: String?, depth: Int, names: LocalNames? = nil) -> ValueType {
         // `[Card]()`
         if let array = call.calledExpression.as(ArrayExprSyntax.self), array.elements.count == 1,
            let element = array.elements.first?.expression, SyntaxFacts.isTypeName(element.trimmedDescription) {
@@ -224,7 +242,7 @@ public enum ValueTypes {
         let method = SyntaxFacts.calleeMethodName(call)
         // `context.fetch(FetchDescriptor<Card>(...))`, `context.fetch(request)`: an array of the fetched type.
         if method == "fetch", let argument = call.arguments.first?.expression {
-            let request = of(argument, selfType: selfType, depth: depth + 1)
+            let request = of(argument, selfType: selfType, depth: depth + 1, names: names)
             if case .named(let written, let scope) = request, let fetched = fetchedType(written) {
                 return .named("[" + fetched + "]", scope: scope)
             }

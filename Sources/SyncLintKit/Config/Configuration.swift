@@ -23,8 +23,17 @@ public struct Configuration: Sendable {
     public var baseline: String?
     /// `write_baseline:`: record this run's findings in this file (absolute path).
     public var writeBaseline: String?
-    /// Problems that do not stop the run (unknown keys, unknown rule ids), one line each.
+    /// Problems that do not stop the run (unknown keys, rule ids and options, option values of the
+    /// wrong type), one `path:line: warning: ...` line each.
     public var warnings: [String] = []
+    /// The file this configuration was read from, absolute; nil for the defaults.
+    public var file: String?
+    /// The file's path as given (relative for the current folder's file), which messages name.
+    var shownPath: String?
+    /// Each `excluded` entry as written, with its line, for the warning about an entry that matches nothing.
+    var excludedEntries: [(entry: String, line: Int)] = []
+    /// Lines of the keys that apply to a whole run (`runWideKeys`), which a nested configuration cannot set.
+    var runWideKeyLines: [String: Int] = [:]
 
     public init() {}
 
@@ -34,6 +43,10 @@ public struct Configuration: Sendable {
 
     static let topLevelKeys: Set<String> = ["disabled_rules", "opt_in_rules", "only_rules", "included", "excluded", "cloudkit",
                                                   "baseline", "write_baseline", "allow_zero_lintable_files"]
+    /// Keys read only from the main configuration: one project index and one report serve the whole run.
+    static let runWideKeys = ["baseline", "write_baseline", "cloudkit", "allow_zero_lintable_files"]
+    /// In `opt_in_rules`, every opt-in rule; in `only_rules`, every rule (SwiftLint's `all`).
+    public static let allRules = "all"
 
     /// Loads and validates a config file. Paths in `included`/`excluded` are relative to its folder.
     public static func load(path: String, knownRuleIDs: Set<String>) throws -> Configuration {
@@ -50,22 +63,23 @@ public struct Configuration: Sendable {
             throw LoadError(description: "error: \(path): configuration is not UTF-8 text")
         }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        return try parse(yaml: text, path: path, baseFolder: folder, knownRuleIDs: knownRuleIDs)
+        var configuration = try parse(yaml: text, path: path, baseFolder: folder, knownRuleIDs: knownRuleIDs)
+        configuration.file = URL(fileURLWithPath: path).standardizedFileURL.path
+        return configuration
     }
 
     public static func parse(yaml text: String, path: String, baseFolder: String, knownRuleIDs: Set<String>) throws -> Configuration {
         if let problem = ConfigurationLimits.nestingProblem(in: text) {
             throw LoadError(description: "error: \(path): configuration \(problem)")
         }
-        let loaded: Any?
+        let composed: Node?
         do {
             // Composed first and measured, then built: building expands every alias into a copy.
-            let root = try Yams.compose(yaml: text)
-            if let root, ConfigurationLimits.exceedsValueLimit(root) {
+            composed = try Yams.compose(yaml: text)
+            if let composed, ConfigurationLimits.exceedsValueLimit(composed) {
                 throw LoadError(description: "error: \(path): configuration holds more than the limit of "
                     + "\(ConfigurationLimits.maximumValues) values, counting each use of a YAML alias as a copy")
             }
-            loaded = root.map { Constructor.default.any(from: $0) }
         } catch let error as LoadError {
             throw error
         } catch let error as YamlError {
@@ -74,69 +88,164 @@ public struct Configuration: Sendable {
             throw LoadError(description: "error: \(path): malformed YAML: \(error)")
         }
         var configuration = Configuration()
-        guard let loaded else { return configuration }
-        guard let root = loaded as? [String: Any] else {
+        configuration.shownPath = path
+        guard let composed else { return configuration }
+        guard case .mapping(let mapping) = composed else {
             throw LoadError(description: "error: \(path): configuration must be a mapping of keys to values")
         }
-        func list(_ key: String) throws -> [String] {
-            guard let value = root[key] else { return [] }
-            if let single = value as? String { return [single] }
-            guard let values = value as? [Any] else {
+        // The nodes are kept next to their values: their marks give each warning its line.
+        var entries: [String: (key: Node, value: Node)] = [:]
+        var order: [String] = []
+        for (key, value) in mapping {
+            let name = key.string ?? "\(Constructor.default.any(from: key))"
+            if entries[name] == nil { order.append(name) }
+            entries[name] = (key, value)
+        }
+        func warn(_ node: Node?, _ message: String) {
+            configuration.warnings.append("\(path):\(node?.mark?.line ?? 1): warning: \(message)")
+        }
+        func list(_ key: String) throws -> [(text: String, node: Node)] {
+            guard let (_, node) = entries[key] else { return [] }
+            let value = Constructor.default.any(from: node)
+            if let single = value as? String { return [(single, node)] }
+            guard let values = value as? [Any], case .sequence(let items) = node else {
                 throw LoadError(description: "error: \(path): '\(key)' must be a list")
             }
-            return values.map { "\($0)" }
+            return zip(values, items).map { ("\($0)", $1) }
         }
-        configuration.disabledRules = try list("disabled_rules")
-        configuration.optInRules = try list("opt_in_rules")
-        if root["only_rules"] != nil { configuration.onlyRules = try list("only_rules") }
-        configuration.included = try list("included").map { Self.absolute($0, in: baseFolder) }
-        configuration.excluded = try list("excluded").map { Self.absolute($0, in: baseFolder) }
+        let disabled = try list("disabled_rules"), optIn = try list("opt_in_rules")
+        let only: [(text: String, node: Node)]? = entries["only_rules"] == nil ? nil : try list("only_rules")
+        configuration.disabledRules = disabled.map(\.text)
+        configuration.optInRules = optIn.map(\.text)
+        configuration.onlyRules = only?.map(\.text)
+        let included = try list("included"), excluded = try list("excluded")
+        configuration.included = included.map { PathPattern($0.text, in: baseFolder).text }
+        configuration.excluded = excluded.map { PathPattern($0.text, in: baseFolder).text }
+        configuration.excludedEntries = excluded.map { (entry: $0.text, line: $0.node.mark?.line ?? 1) }
         for (key, target) in [("baseline", \Configuration.baseline), ("write_baseline", \Configuration.writeBaseline)] {
-            guard let value = root[key] else { continue }
-            guard let file = value as? String, !file.isEmpty else {
+            guard let (_, node) = entries[key] else { continue }
+            guard let file = Constructor.default.any(from: node) as? String, !file.isEmpty else {
                 throw LoadError(description: "error: \(path): '\(key)' must be a file path")
             }
             configuration[keyPath: target] = Self.absolute(file, in: baseFolder)
         }
-        if let mode = root["cloudkit"] {
+        if let (_, node) = entries["cloudkit"] {
+            let mode = Constructor.default.any(from: node)
             let text = mode as? Bool == true ? "on" : (mode as? Bool == false ? "off" : "\(mode)")
             guard let parsed = CloudKitMode(rawValue: text) else {
                 throw LoadError(description: "error: \(path): 'cloudkit' must be on, off or auto, not '\(mode)'")
             }
             configuration.cloudKit = parsed
         }
-        if let allow = root["allow_zero_lintable_files"] {
-            guard let allow = allow as? Bool else {
+        if let (_, node) = entries["allow_zero_lintable_files"] {
+            guard let allow = Constructor.default.any(from: node) as? Bool else {
                 throw LoadError(description: "error: \(path): 'allow_zero_lintable_files' must be true or false")
             }
             configuration.allowZeroLintableFiles = allow
         }
-        for ruleID in configuration.disabledRules + configuration.optInRules + (configuration.onlyRules ?? [])
-        where !knownRuleIDs.contains(ruleID) {
-            configuration.warnings.append("warning: \(path): unknown rule '\(ruleID)'")
+        configuration.runWideKeyLines = Dictionary(uniqueKeysWithValues: Self.runWideKeys.compactMap { key in
+            entries[key].map { (key, $0.key.mark?.line ?? 1) }
+        })
+        for (list, key) in [(disabled, "disabled_rules"), (optIn, "opt_in_rules"), (only ?? [], "only_rules")] {
+            for item in list where !knownRuleIDs.contains(item.text) {
+                if item.text == Self.allRules {
+                    if key == "disabled_rules" { warn(item.node, "'all' is accepted in opt_in_rules and only_rules, not in disabled_rules") }
+                    continue
+                }
+                warn(item.node, "unknown rule '\(item.text)' in \(key)" + Self.suggestion(for: item.text, among: knownRuleIDs))
+            }
         }
-        for key in root.keys.sorted() where !topLevelKeys.contains(key) {
+        for key in order where !topLevelKeys.contains(key) {
+            // cannot fail: `order` holds exactly the keys of `entries`.
+            let (keyNode, valueNode) = entries[key]!
             guard knownRuleIDs.contains(key) else {
-                configuration.warnings.append("warning: \(path): unknown key '\(key)'")
+                warn(keyNode, "unknown key '\(key)'" + Self.suggestion(for: key, among: knownRuleIDs.union(topLevelKeys)))
                 continue
             }
-            guard let options = root[key] as? [String: Any] else {
-                throw LoadError(description: "error: \(path): options of '\(key)' must be a mapping")
+            guard case .mapping(let options) = valueNode else {
+                warn(valueNode, "options of '\(key)' must be a mapping of option names to values, not \(Self.shape(of: valueNode)); ignored")
+                continue
             }
+            let declared = RuleRegistry.description(of: key)?.options ?? []
             var values: [String: OptionValue] = [:]
-            for (name, value) in options {
+            for (nameNode, optionNode) in options {
+                let name = nameNode.string ?? "\(Constructor.default.any(from: nameNode))"
+                let value = Constructor.default.any(from: optionNode)
                 if name == "severity" {
-                    guard let severity = Severity(rawValue: "\(value)".lowercased()) else {
-                        throw LoadError(description: "error: \(path): severity of '\(key)' must be warning or error")
+                    guard let text = value as? String, let severity = Severity(rawValue: text.lowercased()) else {
+                        warn(optionNode, "severity of '\(key)' must be warning or error, not \(Self.shape(of: optionNode)); ignored")
+                        continue
                     }
                     configuration.severityOverrides[key] = severity
-                } else {
-                    values[name] = Self.optionValue(value)
+                    continue
                 }
+                guard let option = declared.first(where: { $0.name == name }) else {
+                    let known = ["severity"] + declared.map(\.name)
+                    warn(nameNode, "unknown option '\(name)' for rule '\(key)'; its options are \(known.joined(separator: ", "))")
+                    continue
+                }
+                let kind = OptionKind(defaultValue: option.defaultValue)
+                guard kind.accepts(value) else {
+                    warn(optionNode, "option '\(name)' of '\(key)' must be \(kind.expected), not \(Self.shape(of: optionNode)); ignored")
+                    continue
+                }
+                values[name] = Self.optionValue(value)
             }
             configuration.ruleOptions[key] = RuleOptions(values)
         }
         return configuration
+    }
+
+    /// How a value reads in a warning: a scalar quoted as written, a collection by its kind.
+    private static func shape(of node: Node) -> String {
+        switch node {
+        case .scalar(let scalar): return "'\(scalar.string)'"
+        case .sequence: return "a list"
+        case .mapping: return "a mapping"
+        }
+    }
+
+    /// "; did you mean 'x'?" for a name a few edits from a known one, else nothing.
+    static func suggestion(for name: String, among known: Set<String>) -> String {
+        guard let closest = known.min(by: { (SuppressionOutcome.editDistance($0, name), $0) < (SuppressionOutcome.editDistance($1, name), $1) }),
+              SuppressionOutcome.editDistance(closest, name) <= max(2, name.count / 4) else { return "" }
+        return "; did you mean '\(closest)'?"
+    }
+
+    /// This configuration refined by a nested one (`child`, in a folder below this one's), modelled on
+    /// SwiftLint's merge of a child configuration:
+    /// - the child's `only_rules` replace everything above; else a parent's `only_rules` gain the
+    ///   child's `opt_in_rules` and lose its `disabled_rules`; else the child's `opt_in_rules` undo the
+    ///   parent's `disabled_rules` for those rules, and its `disabled_rules` undo the parent's `opt_in_rules`;
+    /// - rule options merge option by option (the child's value wins), as do severities;
+    /// - `excluded` adds up; the child's `included`, when it has one, replaces the parent's;
+    /// - the run-wide keys (`runWideKeys`) stay the parent's.
+    public func merged(with child: Configuration) -> Configuration {
+        var result = self
+        let childDisabled = Set(child.disabledRules), childOptIn = Set(child.optInRules)
+        if let childOnly = child.onlyRules {
+            result.onlyRules = childOnly
+            result.disabledRules = child.disabledRules
+            result.optInRules = child.optInRules
+        } else if let parentOnly = onlyRules {
+            let everything = parentOnly.contains(Self.allRules) ? RuleRegistry.allDescriptions.map(\.id) : parentOnly
+            result.onlyRules = (everything + child.optInRules.filter { !everything.contains($0) }).filter { !childDisabled.contains($0) }
+        } else {
+            result.disabledRules = disabledRules.filter { !childOptIn.contains($0) } + child.disabledRules.filter { !disabledRules.contains($0) }
+            result.optInRules = optInRules.filter { !childDisabled.contains($0) } + child.optInRules.filter { !optInRules.contains($0) }
+        }
+        for (rule, options) in child.ruleOptions {
+            result.ruleOptions[rule] = RuleOptions((ruleOptions[rule]?.values ?? [:]).merging(options.values) { _, new in new })
+        }
+        result.severityOverrides.merge(child.severityOverrides) { _, new in new }
+        result.excluded += child.excluded
+        if !child.included.isEmpty { result.included = child.included }
+        result.warnings = []
+        result.file = child.file
+        result.shownPath = child.shownPath
+        result.excludedEntries = []
+        result.runWideKeyLines = [:]
+        return result
     }
 
     static func optionValue(_ value: Any) -> OptionValue {
@@ -168,6 +277,43 @@ public struct Configuration: Sendable {
             return problem
         default:
             return "\(error)".split(separator: "\n").first.map(String.init) ?? "\(error)"
+        }
+    }
+}
+
+/// What a rule option's value must be, read from its documented default (`false`, `[a, b]`, `{}`, `3`).
+enum OptionKind {
+    case bool, int, list, map, string
+
+    init(defaultValue: String) {
+        switch defaultValue {
+        case "true", "false": self = .bool
+        case _ where defaultValue.hasPrefix("["): self = .list
+        case _ where defaultValue.hasPrefix("{"): self = .map
+        case _ where Int(defaultValue) != nil: self = .int
+        default: self = .string
+        }
+    }
+
+    var expected: String {
+        switch self {
+        case .bool: return "true or false"
+        case .int: return "a whole number"
+        case .list: return "a list of names"
+        case .map: return "a mapping"
+        case .string: return "text"
+        }
+    }
+
+    /// Values as Yams builds them. A single name stands for a list of one, as in `disabled_rules`.
+    func accepts(_ value: Any) -> Bool {
+        func isScalar(_ item: Any) -> Bool { item is String || item is Int || item is Bool || item is Double }
+        switch self {
+        case .bool: return value is Bool
+        case .int: return value is Int && !(value is Bool)
+        case .list: return value is String || ((value as? [Any])?.allSatisfy(isScalar) ?? false)
+        case .map: return value is [String: Any] || value is [AnyHashable: Any]
+        case .string: return isScalar(value)
         }
     }
 }

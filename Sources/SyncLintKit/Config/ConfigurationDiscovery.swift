@@ -1,40 +1,40 @@
 import Foundation
 
-/// Which `.synclint.yml` applies to a run without `--config`: the nearest one upward from the linted
-/// paths (stopping at the repository root, a folder with `.git`), so a project's own configuration is
-/// used wherever SyncLint is started from; else the current folder's.
+/// Which `.synclint.yml` is the main configuration of a run without `--config`: the nearest one
+/// upward from the linted paths (stopping at the repository root, a folder with `.git`), so a
+/// project's own configuration is used wherever SyncLint is started from; else the current folder's.
 ///
-/// Paths whose nearest configurations differ are not merged yet (nested configurations that refine
-/// their parent, as SwiftLint's do, are still to come): the current folder's file is used then, or the
-/// first path's, and a warning says so.
+/// Linted paths whose nearest files differ share the nearest file above all of them (else the current
+/// folder's); each path's own file then refines it as a nested configuration (`ConfigurationTree`).
 public enum ConfigurationDiscovery {
     public static let fileName = ".synclint.yml"
 
-    public struct Choice: Equatable, Sendable {
-        public let path: String?
-        public let warning: String?
-    }
-
     /// With no paths, the current folder is the linted path. The current folder's own file is named
     /// relatively (`.synclint.yml`), as the user would write it.
-    public static func choose(paths: [String], currentFolder: String) -> Choice {
+    public static func choose(paths: [String], currentFolder: String) -> String? {
         let choice = chooseAbsolute(paths: paths.isEmpty ? [currentFolder] : paths, currentFolder: currentFolder)
         let own = URL(fileURLWithPath: currentFolder).appendingPathComponent(fileName).standardizedFileURL.path
-        return choice.path == own ? Choice(path: fileName, warning: choice.warning) : choice
+        return choice == own ? fileName : choice
     }
 
-    static func chooseAbsolute(paths: [String], currentFolder: String) -> Choice {
+    static func chooseAbsolute(paths: [String], currentFolder: String) -> String? {
         let inCurrentFolder = existing(URL(fileURLWithPath: currentFolder).appendingPathComponent(fileName).standardizedFileURL.path)
         let nearest = paths.map { nearestConfiguration(from: $0, currentFolder: currentFolder) }
-        let found = Array(Set(nearest.compactMap { $0 })).sorted()
-        switch found.count {
-        case 0: return Choice(path: inCurrentFolder, warning: nil)
-        case 1 where !nearest.contains(nil): return Choice(path: found[0], warning: nil)
-        default:
-            let chosen = inCurrentFolder ?? nearest.compactMap { $0 }.first
-            return Choice(path: chosen, warning: "warning: the linted paths have different configurations (\(found.joined(separator: ", "))); "
-                + "using \(chosen ?? "the defaults") for all of them; pass --config to choose")
+        let found = Set(nearest.compactMap { $0 })
+        if found.isEmpty { return inCurrentFolder }
+        if found.count == 1, !nearest.contains(nil) { return found.first }
+        let absolute = paths.map { PathPattern($0, in: currentFolder).text }
+        return nearestConfiguration(from: commonFolder(of: absolute), currentFolder: currentFolder) ?? inCurrentFolder
+    }
+
+    /// The deepest folder holding every path (absolute, normalized).
+    static func commonFolder(of paths: [String]) -> String {
+        let split = paths.map { $0.split(separator: "/", omittingEmptySubsequences: true) }
+        guard var common = split.first else { return "/" }
+        for components in split.dropFirst() {
+            common = Array(zip(common, components).prefix { $0.0 == $0.1 }.map(\.0))
         }
+        return "/" + common.joined(separator: "/")
     }
 
     /// The nearest `.synclint.yml` in the path's folder or above it, up to the repository root.

@@ -35,13 +35,22 @@ public struct DiscoveredFiles: Sendable {
 public enum FileDiscovery {
     static let skippedFolders: Set<String> = [".build", "DerivedData", "Pods", "Carthage", "node_modules"]
 
+    /// `excluded` holds absolute paths or globs (`PathPattern`).
     public static func discover(paths: [String], excluded: [String]) -> DiscoveredFiles {
+        let patterns = excluded.map { PathPattern($0, in: FileManager.default.currentDirectoryPath) }
+        return discover(paths: paths) { path, _ in patterns.contains { $0.matches(path) } }
+    }
+
+    /// Discovery with each configuration's `excluded` and `included` applied where it holds.
+    static func discover(paths: [String], configurations: ConfigurationTree) -> DiscoveredFiles {
+        discover(paths: paths, skipping: configurations.skips)
+    }
+
+    /// `skipping` is asked once for every folder and file met (and for a file named as a path): true
+    /// leaves it out, a folder with everything under it.
+    static func discover(paths: [String], skipping: (_ path: String, _ isFolder: Bool) -> Bool) -> DiscoveredFiles {
         var result = DiscoveredFiles()
         let fileManager = FileManager.default
-        let excludedPaths = excluded.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
-        func isExcluded(_ path: String) -> Bool {
-            excludedPaths.contains { path == $0 || path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
-        }
         var seen: Set<String> = []
         for root in paths {
             let rootPath = URL(fileURLWithPath: root).standardizedFileURL.path
@@ -51,7 +60,7 @@ public enum FileDiscovery {
                 continue
             }
             if !isDirectory.boolValue {
-                if !isExcluded(rootPath), seen.insert(rootPath).inserted { classify(rootPath, into: &result, explicit: true) }
+                if !skipping(rootPath, false), seen.insert(rootPath).inserted { classify(rootPath, into: &result, explicit: true) }
                 continue
             }
             guard let enumerator = fileManager.enumerator(
@@ -62,16 +71,26 @@ public enum FileDiscovery {
                 let name = url.lastPathComponent
                 let isFolder = (try? url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) ?? false
                 if isFolder {
-                    if skippedFolders.contains(name) || isExcluded(path) { enumerator.skipDescendants() }
+                    // The exclusions are asked about skipped folders too, so an entry naming one is not reported as unused.
+                    if skipping(path, true) || skippedFolders.contains(name) { enumerator.skipDescendants() }
                     continue
                 }
-                if isExcluded(path) || !seen.insert(path).inserted { continue }
+                if skipping(path, false) || !seen.insert(path).inserted { continue }
                 classify(path, into: &result, explicit: false)
             }
         }
         result.swiftFiles.sort()
         result.resourcePaths.sort { $0.path < $1.path }
         return result
+    }
+
+    /// What kind of lintable file a path names, from its name alone: nil for a Swift file or for a
+    /// file SyncLint does not read.
+    static func resourceKind(of path: String) -> ResourceFile.Kind? {
+        if path.hasSuffix(".entitlements") { return .entitlements }
+        if path.hasSuffix(".xcodeproj/project.pbxproj") { return .xcodeProject }
+        if path.hasSuffix("/contents") && path.contains(".xcdatamodel/") { return .coreDataModel }
+        return nil
     }
 
     /// A versioned model (`Name.xcdatamodeld/Name 2.xcdatamodel/contents`) is loaded in the version its
@@ -90,16 +109,7 @@ public enum FileDiscovery {
 
     private static func classify(_ path: String, into result: inout DiscoveredFiles, explicit: Bool) {
         let isSwift = path.hasSuffix(".swift")
-        let resourceKind: ResourceFile.Kind?
-        if path.hasSuffix(".entitlements") {
-            resourceKind = .entitlements
-        } else if path.hasSuffix(".xcodeproj/project.pbxproj") {
-            resourceKind = .xcodeProject
-        } else if path.hasSuffix("/contents") && path.contains(".xcdatamodel/") {
-            resourceKind = .coreDataModel
-        } else {
-            resourceKind = nil
-        }
+        let resourceKind = resourceKind(of: path)
         guard isSwift || resourceKind != nil else {
             if explicit { result.warnings.append("warning: \(path): not a Swift file; skipped") }
             return

@@ -23,7 +23,15 @@ struct FixableFile {
     }
 
     func token(at finding: Finding) -> TokenSyntax? {
-        tree.token(at: converter.position(ofLine: finding.line, column: finding.column))
+        tree.token(at: converter.position(ofLine: finding.line, column: utf8Column(of: finding)))
+    }
+
+    /// A finding's column counts Unicode scalars; the converter counts bytes.
+    private func utf8Column(of finding: Finding) -> Int {
+        let start = converter.position(ofLine: finding.line, column: 1).utf8Offset
+        guard start >= 0, start <= bytes.count else { return finding.column }
+        let line = bytes[start...].prefix { $0 != 10 && $0 != 13 }
+        return SourceColumn.utf8Column(line: Substring(String(decoding: line, as: UTF8.self)), scalarColumn: finding.column)
     }
 
     /// The leading whitespace of the line a node starts on.
@@ -91,7 +99,13 @@ public enum FixEngine {
     /// Fixes Swift sources on disk, in memory: nothing is written (see `write`).
     public static func fix(paths: [String], configuration: Configuration, enableAllRules: Bool = false,
                            includeUnsafe: Bool) -> Result {
-        let discovered = FileDiscovery.discover(paths: paths, excluded: configuration.excluded)
+        fix(paths: paths, configurations: .single(configuration), enableAllRules: enableAllRules, includeUnsafe: includeUnsafe)
+    }
+
+    /// Each file is fixed by the rules, and with the options, of the configuration that applies to it.
+    public static func fix(paths: [String], configurations: ConfigurationTree, enableAllRules: Bool = false,
+                           includeUnsafe: Bool) -> Result {
+        let discovered = FileDiscovery.discover(paths: paths, configurations: configurations)
         var warnings = discovered.warnings
         var sources: [SourceInput] = []
         for path in discovered.swiftFiles {
@@ -104,8 +118,8 @@ public enum FixEngine {
         for (path, kind) in discovered.resourcePaths {
             if case .success(let text) = SourceReader.read(path) { resources.append(ResourceFile(path: path, kind: kind, text: text)) }
         }
-        var result = fix(sources: sources, resources: resources, configuration: configuration,
-                         enableAllRules: enableAllRules, includeUnsafe: includeUnsafe)
+        var result = fix(sources: sources, resources: resources, configurations: configurations,
+                         enableAllRules: enableAllRules, includeUnsafe: includeUnsafe, using: fixes)
         result.readWarnings = warnings
         return result
     }
@@ -119,6 +133,12 @@ public enum FixEngine {
     /// `using` lets tests substitute a fix (one that breaks the syntax, to prove the guard).
     static func fix(sources: [SourceInput], resources: [ResourceFile], configuration: Configuration,
                     enableAllRules: Bool, includeUnsafe: Bool, using fixes: [String: any RuleFix.Type]) -> Result {
+        fix(sources: sources, resources: resources, configurations: .single(configuration), enableAllRules: enableAllRules,
+            includeUnsafe: includeUnsafe, using: fixes)
+    }
+
+    static func fix(sources: [SourceInput], resources: [ResourceFile], configurations: ConfigurationTree,
+                    enableAllRules: Bool, includeUnsafe: Bool, using fixes: [String: any RuleFix.Type]) -> Result {
         let allowed = fixableRules(includeUnsafe: includeUnsafe)
         let originals = Dictionary(sources.map { ($0.path, $0.text) }, uniquingKeysWith: { first, _ in first })
         var texts = originals
@@ -127,7 +147,7 @@ public enum FixEngine {
         for round in 1...maxRounds {
             // cannot fail: the keys come from `texts` itself.
             let inputs = texts.keys.sorted().map { SourceInput(path: $0, text: texts[$0]!) }
-            let findings = Linter.lint(sources: inputs, resources: resources, configuration: configuration,
+            let findings = Linter.lint(sources: inputs, resources: resources, configurations: configurations,
                                        enableAllRules: enableAllRules).findings
                 .filter { allowed.contains($0.ruleID) && texts[$0.file] != nil && !refused.contains($0.file) }
             guard !findings.isEmpty else { break }
@@ -139,7 +159,7 @@ public enum FixEngine {
                 var taken: [SourceEdit] = []
                 var fixedHere: [String: Int] = [:]
                 for finding in fileFindings.sorted(by: Finding.ordered) {
-                    let options = configuration.ruleOptions[finding.ruleID] ?? RuleOptions()
+                    let options = configurations.configuration(forFile: finding.file).configuration.ruleOptions[finding.ruleID] ?? RuleOptions()
                     guard let fix = fixes[finding.ruleID], let edits = fix.edits(for: finding, in: file, options: options),
                           !edits.isEmpty else { continue }
                     // Two findings may ask for the same edit (one attribute for a declaration): take it once.

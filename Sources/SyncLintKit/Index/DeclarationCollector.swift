@@ -24,6 +24,10 @@ final class DeclarationCollector: FactCollector {
                     isAsync: function.signature.effectSpecifiers?.asyncSpecifier != nil,
                     isStatic: function.modifiers.contains { ["static", "class"].contains($0.name.text) },
                     location: context.location(of: function.name)))
+            } else if let deinitializer = member.decl.as(DeinitializerDeclSyntax.self) {
+                // Recorded as a method named `deinit`: a type that declares one expects to be released.
+                methods.append(MethodFact(name: "deinit", isAsync: false, isStatic: false,
+                                          location: context.location(of: deinitializer.deinitKeyword)))
             }
         }
         var fact = TypeFact(

@@ -51,6 +51,10 @@ public struct FunctionSummary: Sendable {
     /// Where its body runs by its own declaration: the function's or type's isolation, or `.callers`.
     public let declaredContext: ExecutionContext
     public let location: SourceLocation
+    /// Whether its last parameter is a closure that may outlive the call (`@escaping`, or an optional function
+    /// type, which is escaping by definition): a trailing closure passed there runs later, on whatever thread
+    /// the function calls it from.
+    public var lastParameterEscapes = false
     /// Names of `self`'s members it reads (`x` or `self.x`; bare names that are not locals). The index
     /// keeps only those that are stored properties of the type.
     public var reads: Set<String> = []
@@ -94,6 +98,7 @@ public struct FunctionSummary: Sendable {
         merged.cancelledHandles.formUnion(other.cancelledHandles)
         merged.rollsBack = rollsBack || other.rollsBack
         merged.calls += other.calls
+        merged.lastParameterEscapes = lastParameterEscapes || other.lastParameterEscapes
         return merged
     }
 

@@ -7,6 +7,7 @@ final class FunctionSummaryCollector: FactCollector {
     static let nodeKinds: Set<SyntaxKind> = [
         .functionDecl, .initializerDecl, .patternBinding, .closureExpr, .sequenceExpr, .functionCallExpr,
         .awaitExpr, .forStmt, .memberAccessExpr, .declReferenceExpr, .ifExpr, .guardStmt,
+        .identifierPattern, .functionParameter, .closureParameter, .closureShorthandParameter, .closureCapture,
     ]
 
     /// A function being summarized, with the names its body declared so far (not properties of `self`).
@@ -14,18 +15,22 @@ final class FunctionSummaryCollector: FactCollector {
         var summary: FunctionSummary
         var locals: Set<String>
         let nodeID: SyntaxIdentifier
-        /// Receiver types already resolved in this function, by the receiver's source text. A function calls
-        /// methods on the same few receivers again and again, and each name lookup walks its scopes: on app
-        /// code the lookups were a quarter of the run before this memo.
-        var receiverTypes: [String: ValueType] = [:]
     }
 
     private var frames: [Frame] = []
+    /// Every name declared in the functions walked so far, to type call receivers without a name lookup.
+    private let localNames = LocalNames()
 
     init() {}
 
     func enter(_ node: Syntax, context: FileContext) {
         switch node.kind {
+        case .identifierPattern:
+            // A computed property's own name is not a local of its getter.
+            guard let frame = frames.last, node.parent?.id != frame.nodeID else { return }
+            localNames.record(node)
+        case .functionParameter, .closureParameter, .closureShorthandParameter, .closureCapture:
+            if !frames.isEmpty { localNames.record(node) }
         case .functionDecl, .initializerDecl:
             guard let function = context.scope.currentFunction, function.node.id == node.id else { return }
             let key = FunctionKey(typeName: context.scope.currentType?.qualifiedName, name: function.name)
@@ -34,6 +39,7 @@ final class FunctionSummaryCollector: FactCollector {
                                                        location: context.location(of: node)),
                               locals: [], nodeID: node.id)
             frame.locals.formUnion(function.parameters.map(\.name))
+            frame.summary.lastParameterEscapes = function.parameters.last.map { Self.isEscapingClosureType($0.typeName) } ?? false
             frames.append(frame)
         case .patternBinding:
             guard let binding = node.as(PatternBindingSyntax.self) else { return }
@@ -98,6 +104,7 @@ final class FunctionSummaryCollector: FactCollector {
     func exit(_ node: Syntax, context: FileContext) {
         guard let last = frames.last, last.nodeID == node.id else { return }
         frames.removeLast()
+        if frames.isEmpty { localNames.removeAll() }
         context.facts.functionSummaries.append(last.summary)
     }
 
@@ -157,15 +164,7 @@ final class FunctionSummaryCollector: FactCollector {
             if SyntaxFacts.isSelf(base) {
                 receiver = nil
             } else {
-                let text = context.sourceText(of: base)
-                let type: ValueType
-                if let known = frames[index].receiverTypes[text] {
-                    type = known
-                } else {
-                    type = Self.receiverWithoutLookup(base, locals: frames[index].locals, selfType: context.scope.currentType?.qualifiedName)
-                        ?? ValueTypes.of(base, in: context)
-                    frames[index].receiverTypes[text] = type
-                }
+                let type = ValueTypes.of(base, selfType: context.scope.currentType?.qualifiedName, depth: 0, names: localNames)
                 guard type.isKnown else { return }
                 receiver = type
             }
@@ -211,29 +210,9 @@ final class FunctionSummaryCollector: FactCollector {
         return closure.parent?.as(LabeledExprSyntax.self)?.label?.text
     }
 
-    /// The type of a receiver that is a plain member chain (`store.items`, `DispatchQueue.main`) whose first
-    /// name the function has not declared: a property of `self` or a type, known without a name lookup,
-    /// which on app code costs more than the rest of the walk. Nil when the first name is a local or a
-    /// parameter (or the chain has calls, subscripts or optionals): those take the full lookup.
-    static func receiverWithoutLookup(_ expression: ExprSyntax, locals: Set<String>, selfType: String?) -> ValueType? {
-        var members: [String] = []
-        var current = expression
-        while let member = current.as(MemberAccessExprSyntax.self), let base = member.base {
-            members.insert(member.declName.baseName.text, at: 0)
-            current = base
-        }
-        guard let root = current.as(DeclReferenceExprSyntax.self), case .identifier(let name) = root.baseName.tokenKind,
-              !locals.contains(name) else { return nil }
-        var type: ValueType
-        if SyntaxFacts.isTypeName(name) {
-            guard !members.isEmpty else { return nil }
-            type = .member(.named(name, scope: selfType), members.removeFirst())
-        } else {
-            guard let selfType else { return nil }
-            type = .member(.named(selfType, scope: nil), name)
-        }
-        for member in members { type = .member(type, member) }
-        return type
+    /// `@escaping (Int) -> Void`, or `((Int) -> Void)?` (an optional closure is escaping by definition).
+    static func isEscapingClosureType(_ typeText: String) -> Bool {
+        typeText.contains("@escaping") || (typeText.hasSuffix(")?") && typeText.contains("->"))
     }
 
     /// The left side of `x = v` or `x += v`.

@@ -64,17 +64,53 @@ extension ProjectIndex {
     /// type (or of the type it is declared in, for extensions) for an unqualified call, else a free function;
     /// a method of the receiver's type otherwise.
     public func callee(of call: CallFact) -> FunctionKey? {
-        guard let receiver = call.receiver else {
-            if let owner = call.caller.typeName {
-                let method = FunctionKey(typeName: owner, name: call.callee)
+        callee(named: call.callee, receiver: call.receiver, callerType: call.caller.typeName)
+    }
+
+    /// The project function a call named `name` reaches, made in a method of `callerType` (nil in a free
+    /// function) on `receiver` (nil for an unqualified call or one on `self`); see `callee(of:)`.
+    public func callee(named name: String, receiver: ValueType?, callerType: String?) -> FunctionKey? {
+        guard let receiver else {
+            if let owner = callerType {
+                let method = FunctionKey(typeName: owner, name: name)
                 if functionSummaries[method] != nil { return method }
             }
-            let free = FunctionKey(typeName: nil, name: call.callee)
+            let free = FunctionKey(typeName: nil, name: name)
             return functionSummaries[free] != nil ? free : nil
         }
         guard let type = resolve(receiver), !type.isCollection, let owner = resolveType(type.name) else { return nil }
-        let method = FunctionKey(typeName: owner, name: call.callee)
+        let method = FunctionKey(typeName: owner, name: name)
         return functionSummaries[method] != nil ? method : nil
+    }
+
+    /// Writes to stored `var`s of `self` that run on the thread that called `key`: in its body, outside closures
+    /// that run elsewhere (a hop to the main queue, another queue, a completion handler), and in the methods of the
+    /// same type it calls there, to `depth` calls. Functions that run somewhere of their own (`@MainActor`, an
+    /// actor's, `async`) are not followed, nor are those that hop to the main actor anywhere: their writes may
+    /// sit behind a `guard Thread.isMainThread else { ... }` re-dispatch, which the summary does not see.
+    public func writesOnCallersThread(of key: FunctionKey, depth: Int = ProjectIndex.callDepth)
+        -> [(function: FunctionKey, write: StateWrite)] {
+        var result: [(function: FunctionKey, write: StateWrite)] = []
+        var seen: Set<FunctionKey> = []
+        func runsWhereCalled(_ context: ExecutionContext) -> Bool {
+            switch context {
+            case .callers, .typeIsolation(_, isAsync: false): return true
+            default: return false
+            }
+        }
+        func visit(_ key: FunctionKey, remaining: Int) {
+            guard let summary = functionSummaries[key], let typeName = key.typeName, seen.insert(key).inserted,
+                  !summary.isAsync, !summary.hopsToMainActor, runsWhereCalled(summary.declaredContext) else { return }
+            for write in summary.writes where runsWhereCalled(write.context) && property(write.property, of: typeName)?.isStoredVar == true {
+                result.append((key, write))
+            }
+            guard remaining > 0 else { return }
+            for call in summary.calls where call.receiver == nil && runsWhereCalled(call.context) {
+                if let callee = callee(of: call), callee.typeName == typeName { visit(callee, remaining: remaining - 1) }
+            }
+        }
+        visit(key, remaining: depth - 1)
+        return result
     }
 
     /// Where a function is called from in the project.

@@ -40,6 +40,8 @@ public struct LintResult: Sendable {
     /// Swift and resource files discovery found, readable or not (`lint(paths:)` only): zero means the
     /// paths held nothing to lint, which the command line reports as an error.
     public var lintableFiles = 0
+    /// Rules that ran on some file: with nested configurations, the union of every file's rules.
+    public var enabledRules: Set<String> = []
 }
 
 /// The pipeline: discover → read and parse each file once (in parallel) → one walk per file that
@@ -50,19 +52,28 @@ public enum Linter {
     public static func enabledRules(configuration: Configuration, enableAllRules: Bool) -> Set<String> {
         let all = RuleRegistry.allDescriptions
         if enableAllRules { return Set(all.map(\.id)) }
-        if let only = configuration.onlyRules { return Set(only) }
+        if let only = configuration.onlyRules {
+            return only.contains(Configuration.allRules) ? Set(all.map(\.id)) : Set(only)
+        }
         var enabled = Set(all.filter { !$0.isOptIn }.map(\.id))
         enabled.formUnion(configuration.optInRules)
+        if configuration.optInRules.contains(Configuration.allRules) { enabled.formUnion(all.map(\.id)) }
+        enabled.remove(Configuration.allRules)
         enabled.subtract(configuration.disabledRules)
         return enabled
     }
 
-    /// Lints files and folders on disk. (The command line passes the config's `included` folders when
-    /// the user names no path.)
+    /// Lints files and folders on disk with one configuration for every file (as `--config` does).
     public static func lint(paths: [String], configuration: Configuration, enableAllRules: Bool = false) -> LintResult {
+        lint(paths: paths, configurations: .single(configuration), enableAllRules: enableAllRules)
+    }
+
+    /// Lints files and folders on disk, each file with the configuration that applies to it. (The
+    /// command line passes the main configuration's `included` folders when the user names no path.)
+    public static func lint(paths: [String], configurations: ConfigurationTree, enableAllRules: Bool = false) -> LintResult {
         var clock = Stopwatch()
-        let discovered = FileDiscovery.discover(paths: paths, excluded: configuration.excluded)
-        var warnings = configuration.warnings + discovered.warnings
+        let discovered = FileDiscovery.discover(paths: paths, configurations: configurations)
+        var warnings = configurations.warnings(lintedRoots: paths) + discovered.warnings
         var resources: [ResourceFile] = []
         var xcodeProjects: [XcodeProject] = []
         for (path, kind) in discovered.resourcePaths {
@@ -79,17 +90,43 @@ public enum Linter {
         let layout = ProjectLayout.make(paths: paths, swiftFiles: discovered.swiftFiles, xcodeProjects: xcodeProjects)
         let discoverTime = clock.lap()
         var result = run(files: discovered.swiftFiles.map { .path($0) }, resources: resources, layout: layout,
-                         configuration: configuration, enableAllRules: enableAllRules)
+                         configurations: configurations, enableAllRules: enableAllRules)
         result.warnings = warnings + result.warnings
         result.timings.discover = discoverTime
         result.lintableFiles = discovered.lintableCount
         return result
     }
 
+    /// Reads the resource files discovery found: Xcode projects into targets, the others as text.
+    static func readResources(_ discovered: DiscoveredFiles) -> (resources: [ResourceFile], xcodeProjects: [XcodeProject], warnings: [String]) {
+        var warnings: [String] = []
+        var resources: [ResourceFile] = []
+        var xcodeProjects: [XcodeProject] = []
+        for (path, kind) in discovered.resourcePaths {
+            switch SourceReader.read(path) {
+            case .success(let text) where kind == .xcodeProject:
+                switch XcodeProject.read(path: path, text: text) {
+                case .success(let project): xcodeProjects.append(project)
+                case .failure(let failure): warnings.append(failure.description)
+                }
+            case .success(let text): resources.append(ResourceFile(path: path, kind: kind, text: text))
+            case .failure(let failure): warnings.append(failure.description)
+            }
+        }
+        return (resources, xcodeProjects, warnings)
+    }
+
     /// Lints sources given as text, with optional resource files. Used by tests and editors.
     public static func lint(sources: [SourceInput], resources: [ResourceFile] = [], layout: ProjectLayout = ProjectLayout(),
                             configuration: Configuration, enableAllRules: Bool = false) -> LintResult {
-        run(files: sources.map { .text($0) }, resources: resources, layout: layout, configuration: configuration,
+        run(files: sources.map { .text($0) }, resources: resources, layout: layout, configurations: .single(configuration),
+            enableAllRules: enableAllRules)
+    }
+
+    /// Sources given as text, each with the configuration that applies to its path.
+    public static func lint(sources: [SourceInput], resources: [ResourceFile] = [], layout: ProjectLayout = ProjectLayout(),
+                            configurations: ConfigurationTree, enableAllRules: Bool = false) -> LintResult {
+        run(files: sources.map { .text($0) }, resources: resources, layout: layout, configurations: configurations,
             enableAllRules: enableAllRules)
     }
 
@@ -115,21 +152,57 @@ public enum Linter {
 
     /// `parallel: false` processes the files one after another on the calling thread: a test compares
     /// both ways to prove the output does not depend on scheduling.
+    /// The rules of one effective configuration: files with the same chain of configurations share it.
+    struct RuleGroup {
+        let configuration: Configuration
+        let enabled: Set<String>
+        let plan: RulePlan
+    }
+
     static func run(files: [FileInput], resources: [ResourceFile], layout: ProjectLayout, configuration: Configuration,
                     enableAllRules: Bool, parallel: Bool = true) -> LintResult {
-        let enabled = enabledRules(configuration: configuration, enableAllRules: enableAllRules)
-        let syntaxRules = RuleRegistry.syntaxRules.filter { enabled.contains($0.description.id) }
-        let projectRules = RuleRegistry.projectRules.filter { enabled.contains($0.description.id) }
-        let plan = RulePlan(syntaxRules: syntaxRules, options: configuration.ruleOptions)
+        run(files: files, resources: resources, layout: layout, configurations: .single(configuration),
+            enableAllRules: enableAllRules, parallel: parallel)
+    }
+
+    ///
+    /// `reportOnly`: report findings (and per-file warnings) only in these files; the other files are
+    /// still read, parsed and walked for the index, but no syntax rule runs on them, since none of
+    /// their findings would be reported and rules add nothing to the index.
+    static func run(files: [FileInput], resources: [ResourceFile], layout: ProjectLayout, configurations: ConfigurationTree,
+                    enableAllRules: Bool, parallel: Bool = true, reportOnly: Set<String>? = nil) -> LintResult {
+        let configuration = configurations.main
+        // One group per distinct chain of configurations, made before the parallel stage: each file's
+        // walk runs only its group's rules, with its group's options. The index does not depend on it.
+        var groups: [String: RuleGroup] = [:]
+        var groupKeys: [String: String] = [:]  // path → group key
+        func groupKey(of path: String) -> String {
+            if let key = groupKeys[path] { return key }
+            let effective = configurations.configuration(forFile: path)
+            if groups[effective.key] == nil {
+                let enabled = enabledRules(configuration: effective.configuration, enableAllRules: enableAllRules)
+                groups[effective.key] = RuleGroup(
+                    configuration: effective.configuration, enabled: enabled,
+                    plan: RulePlan(syntaxRules: RuleRegistry.syntaxRules.filter { enabled.contains($0.description.id) },
+                                   options: effective.configuration.ruleOptions))
+            }
+            groupKeys[path] = effective.key
+            return effective.key
+        }
+        // cannot fail: `groupKey(of:)` adds the group of every key it returns.
+        func group(of path: String) -> RuleGroup { groups[groupKey(of: path)]! }
+        let indexOnly = RulePlan(syntaxRules: [], options: [:])
+        let plans = files.map { input in reportOnly.map { $0.contains(input.path) } ?? true ? group(of: input.path).plan : indexOnly }
+        for resource in resources { _ = groupKey(of: resource.path) }
 
         var filesClock = Stopwatch()
         let results = ResultSlots<FileResult>(count: files.count)
         if parallel {
             DispatchQueue.concurrentPerform(iterations: files.count) { index in
-                results[index] = processFile(files[index], plan: plan)
+                results[index] = processFile(files[index], plan: plans[index])
             }
         } else {
-            for index in files.indices { results[index] = processFile(files[index], plan: plan) }
+            for index in files.indices { results[index] = processFile(files[index], plan: plans[index]) }
         }
         let fileResults = results.values.map { $0 ?? FileResult() }
         var timings = StageTimings()
@@ -173,8 +246,23 @@ public enum Linter {
                                                    column: pending.location.column))
                 }
             }
-            for rule in projectRules {
-                projectFindings += rule.check(index: index, options: configuration.ruleOptions[rule.description.id] ?? RuleOptions())
+            for rule in RuleRegistry.projectRules {
+                let id = rule.description.id
+                // A project rule runs once per distinct set of its options among the groups that enable
+                // it (once, without nested configurations); each finding is kept where its own file's
+                // configuration enables the rule with those options.
+                var optionSets: [[String: OptionValue]] = []
+                for group in groups.values.sorted(by: { $0.configuration.file ?? "" < $1.configuration.file ?? "" })
+                where group.enabled.contains(id) {
+                    let values = group.configuration.ruleOptions[id]?.values ?? [:]
+                    if !optionSets.contains(values) { optionSets.append(values) }
+                }
+                for values in optionSets {
+                    projectFindings += rule.check(index: index, options: RuleOptions(values)).filter { finding in
+                        let owner = group(of: finding.file)
+                        return owner.enabled.contains(id) && (owner.configuration.ruleOptions[id]?.values ?? [:]) == values
+                    }
+                }
             }
             // Each rule speaks about the kinds of code it declares (app code, by default).
             findings += projectFindings.filter { finding in
@@ -182,19 +270,32 @@ public enum Linter {
                     index.codeKind(of: SourceLocation(file: finding.file, line: finding.line, column: finding.column))) ?? true
             }
         }
-        for resource in resources where resource.kind == .coreDataModel {
+        if let reportOnly {
+            findings = findings.filter { reportOnly.contains($0.file) }
+            suppressions = suppressions.filter { reportOnly.contains($0.key) }
+        }
+        for resource in resources where resource.kind == .coreDataModel && reportOnly.map({ $0.contains(resource.path) }) ?? true {
             let suppression = SuppressionMap(xml: resource.text)
             if !suppression.isEmpty { suppressions[resource.path] = suppression }
         }
-        let suppression = SuppressionOutcome.apply(findings, maps: suppressions, enabled: enabled, descriptions: descriptions)
+        let suppression = SuppressionOutcome.apply(findings, maps: suppressions, enabled: { group(of: $0).enabled },
+                                                   descriptions: descriptions)
         findings = suppression.findings
         for index in findings.indices {
-            if let severity = configuration.severityOverrides[findings[index].ruleID] { findings[index].severity = severity }
+            if let severity = group(of: findings[index].file).configuration.severityOverrides[findings[index].ruleID] {
+                findings[index].severity = severity
+            }
         }
         findings = Array(Set(findings)).sorted(by: Finding.ordered)
         timings.rules = rulesClock.lap()
-        return LintResult(findings: findings, warnings: fileResults.compactMap(\.warning) + indexes.flatMap(\.index.warnings) + suppression.warnings,
-                          filesLinted: files.count, timings: timings)
+        let fileWarnings = zip(files, fileResults).compactMap { input, result in
+            reportOnly.map { $0.contains(input.path) } ?? true ? result.warning : nil
+        }
+        var result = LintResult(findings: findings, warnings: fileWarnings + indexes.flatMap(\.index.warnings) + suppression.warnings,
+                                filesLinted: files.count, timings: timings)
+        result.enabledRules = groups.isEmpty ? enabledRules(configuration: configuration, enableAllRules: enableAllRules)
+            : groups.values.reduce(into: Set<String>()) { $0.formUnion($1.enabled) }
+        return result
     }
 
     static func processFile(_ input: FileInput, plan: RulePlan) -> FileResult {

@@ -102,7 +102,7 @@ extension LintReport {
     func keeping(_ keep: (Int) -> Bool) -> LintReport {
         let kept = findings.indices.filter(keep)
         return LintReport(findings: kept.map { findings[$0] }, rules: rules, root: root, identities: kept.map { identities[$0] },
-                          scalarColumns: kept.map { scalarColumns[$0] }, documentationURL: documentationURL)
+                          documentationURL: documentationURL)
     }
 
     /// Every finding's identity, as a baseline.

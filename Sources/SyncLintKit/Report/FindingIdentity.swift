@@ -104,15 +104,9 @@ public enum FindingIdentities {
     /// still told apart by rule, path and occurrence.
     public static func compute(_ findings: [Finding], root: String,
                                text: (String) -> String? = { try? String(contentsOfFile: $0, encoding: .utf8) }) -> [FindingIdentity] {
-        located(findings, root: root, text: text).map(\.identity)
-    }
-
-    /// Identities, and each finding's column in Unicode scalars (for SARIF), reading each file once.
-    static func located(_ findings: [Finding], root: String,
-                        text: (String) -> String?) -> [(identity: FindingIdentity, scalarColumn: Int)] {
         var byFile: [String: [Int]] = [:]
         for (index, finding) in findings.enumerated() { byFile[finding.file, default: []].append(index) }
-        var identities = [(identity: FindingIdentity, scalarColumn: Int)?](repeating: nil, count: findings.count)
+        var identities = [FindingIdentity?](repeating: nil, count: findings.count)
         for (file, indices) in byFile {
             let path = ProjectRoot.relative(file, to: root) ?? file
             let source = text(file).map(SourceLines.init)
@@ -128,7 +122,7 @@ public enum FindingIdentities {
                 seen[key] = occurrence + 1
                 let identity = FindingIdentity(ruleID: finding.ruleID, path: path, lineText: lineText,
                                                declaration: declaration, occurrence: occurrence)
-                identities[index] = (identity, source?.scalarColumn(line: finding.line, utf8Column: finding.column) ?? finding.column)
+                identities[index] = identity
             }
         }
         // cannot fail: every slot was filled by the loop above, one per finding.
@@ -155,13 +149,6 @@ struct SourceLines {
         number >= 1 && number <= lines.count ? lines[number - 1] : ""
     }
 
-    /// The 1-based column in Unicode scalars of a 1-based UTF-8 column on a line (SARIF has no UTF-8 columns).
-    func scalarColumn(line number: Int, utf8Column: Int) -> Int {
-        let utf8 = Array(line(number).utf8)
-        let prefix = utf8.prefix(max(0, utf8Column - 1))
-        return String(decoding: prefix, as: UTF8.self).unicodeScalars.count + 1
-    }
-
     func declarationLine(enclosing lineNumber: Int, column: Int) -> String {
         if let tree { return swiftDeclarationLine(in: tree, line: lineNumber, column: column) }
         return parentLine(of: lineNumber)
@@ -182,7 +169,7 @@ struct SourceLines {
 
     private func swiftDeclarationLine(in tree: SourceFileSyntax, line lineNumber: Int, column: Int) -> String {
         let converter = SourceLocationConverter(fileName: "", tree: tree)
-        let offset = converter.position(ofLine: lineNumber, column: column)
+        let offset = converter.position(ofLine: lineNumber, column: SourceColumn.utf8Column(line: line(lineNumber), scalarColumn: column))
         guard let token = tree.token(at: offset) else { return "" }
         var node: Syntax? = Syntax(token)
         while let current = node {

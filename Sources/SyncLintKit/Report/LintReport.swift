@@ -10,8 +10,6 @@ public struct LintReport: Sendable {
     public let root: String
     /// Per finding, in the same order: its identity (baseline key, fingerprints).
     public let identities: [FindingIdentity]
-    /// Per finding: its column in Unicode scalars, for formats that do not count UTF-8 bytes.
-    let scalarColumns: [Int]
     /// Where each rule's documentation lives; `helpURL(for:)` appends the rule's anchor.
     public let documentationURL: String
 
@@ -27,18 +25,14 @@ public struct LintReport: Sendable {
         self.documentationURL = documentationURL
         // Identities read and parse each file with findings again; reporters that print only
         // positions skip that (`locate: false`), leaving identities without line and declaration texts.
-        let located = FindingIdentities.located(findings, root: root, text: locate ? text : { _ in nil })
-        self.identities = located.map(\.identity)
-        self.scalarColumns = located.map(\.scalarColumn)
+        self.identities = FindingIdentities.compute(findings, root: root, text: locate ? text : { _ in nil })
     }
 
-    init(findings: [Finding], rules: [RuleDescription], root: String, identities: [FindingIdentity], scalarColumns: [Int],
-         documentationURL: String) {
+    init(findings: [Finding], rules: [RuleDescription], root: String, identities: [FindingIdentity], documentationURL: String) {
         self.findings = findings
         self.rules = rules
         self.root = root
         self.identities = identities
-        self.scalarColumns = scalarColumns
         self.documentationURL = documentationURL
     }
 

@@ -23,8 +23,9 @@ public enum ReporterKind: String, CaseIterable, Sendable {
     /// Finding counts per rule.
     case summary
 
-    /// Whether the format prints identities (fingerprints) or Unicode-scalar columns, which need each
-    /// file with findings read and parsed again.
+    /// Whether the format prints identities (fingerprints), which need each file with findings read
+    /// and parsed again. (Columns need nothing more: every finding's column already counts Unicode
+    /// scalars, see `SourceColumn`.)
     public var usesIdentities: Bool { self == .sarif || self == .codeclimate }
 
     /// Findings alone: paths relative to `/`, every registered rule as "ran".

@@ -5,8 +5,9 @@ public enum RuleDocumentation {
 
     public static func markdown(for rule: RuleDescription) -> String {
         var text = "## `\(rule.id)`: \(rule.name)\n\n"
-        text += "Default: \(rule.isOptIn ? "opt-in" : "on") · Severity: \(rule.severity.rawValue) · Seed: \(rule.seed)"
+        text += "Default: \(rule.isOptIn ? "opt-in" : "on") · Severity: \(rule.severity.rawValue)"
         text += " · Fix: \(rule.fixSafety.rawValue) · Applies to: \(rule.appliesTo.summary)\n\n"
+        if let origin = origin(of: rule) { text += "Learned from \(origin).\n\n" }
         text += "### What it does\n\n\(rule.whatItDoes)\n\n"
         text += "### Why is this bad?\n\n\(rule.whyIsThisBad)\n\n"
         if !rule.options.isEmpty {
@@ -31,6 +32,22 @@ public enum RuleDocumentation {
             text += fixable.code.replacingOccurrences(of: "↓", with: "") + "\n```\n\nto\n\n```\(fence(fixable))\n\(after)\n```\n\n"
         }
         return text
+    }
+
+    /// The case studies SyncLint was specified from, in words: users never saw them under their
+    /// internal labels, so the documentation names what each one was.
+    static let caseStudies: [String: String] = [
+        "000": "a reading app's guide to SwiftUI task races under CloudKit sync",
+        "001": "a reading app's post-mortem of a spinner stuck while CloudKit synced",
+        "002": "a dice app's guide to concurrency and SwiftData patterns",
+        "003": "a guide to SwiftData unique constraints that crash CloudKit apps at launch",
+        "004": "a macOS app's analysis of CloudKit changes that reached the screen only after switching apps",
+    ]
+
+    /// Where the rule comes from, in words, or nil for a rule of SyncLint's own.
+    public static func origin(of rule: RuleDescription) -> String? {
+        let studies = rule.seed.split(whereSeparator: { $0 == "," || $0 == " " }).compactMap { caseStudies[String($0)] }
+        return studies.isEmpty ? nil : studies.joined(separator: ", and ")
     }
 
     static func fence(_ example: RuleExample) -> String {
@@ -58,11 +75,11 @@ public enum RuleDocumentation {
 
     /// The rule table used in the README and at the top of `docs/rules.md`.
     public static func table(_ rules: [RuleDescription]) -> String {
-        var text = "| Rule | Default | Severity | Applies to | Seed | What it finds |\n|---|---|---|---|---|---|\n"
+        var text = "| Rule | Default | Severity | Applies to | What it finds |\n|---|---|---|---|---|\n"
         for rule in rules {
             let summary = firstSentence(of: rule.whatItDoes)
             text += "| `\(rule.id)` | \(rule.isOptIn ? "opt-in" : "on") | \(rule.severity.rawValue) | \(rule.appliesTo.summary) | "
-                + "\(rule.seed) | \(summary.replacingOccurrences(of: "|", with: "\\|")) |\n"
+                + "\(summary.replacingOccurrences(of: "|", with: "\\|")) |\n"
         }
         return text
     }

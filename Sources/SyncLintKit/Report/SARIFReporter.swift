@@ -43,7 +43,7 @@ public enum SARIFReporter {
                 "locations": [[
                     "physicalLocation": [
                         "artifactLocation": artifact,
-                        "region": ["startLine": finding.line, "startColumn": report.scalarColumns[index]],
+                        "region": ["startLine": finding.line, "startColumn": finding.column],
                     ],
                 ]],
                 "partialFingerprints": [fingerprintKey: report.identities[index].fingerprint],

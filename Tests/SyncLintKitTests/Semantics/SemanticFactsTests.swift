@@ -102,6 +102,43 @@ struct ValueTypeTests {
         #expect(Self.types(of: "thing", line: 5, in: source) == [nil])
         #expect(Self.types(of: "card", line: 5, in: source) == [nil], "a name that says `card` is not a Card")
     }
+    /// Call receivers are typed from the names the walk saw declared (no lexical lookup): each answer
+    /// must be the one Swift's scoping gives.
+    @Test func receiversOfCallsFollowSwiftScoping() {
+        let source = """
+            final class Shelf {
+                var deck: Deck = Deck()
+                func sort(card: Card) {
+                    if true { let deck = card; deck.touch() }
+                    deck.touch()
+                    let card = card.deck
+                    card?.touch()
+                    #if os(iOS)
+                    let pile = Card()
+                    #else
+                    let pile = Deck()
+                    #endif
+                    pile.touch()
+                    switch 3 {
+                    case let deck where deck > 2: deck.touch()
+                    default: break
+                    }
+                    do { try load() } catch { error.touch() }
+                }
+            }
+            """
+        let index = Probe.index(["/v/Models.swift": Self.models, "/v/Code.swift": source])
+        let calls = index.functionSummaries.values.flatMap(\.calls).filter { $0.callee == "touch" }
+        func receiver(onLine line: Int) -> String? {
+            calls.first { $0.location.line == line }.flatMap { $0.receiver }.flatMap { index.resolve($0)?.name }
+        }
+        #expect(receiver(onLine: 4) == "Card", "the block's own `deck` shadows the property")
+        #expect(receiver(onLine: 5) == "Deck", "after the block, `deck` is the property again")
+        #expect(receiver(onLine: 7) == "Deck", "`let card = card.deck` reads the parameter")
+        #expect(receiver(onLine: 13) == "Deck", "a `let` in an `#if` clause is visible after the `#endif`")
+        #expect(receiver(onLine: 15) == nil, "a `case let` binding (an Int here) shadows the property in its body")
+        #expect(calls.contains { $0.location.line == 18 } == false, "the implicit `error` is not a property of self")
+    }
 }
 
 struct FunctionSummaryTests {

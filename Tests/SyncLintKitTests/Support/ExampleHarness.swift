@@ -18,7 +18,7 @@ enum Harness {
     }
 }
 
-/// A source with `↓` markers removed, and where each marker stood (line, UTF-8 column, both 1-based).
+/// A source with `↓` markers removed, and where each marker stood (line, column in Unicode scalars, both 1-based).
 struct MarkedSource {
     let text: String
     let markers: [Position]
@@ -36,7 +36,7 @@ struct MarkedSource {
             var clean = ""
             for character in line {
                 if character == "↓" {
-                    markers.append(Position(line: lineIndex + 1, column: clean.utf8.count + 1))
+                    markers.append(Position(line: lineIndex + 1, column: clean.unicodeScalars.count + 1))
                 } else {
                     clean.append(character)
                 }

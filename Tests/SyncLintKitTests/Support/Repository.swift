@@ -43,6 +43,29 @@ enum Repository {
                          stderr: String(decoding: errData, as: UTF8.self))
     }
 
+    /// Runs the built `synclint` with `input` on its standard input (`--use-stdin`).
+    static func run(_ arguments: [String], in folder: URL, input: String) throws -> RunResult {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        let inPipe = Pipe()
+        let out = Pipe()
+        let err = Pipe()
+        process.standardInput = inPipe
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // Inputs in these tests are small, well under a pipe's buffer, so writing before reading cannot block.
+        inPipe.fileHandleForWriting.write(Data(input.utf8))
+        try inPipe.fileHandleForWriting.close()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return RunResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                         stderr: String(decoding: errData, as: UTF8.self))
+    }
+
     /// Runs the built `synclint` with its standard output going to `standardOutput` (a file opened
     /// for reading only, `/dev/full`, a pipe nobody reads); stdout is then not captured.
     static func run(_ arguments: [String], in folder: URL, standardOutput: FileHandle) throws -> RunResult {

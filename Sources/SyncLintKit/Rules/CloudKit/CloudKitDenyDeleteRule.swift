@@ -10,7 +10,7 @@ public enum CloudKitDenyDeleteRule: ProjectRule {
         whyIsThisBad: """
             CloudKit cannot enforce a deny rule across devices (another device may already have deleted the \
             related record), so a CloudKit-backed schema with one fails to load and the app crashes at launch \
-            (seed 003's class of crash). Use `.nullify` or `.cascade` and check in code before deleting.
+            (the same launch crash as a unique constraint under CloudKit). Use `.nullify` or `.cascade` and check in code before deleting.
             """,
         seed: "003",
         severity: .error,

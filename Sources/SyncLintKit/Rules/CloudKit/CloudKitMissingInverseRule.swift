@@ -7,7 +7,7 @@ public enum CloudKitMissingInverseRule: ProjectRule {
         whyIsThisBad: """
             `NSPersistentCloudKitContainer` requires every relationship to have an inverse, because it rebuilds \
             relationships from references that sync one record at a time; a model without one fails to load \
-            (seed 003's class of launch crash, for Core Data).
+            (the launch crash of a unique constraint under CloudKit, for Core Data).
             """,
         seed: "003, 004",
         severity: .error,

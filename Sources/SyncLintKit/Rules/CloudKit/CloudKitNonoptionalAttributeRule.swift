@@ -11,7 +11,7 @@ public enum CloudKitNonoptionalAttributeRule: ProjectRule {
         whyIsThisBad: """
             CloudKit records can arrive without any given field, so a CloudKit-backed schema requires every \
             attribute to be optional or to have a default; otherwise loading the store fails and the app crashes \
-            at launch the same way seed 003's unique constraint does. A value assigned only in `init` is not a \
+            at launch the same way a unique constraint does. A value assigned only in `init` is not a \
             schema default.
             """,
         seed: "003",

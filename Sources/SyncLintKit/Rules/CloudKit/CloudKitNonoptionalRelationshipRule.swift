@@ -10,7 +10,7 @@ public enum CloudKitNonoptionalRelationshipRule: ProjectRule {
         whyIsThisBad: """
             CloudKit requires every relationship to be optional: records and their references sync separately \
             and arrive in any order. A non-optional relationship, including the common `var items: [Item] = []`, \
-            makes the CloudKit-backed store fail to load and the app crash at launch (seed 003's class of crash).
+            makes the CloudKit-backed store fail to load and the app crash at launch (the same crash as a unique constraint under CloudKit).
             """,
         seed: "003",
         severity: .error,

@@ -6,8 +6,8 @@ public enum CloudKitOrderedRelationshipRule: ProjectRule {
         whatItDoes: "Finds `ordered=\"YES\"` relationships in Core Data model files loaded by an `NSPersistentCloudKitContainer`.",
         whyIsThisBad: """
             CloudKit does not support ordered relationships; a model with one fails to load in an \
-            `NSPersistentCloudKitContainer`, crashing at launch when the load error is fatal (seed 003's class of \
-            crash, for Core Data). Keep an explicit sort-order attribute instead.
+            `NSPersistentCloudKitContainer`, crashing at launch when the load error is fatal (the same \
+            launch crash as a unique constraint under CloudKit, for Core Data). Keep an explicit sort-order attribute instead.
             """,
         seed: "003, 004",
         severity: .error,

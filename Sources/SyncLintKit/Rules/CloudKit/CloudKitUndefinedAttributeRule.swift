@@ -6,7 +6,7 @@ public enum CloudKitUndefinedAttributeRule: ProjectRule {
         whatItDoes: "Finds attributes of type Undefined in Core Data model files loaded by an `NSPersistentCloudKitContainer`.",
         whyIsThisBad: """
             An Undefined attribute has no CloudKit field type to map to, so the model cannot be loaded in a \
-            CloudKit container (seed 003's class of launch crash, for Core Data). Give it a concrete type; mark it \
+            CloudKit container (the launch crash of a unique constraint under CloudKit, for Core Data). Give it a concrete type; mark it \
             transient if it is never stored.
             """,
         seed: "003, 004",

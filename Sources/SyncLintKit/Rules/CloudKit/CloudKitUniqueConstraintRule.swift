@@ -10,7 +10,7 @@ public enum CloudKitUniqueConstraintRule: ProjectRule {
         whyIsThisBad: """
             CloudKit supports no unique constraint at all. With one in the schema, loading a CloudKit-backed \
             store fails, `ModelContainer` creation throws, and the usual `fatalError` in its `catch` crashes the \
-            app on every launch (seed 003). Seed 003 calls `@Attribute(.unique) private(set) var id: UUID` \
+            app on every launch. A popular guide to this very crash calls `@Attribute(.unique) private(set) var id: UUID` \
             "OK: synthetic ID"; it is not: a unique synthetic id fails exactly the same way, so it is reported too.
             """,
         seed: "003",
@@ -34,7 +34,7 @@ public enum CloudKitUniqueConstraintRule: ProjectRule {
                 """),
             RuleExample("""
                 @Model final class Article {
-                    @Attribute(.unique) private(set) var ↓id: UUID = UUID()  // seed 003: "OK: synthetic ID" (it is not)
+                    @Attribute(.unique) private(set) var ↓id: UUID = UUID()  // "OK: synthetic ID" (it is not)
                     ↓#Unique<Article>([\\.url])
                     var url: URL?
                 }
@@ -66,8 +66,8 @@ public enum CloudKitUniqueConstraintRule: ProjectRule {
         ],
         knownLimitations: """
             CloudKit is judged on for the whole project when any store syncs; a model kept only in a local \
-            configuration next to a synced one is reported too (set `cloudkit: off`, or suppress). Seed 003's \
-            "synthetic ID" exception is deliberately not honoured: see `docs/departures-from-seeds.md`.
+            configuration next to a synced one is reported too (set `cloudkit: off`, or suppress). The \
+            "synthetic ID" exception such guides make is deliberately not honoured: see `docs/departures-from-seeds.md`.
             """)
 
     public static func check(index: ProjectIndex, options: RuleOptions) -> [Finding] {

@@ -15,7 +15,7 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
         whyIsThisBad: """
             Cancellation is how `.task(id:)` and task handles stop stale work, and it arrives as a thrown \
             `CancellationError` (or `URLError.cancelled`). Showing it as an error turns every normal \
-            navigation into a red banner (seeds 000 and 001: "Separate `CancellationError` handling, doesn't \
+            navigation into a red banner (a reading app's post-mortem: "Separate `CancellationError` handling, doesn't \
             show error UI").
             """,
         seed: "000, 001",

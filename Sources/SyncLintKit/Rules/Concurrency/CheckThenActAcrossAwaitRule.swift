@@ -14,8 +14,8 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
         whyIsThisBad: """
             An actor runs other calls while a method is suspended. Two calls both pass the check before either \
             writes, so the work runs twice and the later write wins with whichever result arrives last: the \
-            seed's double load and stuck spinner (seed 001, Issue 2: "Race window between guard check and state \
-            mutation"; seed 000, "SwiftData Actor Reentrancy").
+            double load and stuck spinner of a reading app's post-mortem ("Race window between guard check and state \
+            mutation").
             """,
         seed: "000, 001",
         // Opt-in until narrowed further: 1 of 8 findings right on eight public apps: the callers held an in-flight flag, or a flag set before the suspension already guarded the method (docs/precision.md).

@@ -7,12 +7,14 @@ public final class GCDInAsyncContextRule: SyntaxRule {
         name: "GCD In Async Context",
         whatItDoes: """
             Finds `DispatchQueue.main.async`, `DispatchQueue.main.asyncAfter` and `DispatchQueue.global().async` \
-            inside an `async` function, a `Task` body, or a method of a type (or a function) marked `@MainActor`.
+            inside an `async` function, a `Task` body, or a method of a type (or a function) marked `@MainActor`; \
+            and `DispatchQueue.main.asyncAfter` or `DispatchQueue.global().async` whose closure writes the object's own \
+            state in any method of a `@Model` or `@Observable` type (seed 002's model code).
             """,
         whyIsThisBad: """
             The dispatched closure escapes the task: it is not cancelled with it, its errors cannot be thrown to \
-            the caller, and it gives no actor isolation, so the compiler cannot check what it touches (seed 002, \
-            pattern 4 and pitfall 1: "Mixing GCD and Swift Concurrency"). `Task.sleep(for:)` replaces \
+            the caller, and it gives no actor isolation, so the compiler cannot check what it touches (a dice app's \
+            pattern guide: "Mixing GCD and Swift Concurrency"). `Task.sleep(for:)` replaces \
             `asyncAfter`, `await MainActor.run` (or simply the code, when already on the main actor) replaces \
             `main.async`, and an async function or `Task.detached` replaces `global().async`.
             """,
@@ -36,6 +38,27 @@ public final class GCDInAsyncContextRule: SyntaxRule {
                     let items = await api.items()
                     ↓DispatchQueue.main.async { self.items = items }
                     Task { ↓DispatchQueue.global(qos: .utility).async { cache.write(items) } }
+                }
+                """),
+            RuleExample("""
+                @Model final class Die {
+                    var value: Int = 1
+                    func animateRoll() {
+                        ↓DispatchQueue.main.asyncAfter(deadline: .now() + 0.25) {
+                            self.value = Int.random(in: 1...6)
+                        }
+                    }
+                }
+                """),
+            RuleExample("""
+                @Observable final class Gallery {
+                    var thumbnails: [Data] = []
+                    func makeThumbnails(from images: [Data]) {
+                        ↓DispatchQueue.global(qos: .userInitiated).async {
+                            let made = images.map { $0.prefix(64) }
+                            self.thumbnails = made.map { Data($0) }
+                        }
+                    }
                 }
                 """),
         ],
@@ -83,6 +106,19 @@ public final class GCDInAsyncContextRule: SyntaxRule {
                     DispatchQueue.global().async { completion(try? Data(contentsOf: url)) }
                 }
                 """),
+            RuleExample("""
+                @Observable final class Gallery {
+                    var thumbnails: [Data] = []
+                    func makeThumbnails(from images: [Data], done: @escaping ([Data]) -> Void) {
+                        DispatchQueue.global(qos: .userInitiated).async {
+                            var made: [Data] = []
+                            for image in images { made.append(Data(image.prefix(64))) }
+                            done(made)
+                        }
+                        DispatchQueue.main.async { self.thumbnails = [] }
+                    }
+                }
+                """),
         ],
         knownLimitations: """
             SwiftUI views are main-actor isolated, but a dispatch in a view's synchronous code is not reported: \
@@ -117,7 +153,28 @@ public final class GCDInAsyncContextRule: SyntaxRule {
         // Inside a callback (`monitor.pathUpdateHandler = { ... }`, a completion handler) the code may run on
         // any thread, and hopping to the main queue there is right.
         if case .other? = scope.currentClosure?.kind, !scope.isAsyncContext { return }
-        guard scope.isAsyncContext || isMainActorCode else { return }
+        guard scope.isAsyncContext || isMainActorCode || Self.schedulesModelWrite(call, method: method, receiver: receiver, scope: scope) else { return }
         context.report(call, "`\(receiver).\(method)` escapes Swift concurrency here: it is not cancelled with the task and has no actor isolation; \(replacement)")
+    }
+
+    /// A later or background write of the object's own state from a `@Model` or `@Observable` type's method
+    /// (`DispatchQueue.main.asyncAfter { self.value = ... }`, `DispatchQueue.global().async { self.items = ... }`):
+    /// in model code the closure outlives the call whatever the function's isolation, and lands on an object that
+    /// may have been deleted or changed again meanwhile. A one-turn `DispatchQueue.main.async` is left out.
+    static func schedulesModelWrite(_ call: FunctionCallExprSyntax, method: String, receiver: String, scope: ScopeStack) -> Bool {
+        guard let type = scope.currentType, type.isSwiftDataModel || type.hasAttribute("Observable"),
+              method == "asyncAfter" || receiver.hasPrefix("DispatchQueue.global"),
+              let closure = SyntaxFacts.closures(of: call).first else { return false }
+        var outside = FlowFacts.localNames(in: closure.statements)
+        if let function = scope.currentFunction {
+            outside.formUnion(function.parameters.map(\.name))
+            if let body = function.body { outside.formUnion(FlowFacts.localNames(in: body)) }
+        }
+        var writes = false
+        BodyScanner.scan(closure.statements) { node in
+            guard !writes, let sequence = node.as(SequenceExprSyntax.self), let target = SyntaxFacts.writeTarget(sequence) else { return }
+            writes = FlowFacts.selfProperty(target, locals: outside) != nil
+        }
+        return writes
     }
 }

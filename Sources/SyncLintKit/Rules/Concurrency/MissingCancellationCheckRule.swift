@@ -12,7 +12,7 @@ public final class MissingCancellationCheckRule: SyntaxRule {
             """,
         whyIsThisBad: """
             Cancelling a task only sets a flag; code after a non-throwing `await` runs anyway. A cancelled, \
-            superseded load then writes its stale result over the newer one's (seeds 000 and 001: \
+            superseded load then writes its stale result over the newer one's (a reading app's post-mortem: \
             "`Task.checkCancellation()` before and after async work"; "Check cancellation after suspension").
             """,
         seed: "000, 001",

@@ -12,7 +12,7 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
             """,
         whyIsThisBad: """
             Overwriting the handle drops the only way to cancel the task that was running: two loads now run at \
-            once, and whichever finishes last wins, even if it is the stale one (seed 000, "Cancellation \
+            once, and whichever finishes last wins, even if it is the stale one (a reading app's guide to task races, "Cancellation \
             Pattern": always cancel previous operations before starting new ones).
             """,
         seed: "000, 001",

@@ -8,13 +8,13 @@ public final class UnsynchronizedCaptureMutationRule: SyntaxRule {
         whatItDoes: """
             Finds a local `var` captured and mutated inside closures that run concurrently: \
             `DispatchQueue.*.async`, `DispatchQueue.concurrentPerform`, `group.addTask`, `Task.detached`, or \
-            completion handlers (closures passed as `completion:`/`handler:`/`callback:`, and non-isolated \
-            `Task`s) started in a loop.
+            completion handlers (closures passed as `completion:`/`handler:`/`callback:`, trailing closures passed \
+            to a project function whose last parameter is `@escaping`, and non-isolated `Task`s) started in a loop.
             """,
         whyIsThisBad: """
             Each closure reads and writes the same variable with no synchronization: increments are lost and \
-            a "when all have finished" check fires twice or never (seed 002, pattern 6, the completion counter; \
-            pitfall 3). Count with a task group, or keep the counter on the main actor. In Swift 6 language mode \
+            a "when all have finished" check fires twice or never (a dice app's pattern guide: the \
+            completion counter). Count with a task group, or keep the counter on the main actor. In Swift 6 language mode \
             the compiler already rejects this for `@Sendable` closures (\"mutation of captured var in \
             concurrently-executing code\"); SyncLint also finds it in Swift 5 mode and in completion handlers the \
             compiler cannot see are concurrent.
@@ -41,6 +41,25 @@ public final class UnsynchronizedCaptureMutationRule: SyntaxRule {
                         ↓total += chunks[index].count
                     }
                     return total
+                }
+                """),
+            RuleExample("""
+                final class FeedAPI {
+                    func load(_ feed: URL, completion: @escaping (Result<Data, Error>) -> Void) {
+                        URLSession.shared.dataTask(with: feed) { data, _, _ in completion(.success(data ?? Data())) }.resume()
+                    }
+                }
+                final class FeedRefresher {
+                    let api = FeedAPI()
+                    func refreshAll(_ feeds: [URL], done: @escaping () -> Void) {
+                        var completedCount = 0
+                        for feed in feeds {
+                            api.load(feed) { _ in
+                                ↓completedCount += 1
+                                if completedCount == feeds.count { done() }
+                            }
+                        }
+                    }
                 }
                 """),
         ],
@@ -85,11 +104,35 @@ public final class UnsynchronizedCaptureMutationRule: SyntaxRule {
                     }
                 }
                 """),
+            RuleExample("""
+                final class FeedAPI {
+                    func cached(_ feed: URL, _ body: (Data?) -> Void) { body(nil) }
+                    func load(_ feed: URL, completion: @escaping (Data?) -> Void) { completion(nil) }
+                }
+                final class FeedRefresher {
+                    let api = FeedAPI()
+                    func countCached(_ feeds: [URL]) -> Int {
+                        var hits = 0
+                        for feed in feeds {
+                            api.cached(feed) { data in if data != nil { hits += 1 } }
+                        }
+                        return hits
+                    }
+                    @MainActor func refreshAll(_ feeds: [URL]) {
+                        var completedCount = 0
+                        for feed in feeds {
+                            api.load(feed) { _ in completedCount += 1 }
+                        }
+                    }
+                }
+                """),
         ],
         knownLimitations: """
             Only mutations of the variable itself (`x = `, `x += `) are found, not mutating method calls on it. \
-            A trailing-closure completion handler is not recognized (most trailing closures run before their \
-            function returns: on swift-nio and async-http-client, every one was synchronous). A completion handler \
+            A trailing closure counts only when the function it is passed to is the project's own and declares its \
+            last parameter `@escaping` (or an optional closure): most trailing closures run before their function \
+            returns (on swift-nio and async-http-client, every one was synchronous), and an SDK method's trailing \
+            closure (`dataTask(with:) { }`) is not recognized. A trailing closure in main-actor code is not reported. A completion handler \
             called on one serial queue is reported when started in a loop, though it would not race.
             """,
         // A deadlock or a lost update fails a test run as surely as an app: tests are checked too.
@@ -119,8 +162,44 @@ public final class UnsynchronizedCaptureMutationRule: SyntaxRule {
             default: return false
             }
         }
-        guard concurrent else { return }
-        context.report(target, "`\(name)` is mutated from closures that run concurrently, so updates race; count with a task group or keep it on one actor")
+        let message = "`\(name)` is mutated from closures that run concurrently, so updates race; count with a task group or keep it on one actor"
+        if concurrent {
+            context.report(target, message)
+            return
+        }
+        // A trailing closure started in a loop, passed to a project function whose last parameter escapes
+        // (`api.load(item) { _ in count += 1 }`): each runs later, on whatever thread the function calls it from.
+        guard !isolated, let closure = closures.first(where: { Self.isTrailing($0.node) && Self.startedInLoop($0, after: declaration) }),
+              closures.prefix(while: { $0.node.id != closure.node.id }).allSatisfy({ Self.isPassThrough($0) }),
+              let call = closure.call, let callee = Self.callee(of: call, context: context) else { return }
+        let callerType = context.scope.currentType?.qualifiedName
+        context.report(target) { index in
+            guard let key = index.callee(named: callee.name, receiver: callee.receiver, callerType: callerType),
+                  index.summary(of: key)?.lastParameterEscapes == true else { return nil }
+            return message
+        }
+    }
+
+    /// `call { }` or `call(x) { }` (also the first of several trailing closures).
+    static func isTrailing(_ closure: ClosureExprSyntax) -> Bool {
+        closure.parent?.as(FunctionCallExprSyntax.self)?.trailingClosure?.id == closure.id
+    }
+
+    /// Closures nested in the trailing closure that run right where they stand (`forEach`, `if` helpers).
+    static func isPassThrough(_ closure: ClosureScope) -> Bool {
+        if case .other = closure.kind { return !isCompletionHandler(closure) && !isTrailing(closure.node) }
+        return false
+    }
+
+    /// The called function's name and receiver type: nil receiver for `load(x)` or `self.load(x)`; a known
+    /// type for `api.load(x)`; nil as a whole when the receiver's type is unknown.
+    static func callee(of call: FunctionCallExprSyntax, context: FileContext) -> (name: String, receiver: ValueType?)? {
+        let name = context.calleeMethodName(call)
+        if call.calledExpression.is(DeclReferenceExprSyntax.self) { return (name, nil) }
+        guard let member = call.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base else { return nil }
+        if SyntaxFacts.isSelf(base) { return (name, nil) }
+        let type = ValueTypes.of(base, in: context)
+        return type.isKnown ? (name, type) : nil
     }
 
     /// A closure passed as `completion:`, `completionHandler:`, `handler:` or `callback:`: called later, on any thread.

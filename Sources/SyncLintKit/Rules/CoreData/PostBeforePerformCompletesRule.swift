@@ -8,12 +8,13 @@ public final class PostBeforePerformCompletesRule: SyntaxRule {
         whatItDoes: """
             Finds a statement right after an asynchronous `context.perform { }` (not `performAndWait`, not \
             `await context.perform`) in the same scope that posts a notification, calls a completion handler, or \
-            reads state the block changes.
+            reads state the block changes; when the `perform` sits in an `#if` clause, the statements after the \
+            `#if` count too (but not the other clauses of the same `#if`, which are never built with it).
             """,
         whyIsThisBad: """
             `perform` only enqueues the block and returns at once, so the next statement runs before the block: \
-            observers are told to reload before the refresh happened and read old data (seed 004, Issue B and \
-            Fix 2: "Posting notification immediately, before refresh completes"). Move the statement into the block \
+            observers are told to reload before the refresh happened and read old data (a macOS app's sync \
+            analysis: "Posting notification immediately, before refresh completes"). Move the statement into the block \
             (hopping to the main thread if it must run there), or `await context.perform { }`.
             """,
         seed: "004",
@@ -42,6 +43,20 @@ public final class PostBeforePerformCompletesRule: SyntaxRule {
                             self.imported = records.count
                         }
                         ↓completion(imported)
+                    }
+                }
+                """),
+            RuleExample("""
+                final class NoteStore {
+                    func reloadAfterSync() {
+                        #if os(iOS)
+                        viewContext.perform {
+                            self.viewContext.refreshAllObjects()
+                        }
+                        #else
+                        viewContext.refreshAllObjects()
+                        #endif
+                        ↓NotificationCenter.default.post(name: .notesDidReload, object: nil)
                     }
                 }
                 """),
@@ -81,6 +96,21 @@ public final class PostBeforePerformCompletesRule: SyntaxRule {
                     }
                 }
                 """),
+            RuleExample("""
+                final class NoteStore {
+                    func reloadAfterSync() {
+                        #if os(iOS)
+                        viewContext.perform {
+                            self.viewContext.refreshAllObjects()
+                            NotificationCenter.default.post(name: .notesDidReload, object: nil)
+                        }
+                        #else
+                        viewContext.refreshAllObjects()
+                        NotificationCenter.default.post(name: .notesDidReload, object: nil)
+                        #endif
+                    }
+                }
+                """),
         ],
         knownLimitations: """
             "State the block changes" means properties of `self` the block assigns; a read of the context's objects \
@@ -105,14 +135,30 @@ public final class PostBeforePerformCompletesRule: SyntaxRule {
                 changed.insert(first)
             }
         }
-        var after = false
-        for statement in list {
-            if statement.id == item.id { after = true; continue }
-            guard after else { continue }
+        for statement in Self.statementsRunningAfter(item, in: list) {
             if let reason = Self.dependsOnBlock(statement, changed: changed) {
                 context.report(statement, "this \(reason) runs before the `perform` block above, which only enqueues it; move it into the block or `await` the `perform`")
                 return
             }
+        }
+    }
+
+    /// The statements that run after `item` in its function: the rest of its list and, when the list is one
+    /// clause of an `#if` (`#if os(iOS) context.perform { } #endif`), the statements after that `#if`, which
+    /// run after the clause in whichever build compiles it. The other clauses of the same `#if` are left out:
+    /// they are never compiled together with it (`IfConfigFacts.areExclusive`).
+    static func statementsRunningAfter(_ item: CodeBlockItemSyntax, in list: CodeBlockItemListSyntax) -> [CodeBlockItemSyntax] {
+        var result: [CodeBlockItemSyntax] = []
+        var currentItem = item
+        var currentList = list
+        while true {
+            result += currentList.drop { $0.id != currentItem.id }.dropFirst()
+            guard let clause = currentList.parent?.as(IfConfigClauseSyntax.self),
+                  let decl = clause.parent?.parent?.as(IfConfigDeclSyntax.self),
+                  let outerItem = decl.parent?.as(CodeBlockItemSyntax.self),
+                  let outerList = outerItem.parent?.as(CodeBlockItemListSyntax.self) else { return result }
+            currentItem = outerItem
+            currentList = outerList
         }
     }
 

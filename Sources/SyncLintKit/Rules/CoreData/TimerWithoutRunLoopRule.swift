@@ -8,13 +8,15 @@ public final class TimerWithoutRunLoopRule: SyntaxRule {
         whatItDoes: """
             Finds `Timer.scheduledTimer` and `RunLoop.current.add(timer, ...)` in code that runs off the main thread: \
             the handler of an off-main notification before it hops to main, a `DispatchQueue.global()` or other \
-            queue's closure, a private-queue context's `perform` block, `Task.detached`, or an actor method.
+            queue's closure, a private-queue context's `perform` block, `Task.detached`, or an actor method; and in a \
+            synchronous method with no isolation of its own (a small wrapper such as `startPolling()`) whose callers \
+            run in one of those places, followed up through callers with no isolation of their own to three calls.
         """,
         whyIsThisBad: """
             `scheduledTimer` adds the timer to the current thread's run loop. Only the main thread's run loop runs \
             by itself; on a GCD worker or the private thread that posts `NSPersistentStoreRemoteChange`, nothing \
-            runs it, so the timer never fires. That is a likely real cause of seed 004's symptom (remote changes \
-            shown only after switching apps), which the seed itself missed: its debounce timer is created in the \
+            runs it, so the timer never fires. That is a likely real cause of a macOS app's lost updates (remote changes \
+            shown only after switching apps), which its own sync analysis missed: its debounce timer is created in the \
             remote-change handler. Hop to the main thread first, or debounce with `Task.sleep` in a task.
             """,
         seed: "004",
@@ -44,6 +46,37 @@ public final class TimerWithoutRunLoopRule: SyntaxRule {
                     Task.detached { ↓Timer.scheduledTimer(withTimeInterval: 5, repeats: false) { _ in ping() } }
                 }
                 """),
+            RuleExample("""
+                final class SyncPoller {
+                    private var timer: Timer?
+                    func observe() {
+                        NotificationCenter.default.addObserver(forName: .NSPersistentStoreRemoteChange, object: nil, queue: nil) { [weak self] _ in
+                            self?.startPolling()
+                        }
+                    }
+                    func startPolling() {
+                        timer?.invalidate()
+                        timer = ↓Timer.scheduledTimer(withTimeInterval: 5, repeats: true) { [weak self] _ in self?.poll() }
+                    }
+                    func poll() {}
+                }
+                """),
+            RuleExample("""
+                final class Uploader {
+                    private var retryTimer: Timer?
+                    func upload(_ data: Data) {
+                        DispatchQueue.global(qos: .utility).async {
+                            if !self.send(data) { self.retryLater() }
+                        }
+                    }
+                    private func retryLater() { scheduleRetry(after: 30) }
+                    private func scheduleRetry(after seconds: TimeInterval) {
+                        retryTimer = ↓Timer.scheduledTimer(withTimeInterval: seconds, repeats: false) { [weak self] _ in self?.resend() }
+                    }
+                    private func send(_ data: Data) -> Bool { false }
+                    private func resend() {}
+                }
+                """),
         ],
         nonTriggeringExamples: [
             RuleExample("""
@@ -71,11 +104,44 @@ public final class TimerWithoutRunLoopRule: SyntaxRule {
                     }
                 }
                 """),
+            RuleExample("""
+                final class SyncPoller {
+                    private var timer: Timer?
+                    func observe() {
+                        NotificationCenter.default.addObserver(forName: .NSPersistentStoreRemoteChange, object: nil, queue: .main) { [weak self] _ in
+                            self?.startPolling()
+                        }
+                        DispatchQueue.global().async {
+                            let interval = self.loadInterval()
+                            DispatchQueue.main.async { self.startPolling(every: interval) }
+                        }
+                        present(settings, animated: true, completion: { self.startPolling() })
+                    }
+                    func startPolling(every interval: TimeInterval = 5) {
+                        timer = Timer.scheduledTimer(withTimeInterval: interval, repeats: true) { [weak self] _ in self?.poll() }
+                    }
+                    func loadInterval() -> TimeInterval { 5 }
+                    func poll() {}
+                }
+                """),
+            RuleExample("""
+                final class Uploader {
+                    private var retryTimer: Timer?
+                    func upload(_ data: Data) {
+                        Task.detached { await self.retryLater() }
+                    }
+                    @MainActor private func retryLater() {
+                        retryTimer = Timer.scheduledTimer(withTimeInterval: 30, repeats: false) { _ in }
+                    }
+                }
+                """),
         ],
         knownLimitations: """
             A thread that runs its own run loop (a dedicated `Thread` calling `RunLoop.current.run()`) is not \
             recognized; timers scheduled there are fine and reported. `perform` on a context whose name ends in \
-            `viewContext` runs on the main thread and is not reported.
+            `viewContext` runs on the main thread and is not reported. A caller in a completion handler is not counted \
+            (many are called on the main queue), nor one after a `guard Thread.isMainThread` re-dispatch in a notification \
+            handler, which is taken for the handler's thread and reported; suppress it there.
             """)
 
     public static let nodeKinds: Set<SyntaxKind> = [.functionCallExpr]
@@ -101,15 +167,47 @@ public final class TimerWithoutRunLoopRule: SyntaxRule {
             context.report(call, "this timer is scheduled in an actor method, on a pool thread whose run loop never runs, so it never fires; use `Task.sleep` in a task")
             return
         }
-        // An off-main notification handler, before its hop.
-        guard let function = context.scope.currentFunction, let handler = NotificationHandler.at(function.node, context: context),
-              handler.statementsBeforeHop.contains(where: { call.isInside($0) }) else { return }
+        guard let function = context.scope.currentFunction else { return }
         let names = self.names
+        guard let handler = NotificationHandler.at(function.node, context: context) else {
+            reportIfCallersRunOffMain(call, function: function, context: context)
+            return
+        }
+        // An off-main notification handler, before its hop.
+        guard handler.statementsBeforeHop.contains(where: { call.isInside($0) }) else { return }
         let registration = handler.deferred
         context.report(call) { index in
             guard let notification = registration.runsOffMain(index, names: names) else { return nil }
             return "this timer is scheduled in the `\(notification)` handler, on the private thread that posts it, whose run loop never runs, " +
                 "so it never fires; hop to the main thread first"
+        }
+    }
+
+    /// A timer scheduled in a synchronous method with no isolation of its own, which runs where its callers run:
+    /// reported when a caller (followed up through callers with no isolation of their own, to three calls) runs
+    /// on a queue, in a detached task, in a private-queue `perform`, or in an off-main notification handler.
+    /// Completion handlers are not counted: many are called on the main queue.
+    private func reportIfCallersRunOffMain(_ call: FunctionCallExprSyntax, function: FunctionScope, context: FileContext) {
+        let type = context.scope.currentType
+        guard !function.isAsync, !context.scope.isMainActorIsolated else { return }
+        let key = FunctionKey(typeName: type?.qualifiedName, name: function.name)
+        let names = self.names
+        let functionName = function.name
+        context.report(call) { index in
+            let places = index.executionContexts(of: key).compactMap { place -> String? in
+                switch place {
+                case .notificationHandler(let notification):
+                    return names.contains(notification) ? "the `\(notification)` handler, on the private thread that posts it" : nil
+                case .concurrent, .serialQueue: return "a dispatch queue"
+                case .privateQueue: return "a private-queue context's `perform` block"
+                case .detachedTask: return "`Task.detached`"
+                case .actor: return "an actor method"
+                default: return nil
+                }
+            }
+            guard let place = places.sorted().first else { return nil }
+            return "`\(functionName)` schedules this timer on its caller's thread, and it is called from \(place), " +
+                "whose run loop never runs, so the timer never fires; call it on the main thread or schedule the timer there"
         }
     }
 

@@ -10,13 +10,14 @@ public final class UnsynchronizedNotificationStateRule: SyntaxRule {
             `NSPersistentCloudKitContainer.eventChangedNotification`, context save and change notifications from any \
             context, and configured ones) that reads or writes a stored property of `self` (`@Published` and \
             `@Observable` properties included) or `viewContext` before any hop to the main thread, in a type that is \
-            not an actor.
+            not an actor; or that calls, before its hop, a method of `self` that writes such a property on the \
+            handler's thread, itself or through the methods of `self` it calls (to three calls deep).
             """,
         whyIsThisBad: """
             Core Data posts these notifications on a private thread, and a selector or `queue: nil` handler runs \
-            right there, while the main thread uses the same properties: the seed's `isLocalSave` flag is read and \
+            right there, while the main thread uses the same properties: a macOS app's `isLocalSave` flag is read and \
             reset that way, so a remote change is randomly taken for a local save and dropped, and a `@Published` \
-            property changed there updates SwiftUI off the main thread (seed 004, Issue A and Issue B). Hop first \
+            property changed there updates SwiftUI off the main thread (from that app's sync analysis). Hop first \
             (`guard Thread.isMainThread else { DispatchQueue.main.async { ... }; return }`), or register with `queue: .main`.
             """,
         seed: "004",
@@ -46,6 +47,33 @@ public final class UnsynchronizedNotificationStateRule: SyntaxRule {
                             ↓self?.lastEvent = note.name.rawValue
                         }
                     }
+                }
+                """),
+            RuleExample("""
+                final class NoteList: ObservableObject {
+                    @Published var notes: [String] = []
+                    func observe() {
+                        NotificationCenter.default.addObserver(forName: .NSPersistentStoreRemoteChange, object: nil, queue: nil) { [weak self] _ in
+                            ↓self?.reload()
+                        }
+                    }
+                    private func reload() { apply(fetchTitles()) }
+                    private func apply(_ titles: [String]) { notes = titles }
+                    private func fetchTitles() -> [String] { [] }
+                }
+                """),
+            RuleExample("""
+                final class SyncStatus {
+                    var lastSync: Date?
+                    init() {
+                        NotificationCenter.default.addObserver(self, selector: #selector(storeChanged(_:)),
+                                                               name: .NSPersistentStoreRemoteChange, object: nil)
+                    }
+                    @objc private func storeChanged(_ notification: Notification) {
+                        let stamp = Date()
+                        ↓markSynced(at: stamp)
+                    }
+                    private func markSynced(at date: Date) { lastSync = date }
                 }
                 """),
         ],
@@ -92,10 +120,51 @@ public final class UnsynchronizedNotificationStateRule: SyntaxRule {
                     @objc func defaultsChanged(_ notification: Notification) { theme = "dark" }
                 }
                 """),
+            RuleExample("""
+                final class NoteList: ObservableObject {
+                    @Published var notes: [String] = []
+                    private let store = NoteStore()
+                    func observe() {
+                        NotificationCenter.default.addObserver(forName: .NSPersistentStoreRemoteChange, object: nil, queue: nil) { [weak self] _ in
+                            self?.reload()
+                            self?.store.invalidate()
+                            DispatchQueue.main.async { self?.apply([]) }
+                        }
+                        NotificationCenter.default.addObserver(forName: .NSPersistentStoreRemoteChange, object: nil, queue: .main) { [weak self] _ in
+                            self?.apply([])
+                        }
+                    }
+                    private func reload() {
+                        let titles = fetchTitles()
+                        DispatchQueue.main.async { self.notes = titles }
+                    }
+                    private func apply(_ titles: [String]) { notes = titles }
+                    private func fetchTitles() -> [String] { [] }
+                }
+                """),
+            RuleExample("""
+                final class SyncStatus {
+                    var lastSync: Date?
+                    init() {
+                        NotificationCenter.default.addObserver(self, selector: #selector(storeChanged(_:)),
+                                                               name: .NSPersistentStoreRemoteChange, object: nil)
+                    }
+                    @objc private func storeChanged(_ notification: Notification) { markSynced() }
+                    private func markSynced() {
+                        guard Thread.isMainThread else {
+                            DispatchQueue.main.async { self.markSynced() }
+                            return
+                        }
+                        lastSync = Date()
+                    }
+                }
+                """),
         ],
         knownLimitations: """
-            The handler's own statements are checked up to its first hop; a helper it calls before hopping is not \
-            followed. A property protected by a lock is reported too; suppress it there. `let` constants are safe to \
+            The handler's own statements are checked up to its first hop; of the helpers it calls before hopping, \
+            only writes are followed (a read in a helper is not reported), only through methods of `self`, and not \
+            into a helper that is `@MainActor`, `async`, or hops to the main thread anywhere in its body (its writes \
+            may sit behind a `Thread.isMainThread` re-dispatch). A property protected by a lock is reported too; suppress it there. `let` constants are safe to \
             read and are not reported.
             """)
 
@@ -116,7 +185,10 @@ public final class UnsynchronizedNotificationStateRule: SyntaxRule {
                 access = (node, property)
             }
         }
-        guard let access else { return }
+        guard let access else {
+            reportHelperWrites(handler, context: context)
+            return
+        }
         let names = self.names
         let typeName = handler.typeName
         let property = access.property
@@ -128,6 +200,38 @@ public final class UnsynchronizedNotificationStateRule: SyntaxRule {
             }
             return "`\(property)` is used in the `\(notification)` handler before hopping to the main thread, but that notification " +
                 "arrives on a private thread; hop first (`guard Thread.isMainThread else { DispatchQueue.main.async { ... }; return }`) or observe with `queue: .main`"
+        }
+    }
+
+    /// A handler that touches no state itself but calls a method of `self` (before its hop) that writes a stored
+    /// property on the handler's thread, directly or through the methods it calls (the index's function summaries).
+    private func reportHelperWrites(_ handler: NotificationHandler, context: FileContext) {
+        var helpers: [(node: FunctionCallExprSyntax, name: String)] = []
+        for statement in handler.statementsBeforeHop {
+            BodyScanner.scan(statement) { node in
+                guard let call = node.as(FunctionCallExprSyntax.self) else { return }
+                let callee = call.calledExpression
+                if let reference = callee.as(DeclReferenceExprSyntax.self), !handler.locals.contains(reference.baseName.text),
+                   !SyntaxFacts.isTypeName(reference.baseName.text) {
+                    helpers.append((call, reference.baseName.text))
+                } else if let member = callee.as(MemberAccessExprSyntax.self), let base = member.base,
+                          SyntaxFacts.isSelf(base.as(OptionalChainingExprSyntax.self)?.expression ?? base) {
+                    helpers.append((call, member.declName.baseName.text))
+                }
+            }
+        }
+        let names = self.names
+        let typeName = handler.typeName
+        let registration = handler.deferred
+        for helper in helpers {
+            let name = helper.name
+            context.report(helper.node) { index in
+                guard let write = index.writesOnCallersThread(of: FunctionKey(typeName: typeName, name: name)).first,
+                      let notification = registration.runsOffMain(index, names: names) else { return nil }
+                let place = write.function.name == name ? "" : " (through `\(write.function.name)()`)"
+                return "`\(name)()` writes `\(write.write.property)`\(place) on the thread that runs this `\(notification)` handler, " +
+                    "a private thread; hop to the main thread before calling it (`DispatchQueue.main.async { ... }`) or observe with `queue: .main`"
+            }
         }
     }
 }

@@ -13,7 +13,7 @@ public final class ModelMutatedOffMainRule: SyntaxRule {
         whyIsThisBad: """
             A model object belongs to the context (and thread) that fetched it; the main context's objects belong \
             to the main thread. Writing one from another thread corrupts the context and crashes intermittently \
-            (seed 002, pattern 1: "Crash risk!"). Do the work on the main actor, or pass the object's id to a \
+            (a dice app's pattern guide: "Crash risk!"). Do the work on the main actor, or pass the object's id to a \
             background context and fetch it there.
             """,
         seed: "002",
@@ -45,6 +45,19 @@ public final class ModelMutatedOffMainRule: SyntaxRule {
                         for card in deck.cards ?? [] {
                             ↓card.reviewed = false
                         }
+                    }
+                }
+                """),
+            RuleExample("""
+                @Model final class Card { var reviewed: Bool = false; var deck: Deck? }
+                @Model final class Deck { @Relationship(inverse: \\Card.deck) var cards: [Card]? }
+                func markReviewed(_ deck: Deck, context: ModelContext) {
+                    for card in deck.cards ?? [] {
+                        DispatchQueue.global().async { ↓card.reviewed = true }
+                    }
+                    let strays = (try? context.fetch(FetchDescriptor<Card>())) ?? []
+                    for card in strays {
+                        DispatchQueue.global(qos: .utility).async { ↓card.deck = deck }
                     }
                 }
                 """),
@@ -83,6 +96,16 @@ public final class ModelMutatedOffMainRule: SyntaxRule {
                 }
                 """),
             RuleExample("""
+                @Model final class Card { var reviewed: Bool = false; var deck: Deck? }
+                @Model final class Deck { @Relationship(inverse: \\Card.deck) var cards: [Card]? }
+                func markReviewed(_ deck: Deck) {
+                    for card in deck.cards ?? [] {
+                        DispatchQueue.main.async { card.reviewed = true }
+                        DispatchQueue.global().async { let summary = card.reviewed ? "done" : "open"; print(summary) }
+                    }
+                }
+                """),
+            RuleExample("""
                 final class Counter {
                     var value = 0
                     func bump() { DispatchQueue.global().async { self.value += 1 } }
@@ -92,7 +115,7 @@ public final class ModelMutatedOffMainRule: SyntaxRule {
         knownLimitations: """
             The written object's type comes from the semantic layer: `self` in a model's own methods, parameters, \
             properties, locals with an evident type, and loop variables over a model's relationship or a fetched \
-            array (`for card in deck.cards ?? []`). An object obtained inside the background closure itself (a \
+            array (`for card in deck.cards ?? []`), whether the loop is inside the background closure or around it. An object obtained inside the background closure itself (a \
             fetch from a context made there) is not reported, nor is a value whose type the syntax does not tell. \
             A write on a background context's own objects inside its `perform` is correct and is not reported.
             """)

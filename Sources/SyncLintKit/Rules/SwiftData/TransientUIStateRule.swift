@@ -13,7 +13,7 @@ public enum TransientUIStateRule: ProjectRule {
         whyIsThisBad: """
             Everything a model stores is saved and, with CloudKit, synced to every device: an animation flag \
             saved mid-animation comes back `true` at the next launch, and a task or timer cannot be persisted \
-            at all (seed 002, pattern 2 and pitfall 2: "Animation state, UI flags, and computed values should be \
+            at all (a dice app's pattern guide: "Animation state, UI flags, and computed values should be \
             `@Transient`").
             """,
         seed: "002",
