@@ -17,6 +17,9 @@ struct SyncLintCommandPlugin: CommandPlugin {
         var extractor = ArgumentExtractor(arguments)
         let targetNames = extractor.extractOption(named: "target")
         let passed = extractor.remainingArguments
+        if passed.contains("--use-stdin") {
+            throw Failure(description: "--use-stdin needs synclint run directly: a plugin gets no standard input from `swift package`")
+        }
         var lintArguments = ["lint"] + passed
         if !Self.namesPaths(passed) {
             let targets = targetNames.isEmpty ? context.package.targets : try context.package.targets(named: targetNames)
@@ -41,6 +44,8 @@ struct SyncLintCommandPlugin: CommandPlugin {
         process.arguments = lintArguments
         // Report paths and a relative `--output` are then relative to the package, as the user sees it.
         process.currentDirectoryURL = context.package.directoryURL
+        // The plugin's own standard input belongs to SwiftPM, which talks to the plugin through it.
+        process.standardInput = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
         guard process.terminationReason == .exit else {
