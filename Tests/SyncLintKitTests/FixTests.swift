@@ -90,6 +90,7 @@ struct FixTests {
                     }
                 }
             }
+            struct V: View { let m: M; var body: some View { Text(m.errorMessage ?? "") } }
             """
         #expect(fix(ownLine, rules: ["cancellation_reported_as_error"]).changes.first?.fixed
             == ownLine.replacingOccurrences(of: "        catch {", with: "        catch is CancellationError {\n        }\n        catch {"))

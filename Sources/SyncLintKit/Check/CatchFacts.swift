@@ -4,9 +4,10 @@ import SwiftSyntax
 public enum ErrorDestination: Sendable, Hashable {
     /// Stored in a property of `self`: `self.error = error`, `message = error.localizedDescription`.
     case property(String)
-    /// Stored as a failed result: `results[key] = .failure(error)`, `state = .failure(error)`.
+    /// Stored as a failed result: `results[key] = .failure(error)`, `state = .failed(error)`.
     case failureResult(String)
-    /// Stored as a value of the app's own type built from it: `banner = Banner(error)`, `toast = .init(error)`.
+    /// Stored as a value of the app's own type built from it: `banner = Banner(error)`, `toast = .init(error)`,
+    /// `self.error = .network(error)`.
     case appValue(property: String)
     /// Handed to a call: `showAlert(for: error)`, `presenter.present(error)`; the callee decides.
     case passedTo(callee: String, receiver: ValueType?)
@@ -64,6 +65,56 @@ public struct CatchFacts: Sendable {
         return found
     }
 
+    /// The calls awaited under `try` in the body (outside nested closures), as the index can resolve them;
+    /// nil for an awaited throw that names no call (`try await pending` of an `async let`, `for try await`).
+    static func awaitedThrowingCalls(_ body: CodeBlockSyntax, context: FileContext) -> [CallReference?] {
+        let caller = FunctionKey(typeName: context.scope.currentType?.qualifiedName, name: context.scope.currentFunction?.name ?? "")
+        var result: [CallReference?] = []
+        BodyScanner.scan(body) { node in
+            if let loop = node.as(ForStmtSyntax.self), loop.tryKeyword != nil, loop.awaitKeyword != nil { result.append(nil) }
+            guard let tryExpression = node.as(TryExprSyntax.self), tryExpression.questionOrExclamationMark == nil,
+                  SyntaxFacts.containsAwait(tryExpression.expression) else { return }
+            guard let call = outermostCall(tryExpression.expression) else { result.append(nil); return }
+            let method = SyntaxFacts.calleeMethodName(call)
+            if let member = call.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base, !SyntaxFacts.isSelf(base) {
+                result.append(CallReference(caller: caller, callee: method, receiver: ValueTypes.of(base, in: context)))
+            } else {
+                result.append(CallReference(caller: caller, callee: method, receiver: nil))
+            }
+        }
+        return result
+    }
+
+    /// The call an awaited expression makes: `await f()`, `await service.load().items`.
+    private static func outermostCall(_ expression: ExprSyntax) -> FunctionCallExprSyntax? {
+        var current = expression
+        while true {
+            if let call = current.as(FunctionCallExprSyntax.self) { return call }
+            if let awaited = current.as(AwaitExprSyntax.self) { current = awaited.expression; continue }
+            if let member = current.as(MemberAccessExprSyntax.self), let base = member.base { current = base; continue }
+            if let optional = current.as(OptionalChainingExprSyntax.self) { current = optional.expression; continue }
+            if let forced = current.as(ForceUnwrapExprSyntax.self) { current = forced.expression; continue }
+            return nil
+        }
+    }
+
+    /// The body awaits a `URLSession` transfer (`URLSession.shared.data(from:)`, `session.download(for:)`),
+    /// which reports its own cancellation as `URLError.cancelled`, not `CancellationError`.
+    static func awaitsURLSessionCall(_ body: CodeBlockSyntax) -> Bool {
+        var found = false
+        BodyScanner.scan(body) { node in
+            guard let call = node.as(FunctionCallExprSyntax.self),
+                  ["data", "download", "upload", "bytes"].contains(SyntaxFacts.calleeMethodName(call)),
+                  let receiver = SyntaxFacts.receiverText(call), receiver.lowercased().contains("session") else { return }
+            var parent = call.parent
+            while let node = parent, !node.is(CodeBlockItemSyntax.self) {
+                if node.is(AwaitExprSyntax.self) { found = true; return }
+                parent = node.parent
+            }
+        }
+        return found
+    }
+
     /// `catch`, `catch let error`; not `catch let error as URLError`, `catch is X`, `catch X.y`, nor one with `where`.
     static func isCatchAll(_ clause: CatchClauseSyntax) -> Bool {
         clause.catchItems.isEmpty || clause.catchItems.allSatisfy { item in
@@ -107,8 +158,9 @@ public struct CatchFacts: Sendable {
             if parent.is(ThrowStmtSyntax.self) { return .rethrown }
             if let call = parent.as(FunctionCallExprSyntax.self), call.calledExpression.id != node.id {
                 let method = SyntaxFacts.calleeMethodName(call)
-                if method == "failure" { failure = true }
-                else if method.first?.isUppercase == true || method == "init" { builtValue = true }
+                let implicitMember = call.calledExpression.as(MemberAccessExprSyntax.self).map { $0.base == nil } ?? false
+                if method == "failure" || (implicitMember && Self.failureCaseNames.contains(method)) { failure = true }
+                else if method.first?.isUppercase == true || method == "init" || implicitMember { builtValue = true }
                 else if !["String", "describing", "print", "debugPrint", "dump"].contains(method), !isLogging(call) {
                     if parent.parent?.is(LabeledExprSyntax.self) != true || isStatement(parent) {
                         let receiver = call.calledExpression.as(MemberAccessExprSyntax.self)?.base
@@ -132,6 +184,9 @@ public struct CatchFacts: Sendable {
         return nil
     }
 
+    /// Enum cases that record a failure: `.failure(error)`, `.failed(error)`, `.error(error)`.
+    static let failureCaseNames: Set<String> = ["failure", "failed", "error", "fail", "failedToLoad"]
+
     private static func isStatement(_ call: Syntax) -> Bool {
         call.parent?.is(CodeBlockItemSyntax.self) == true || call.parent?.is(AwaitExprSyntax.self) == true
             || call.parent?.is(TryExprSyntax.self) == true
@@ -147,7 +202,15 @@ public struct CatchFacts: Sendable {
 
     /// A name declared in the function or closure around, as swift-syntax's lexical lookup finds it.
     private static func isLocal(_ name: String, at node: SequenceExprSyntax) -> Bool {
-        guard let reference = node.elements.first?.as(DeclReferenceExprSyntax.self),
+        // The root of the target: `results` in `results.userResult` or `results[key]`.
+        var root: ExprSyntax? = node.elements.first
+        while let current = root {
+            if let member = current.as(MemberAccessExprSyntax.self), let base = member.base { root = base }
+            else if let subscriptCall = current.as(SubscriptCallExprSyntax.self) { root = subscriptCall.calledExpression }
+            else if let optional = current.as(OptionalChainingExprSyntax.self) { root = optional.expression }
+            else { break }
+        }
+        guard let reference = root?.as(DeclReferenceExprSyntax.self),
               let identifier = Identifier(reference.baseName) else { return false }
         for result in ValueTypes.lookup(reference, identifier) {
             if case .lookForMembers = result { return false }

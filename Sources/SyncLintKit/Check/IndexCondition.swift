@@ -8,6 +8,15 @@ public indirect enum IndexCondition: Sendable, Hashable {
     case isPersistentModel(ValueType)
     /// Some context the function runs in is off the main thread (`ProjectIndex.executionContexts`).
     case runsOffMain(FunctionKey)
+    /// The call may throw a cancellation to its caller: its callee is not a project function, or one that
+    /// may throw errors other than the app's own (`FunctionSummary.throwsOnlyOwnErrors`).
+    case mayThrowCancellation(CallReference)
+    /// View code somewhere in the project reads a member or name called this (`ProjectIndex.viewReadNames`);
+    /// holds too when the project has no view code.
+    case readByViews(String)
+    /// The call reaches a project function that blocks its thread on a semaphore or group
+    /// (`FunctionSummary.blockingWaits`).
+    case callBlocks(CallReference)
     case all([IndexCondition])
     case any([IndexCondition])
     case not(IndexCondition)
@@ -23,6 +32,15 @@ extension ProjectIndex {
             return isPersistentModel(type.name)
         case .runsOffMain(let key):
             return executionContexts(of: key).contains(where: isOffMain)
+        case .mayThrowCancellation(let call):
+            guard let callee = callee(of: call), let summary = summary(of: callee) else { return true }
+            return !summary.throwsOnlyOwnErrors
+        case .readByViews(let name):
+            // A project with no view code at all (a package of models, a snippet) says nothing about what views read.
+            return viewReadNames.isEmpty || viewReadNames.contains(name)
+        case .callBlocks(let call):
+            guard let callee = callee(of: call) else { return false }
+            return summary(of: callee)?.blockingWaits.isEmpty == false
         case .all(let conditions):
             return conditions.allSatisfy(holds)
         case .any(let conditions):

@@ -75,7 +75,24 @@ public struct FunctionSummary: Sendable {
     public var rollsBack = false
     /// Properties of `self` on which it calls `cancel()`: task handles it cancels.
     public var cancelledHandles: Set<String> = []
+    /// Properties of `self` it assigns a new `Task { }` to (`loadTask = Task { ... }`; not `tasks[id] = Task`).
+    public var startedHandles: Set<String> = []
+    /// Whether every error it throws is the app's own: `throws(DomainError)`, or an untyped `throws` whose
+    /// body catches every `try` with a catch-all and throws only values it builds (`throw AppError(error)`,
+    /// `throw .network(error)`), never one it received (`throw error`). A cancellation that reaches such a
+    /// function arrives at its callers converted, so their catch cannot tell it from other errors.
+    public var throwsOnlyOwnErrors = false
+    /// Where a synchronous function blocks its thread on a semaphore or group (`semaphore.wait()`,
+    /// `group.wait()`, `wait(timeout: .distantFuture)`) in its own body, outside closures.
+    public var blockingWaits: [SourceLocation] = []
+    /// Flags it sets to `false` on every path: in a `defer` of its body, or in a statement of its body that no
+    /// earlier `return`, `throw` or `guard` can skip.
+    public var resetsOnEveryPath: Set<String> = []
     public var calls: [CallFact] = []
+    /// Method calls on a receiver whose type the syntax cannot tell (`viewModel.load()` where `viewModel`'s
+    /// type is unknown), by method name, with whether each may be cancelled: the only trace of callers that
+    /// `calls` cannot name.
+    public var unresolvedCalls: [String: [Cancellability]] = [:]
 
     public init(key: FunctionKey, isAsync: Bool, declaredContext: ExecutionContext, location: SourceLocation) {
         self.key = key
@@ -96,14 +113,45 @@ public struct FunctionSummary: Sendable {
         merged.timers += other.timers
         merged.saves += other.saves
         merged.cancelledHandles.formUnion(other.cancelledHandles)
+        merged.startedHandles.formUnion(other.startedHandles)
         merged.rollsBack = rollsBack || other.rollsBack
+        // Overloads merged err toward "it may": each must throw only the app's errors, each must reset.
+        merged.throwsOnlyOwnErrors = throwsOnlyOwnErrors && other.throwsOnlyOwnErrors
+        merged.blockingWaits += other.blockingWaits
+        merged.resetsOnEveryPath = resetsOnEveryPath.intersection(other.resetsOnEveryPath)
         merged.calls += other.calls
         merged.lastParameterEscapes = lastParameterEscapes || other.lastParameterEscapes
+        merged.unresolvedCalls.merge(other.unresolvedCalls) { $0 + $1 }
         return merged
     }
 
     /// Flags it sets back to `false`.
     public var resetFlags: Set<String> { Set(writes.filter { $0.boolValue == false }.map(\.property)) }
+}
+
+/// A task handle that a function restarts the careful way: it cancels the handle and assigns it a new
+/// `Task { }`. The calls that task makes to methods of `self` are the load it runs; another function of the
+/// type that starts the same handle, or the same load, without cancelling is a second entry point.
+public struct RestartedHandle: Sendable {
+    public let property: String
+    public let starter: FunctionKey
+    /// Methods of `self` the task stored in the handle calls.
+    public let loads: Set<String>
+}
+
+/// A call as a rule sees it during the walk, to be resolved to a project function by the index
+/// (`ProjectIndex.callee(of:)`): the same naming as a `CallFact`, without where it runs.
+public struct CallReference: Sendable, Hashable {
+    public let caller: FunctionKey
+    public let callee: String
+    /// The receiver's type; nil for an unqualified call or one on `self`.
+    public let receiver: ValueType?
+
+    public init(caller: FunctionKey, callee: String, receiver: ValueType?) {
+        self.caller = caller
+        self.callee = callee
+        self.receiver = receiver
+    }
 }
 
 /// Whether code can be cancelled at all, as far as its own file tells.

@@ -15,6 +15,8 @@ final class FunctionSummaryCollector: FactCollector {
         var summary: FunctionSummary
         var locals: Set<String>
         let nodeID: SyntaxIdentifier
+        /// Where the function starts: a closure that starts later is one of its own.
+        let start: AbsolutePosition
     }
 
     private var frames: [Frame] = []
@@ -37,9 +39,12 @@ final class FunctionSummaryCollector: FactCollector {
             var frame = Frame(summary: FunctionSummary(key: key, isAsync: function.isAsync,
                                                        declaredContext: ExecutionContexts.current(in: context.scope),
                                                        location: context.location(of: node)),
-                              locals: [], nodeID: node.id)
+                              locals: [], nodeID: node.id, start: node.position)
             frame.locals.formUnion(function.parameters.map(\.name))
             frame.summary.lastParameterEscapes = function.parameters.last.map { Self.isEscapingClosureType($0.typeName) } ?? false
+            if let declaration = node.as(FunctionDeclSyntax.self) {
+                frame.summary.throwsOnlyOwnErrors = Self.throwsOnlyOwnErrors(declaration)
+            }
             frames.append(frame)
         case .patternBinding:
             guard let binding = node.as(PatternBindingSyntax.self) else { return }
@@ -49,7 +54,7 @@ final class FunctionSummaryCollector: FactCollector {
                 frames.append(Frame(summary: FunctionSummary(key: key, isAsync: function.isAsync,
                                                              declaredContext: ExecutionContexts.current(in: context.scope),
                                                              location: context.location(of: node)),
-                                    locals: [], nodeID: node.id))
+                                    locals: [], nodeID: node.id, start: node.position))
             } else if !frames.isEmpty, let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text {
                 frames[frames.count - 1].locals.insert(name)
             }
@@ -84,6 +89,9 @@ final class FunctionSummaryCollector: FactCollector {
             recordConstruction(call, context: context)
             recordCall(call, context: context)
         case .memberAccessExpr:
+            if let member = node.as(MemberAccessExprSyntax.self), Self.isViewCode(context) {
+                context.facts.viewReadNames.insert(Self.stateName(member.declName.baseName.text))
+            }
             guard !frames.isEmpty, let member = node.as(MemberAccessExprSyntax.self), let base = member.base else { return }
             if node.parent?.is(LabeledExprSyntax.self) == true {
                 frames[frames.count - 1].summary.passedReferences.insert(member.declName.baseName.text)
@@ -91,6 +99,10 @@ final class FunctionSummaryCollector: FactCollector {
             guard SyntaxFacts.isSelf(base), !Self.isWriteTarget(node) else { return }
             frames[frames.count - 1].summary.reads.insert(member.declName.baseName.text)
         case .declReferenceExpr:
+            if let reference = node.as(DeclReferenceExprSyntax.self), reference.baseName.text.first?.isUppercase == false,
+               Self.isViewCode(context) {
+                context.facts.viewReadNames.insert(Self.stateName(reference.baseName.text))
+            }
             if !frames.isEmpty, node.parent?.is(LabeledExprSyntax.self) == true,
                let reference = node.as(DeclReferenceExprSyntax.self) {
                 frames[frames.count - 1].summary.passedReferences.insert(reference.baseName.text)
@@ -102,8 +114,14 @@ final class FunctionSummaryCollector: FactCollector {
     }
 
     func exit(_ node: Syntax, context: FileContext) {
-        guard let last = frames.last, last.nodeID == node.id else { return }
+        guard var last = frames.last, last.nodeID == node.id else { return }
         frames.removeLast()
+        // Which flags every path resets takes a second look at the body's statements: only for functions that
+        // set some property to `false` at all, known once the walk has seen the whole body.
+        if last.summary.writes.contains(where: { $0.boolValue == false }),
+           let body = node.as(FunctionDeclSyntax.self)?.body ?? node.as(InitializerDeclSyntax.self)?.body {
+            last.summary.resetsOnEveryPath = Self.resetsOnEveryPath(body, locals: last.locals)
+        }
         if frames.isEmpty { localNames.removeAll() }
         context.facts.functionSummaries.append(last.summary)
     }
@@ -147,10 +165,22 @@ final class FunctionSummaryCollector: FactCollector {
             if let receiver = SyntaxFacts.receiverText(call) { frames[index].summary.saves.append(receiver) }
         case "rollback" where call.arguments.isEmpty, "reset" where call.arguments.isEmpty:
             if (SyntaxFacts.receiverText(call) ?? "").lowercased().hasSuffix("context") { frames[index].summary.rollsBack = true }
+        case "wait" where Self.waitsForever(call):
+            let receiver = (SyntaxFacts.receiverText(call) ?? "").lowercased()
+            let inClosure = context.scope.currentClosure.map { $0.node.position >= frames[index].start } ?? false
+            if !frames[index].summary.isAsync, !inClosure, call.parent?.is(AwaitExprSyntax.self) != true,
+               receiver.contains("semaphore") || receiver.contains("group") || receiver.hasSuffix("sema") {
+                frames[index].summary.blockingWaits.append(context.location(of: call))
+            }
         case "cancel" where call.arguments.isEmpty:
             if let receiver = call.calledExpression.as(MemberAccessExprSyntax.self)?.base,
                let property = FlowFacts.selfProperty(receiver, locals: frames[index].locals) {
                 frames[index].summary.cancelledHandles.insert(property)
+            }
+        case "Task", "detached":
+            if TaskFacts.isTaskCreation(call, context: context), let target = TaskFacts.assignmentTarget(ofValue: call),
+               !target.is(SubscriptCallExprSyntax.self), let property = TaskFacts.propertyName(target) {
+                frames[index].summary.startedHandles.insert(property)
             }
         default:
             break
@@ -165,7 +195,10 @@ final class FunctionSummaryCollector: FactCollector {
                 receiver = nil
             } else {
                 let type = ValueTypes.of(base, selfType: context.scope.currentType?.qualifiedName, depth: 0, names: localNames)
-                guard type.isKnown else { return }
+                guard type.isKnown else {
+                    frames[index].summary.unresolvedCalls[method, default: []].append(ExecutionContexts.cancellability(in: context))
+                    return
+                }
                 receiver = type
             }
         } else if call.calledExpression.is(DeclReferenceExprSyntax.self) {
@@ -213,6 +246,113 @@ final class FunctionSummaryCollector: FactCollector {
     /// `@escaping (Int) -> Void`, or `((Int) -> Void)?` (an optional closure is escaping by definition).
     static func isEscapingClosureType(_ typeText: String) -> Bool {
         typeText.contains("@escaping") || (typeText.hasSuffix(")?") && typeText.contains("->"))
+    }
+
+    /// `wait()` or `wait(timeout: .distantFuture)`: a wait with no deadline.
+    static func waitsForever(_ call: FunctionCallExprSyntax) -> Bool {
+        guard call.trailingClosure == nil else { return false }
+        if call.arguments.isEmpty { return true }
+        guard call.arguments.count == 1, let argument = call.arguments.first,
+              ["timeout", "wallTimeout"].contains(argument.label?.text) else { return false }
+        return argument.expression.trimmedDescription.hasSuffix(".distantFuture")
+    }
+
+    /// Code of a type that shows things: a SwiftUI view, a UIKit/AppKit view, cell or controller (by its
+    /// declared supertypes or, for extensions that declare none, by its name).
+    static func isViewCode(_ context: FileContext) -> Bool {
+        guard let type = context.scope.currentType else { return false }
+        if type.isView { return true }
+        let names = type.inheritedTypes + [type.name]
+        return names.contains { name in
+            name.hasSuffix("View") || name.hasSuffix("ViewController") || name.hasSuffix("Controller") || name.hasSuffix("Cell")
+                || name.hasSuffix("Screen") || name.hasSuffix("Representable")
+        }
+    }
+
+    /// `$error` (a binding or publisher of the property) names the property `error`.
+    static func stateName(_ name: String) -> String {
+        name.hasPrefix("$") ? String(name.dropFirst()) : name
+    }
+
+    /// Whether every error a throwing function throws is the app's own (see `FunctionSummary.throwsOnlyOwnErrors`).
+    static func throwsOnlyOwnErrors(_ function: FunctionDeclSyntax) -> Bool {
+        guard let clause = function.signature.effectSpecifiers?.throwsClause else { return false }
+        if let type = clause.type {
+            let name = type.trimmedDescription
+            return name != "any Error" && name != "Error"
+        }
+        guard let body = function.body else { return false }
+        var own = true
+        var throwsSomething = false
+        BodyScanner.scan(body) { node in
+            if let tryExpression = node.as(TryExprSyntax.self), tryExpression.questionOrExclamationMark == nil,
+               !isCaughtByCatchAll(node, root: body) {
+                own = false
+            } else if let loop = node.as(ForStmtSyntax.self), loop.tryKeyword != nil, !isCaughtByCatchAll(node, root: body) {
+                own = false
+            } else if let statement = node.as(ThrowStmtSyntax.self) {
+                throwsSomething = true
+                let thrown = statement.expression
+                // `throw error` passes on what it received (a cancellation included); `throw CancellationError()`
+                // throws one itself.
+                let builds = thrown.is(FunctionCallExprSyntax.self) || thrown.is(MemberAccessExprSyntax.self)
+                if !builds || thrown.trimmedDescription.contains("Cancellation") { own = false }
+            }
+        }
+        return own && throwsSomething
+    }
+
+    /// Inside the body of a `do` (below `root`) that has a catch-all clause.
+    static func isCaughtByCatchAll(_ node: Syntax, root: CodeBlockSyntax) -> Bool {
+        var current = node
+        while let parent = current.parent, parent.id != root.id {
+            if let doStatement = parent.as(DoStmtSyntax.self), doStatement.body.id == current.id,
+               doStatement.catchClauses.contains(where: CatchFacts.isCatchAll) {
+                return true
+            }
+            current = parent
+        }
+        return false
+    }
+
+    /// Flags the body sets to `false` on every path (see `FunctionSummary.resetsOnEveryPath`).
+    static func resetsOnEveryPath(_ body: CodeBlockSyntax, locals: Set<String>) -> Set<String> {
+        var result: Set<String> = []
+        for item in body.statements {
+            let statement = Syntax(item.item)
+            let resetHere = deferredOrDirectResets(statement, locals: locals)
+            result.formUnion(resetHere)
+            // Anything that can leave the function makes the statements after it skippable.
+            var leaves = false
+            BodyScanner.scan(statement) { node in
+                if node.is(ReturnStmtSyntax.self) || node.is(ThrowStmtSyntax.self) || node.is(GuardStmtSyntax.self) { leaves = true }
+                if let tryExpression = node.as(TryExprSyntax.self), tryExpression.questionOrExclamationMark == nil { leaves = true }
+            }
+            if leaves { break }
+        }
+        return result
+    }
+
+    /// `flag = false` as the statement itself, or inside a `defer` statement.
+    private static func deferredOrDirectResets(_ statement: Syntax, locals: Set<String>) -> Set<String> {
+        var result: Set<String> = []
+        let scanned: Syntax
+        if let deferStatement = statement.as(DeferStmtSyntax.self) { scanned = Syntax(deferStatement.body) } else { scanned = statement }
+        func record(_ node: Syntax) {
+            guard let sequence = node.as(SequenceExprSyntax.self), let assignment = SyntaxFacts.assignment(sequence),
+                  SyntaxFacts.boolLiteral(assignment.value) == false,
+                  let property = FlowFacts.selfProperty(assignment.target, locals: locals) else { return }
+            result.insert(property)
+        }
+        if statement.is(DeferStmtSyntax.self) {
+            BodyScanner.scan(scanned) { node in
+                // Only the defer's own statements, not those nested in an `if`.
+                if node.parent?.parent?.parent?.id == scanned.id || node.parent?.parent?.id == scanned.id { record(node) }
+            }
+        } else {
+            record(statement)
+        }
+        return result
     }
 
     /// The left side of `x = v` or `x += v`.

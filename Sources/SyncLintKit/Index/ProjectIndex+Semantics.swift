@@ -67,6 +67,10 @@ extension ProjectIndex {
         callee(named: call.callee, receiver: call.receiver, callerType: call.caller.typeName)
     }
 
+    public func callee(of call: CallReference) -> FunctionKey? {
+        callee(named: call.callee, receiver: call.receiver, callerType: call.caller.typeName)
+    }
+
     /// The project function a call named `name` reaches, made in a method of `callerType` (nil in a free
     /// function) on `receiver` (nil for an unqualified call or one on `self`); see `callee(of:)`.
     public func callee(named name: String, receiver: ValueType?, callerType: String?) -> FunctionKey? {
@@ -215,11 +219,48 @@ extension ProjectIndex {
                 // A function the project never calls may be called from outside the run (cancellable, as far as
                 // anything says), unless the project names it without calling it: passed by reference
                 // (`Button(action: save)`, `TaskButton(action: load)`), which starts it in a task nobody keeps.
-                if sites.isEmpty { return !isReferencedWithoutCall(key) }
+                if sites.isEmpty {
+                    // Called on receivers whose type is unknown (`viewModel.load()`): those calls decide, as far as
+                    // they go; a function never named at all may be called from outside the run.
+                    let byName = unresolvedCalls(named: key.name)
+                    if !byName.isEmpty { return byName.contains { check($0, remaining: remaining - 1) } }
+                    return !isReferencedWithoutCall(key)
+                }
                 return sites.contains { check($0.cancellation, remaining: remaining - 1) }
             }
         }
         return check(cancellation, remaining: depth)
+    }
+
+    /// Where methods of this name are called on receivers whose type is unknown, with their cancellability.
+    func unresolvedCalls(named name: String) -> [Cancellability] {
+        unresolvedCallMap.value { [self] in
+            var result: [String: [Cancellability]] = [:]
+            for summary in functionSummaries.values {
+                for (method, cancellations) in summary.unresolvedCalls { result[method, default: []] += cancellations }
+            }
+            return result
+        }[name] ?? []
+    }
+
+    // MARK: Task handles
+
+    /// The handles of a type that some function restarts carefully (cancels, then assigns a new `Task { }`),
+    /// with the methods of `self` each such task calls (`RestartedHandle`).
+    public func restartedHandles(ofType typeName: String) -> [RestartedHandle] {
+        restartedHandleMap.value { [self] in
+            var result: [String: [RestartedHandle]] = [:]
+            for key in functionSummaries.keys.sorted(by: { $0.description < $1.description }) {
+                guard let summary = functionSummaries[key], let type = key.typeName else { continue }
+                for property in summary.startedHandles.intersection(summary.cancelledHandles).sorted() {
+                    let loads = summary.calls.filter { call in
+                        call.receiver == nil && call.cancellation == .ifHandleCancelled(typeName: type, property: property)
+                    }.map(\.callee)
+                    result[type, default: []].append(RestartedHandle(property: property, starter: key, loads: Set(loads)))
+                }
+            }
+            return result
+        }[typeName] ?? []
     }
 
     // MARK: Views

@@ -12,6 +12,8 @@ public struct FileFacts: Sendable {
     public var codePlaces = FileCodePlaces()
     /// Properties the file's `#Predicate`s look models up by.
     public var fetchKeys: [FetchKey] = []
+    /// Names the file's view code reads (`model.errorMessage`, `$error`, `alertItem`); see `ProjectIndex.viewReadNames`.
+    public var viewReadNames: Set<String> = []
 
     public init() {}
 }
@@ -71,6 +73,10 @@ public final class ProjectIndex: Sendable {
     let viewConstructionsBySimpleName: [String: [ViewConstruction]]
     /// Call sites by callee, built on first use (most runs never ask).
     let callGraph = LazyBox<[FunctionKey: [CallFact]]>()
+    /// Restarted task handles by type name, built on first use.
+    let restartedHandleMap = LazyBox<[String: [RestartedHandle]]>()
+    /// Calls on receivers of unknown type, by method name, built on first use.
+    let unresolvedCallMap = LazyBox<[String: [Cancellability]]>()
     /// One line each for resource files the index could not use (a malformed model).
     public let warnings: [String]
 
@@ -80,6 +86,9 @@ public final class ProjectIndex: Sendable {
     let codePlaces: [String: FileCodePlaces]
     /// Properties the project looks each model up by (`#Predicate<Model> { $0.key == value }`), by model name.
     public let fetchKeysByModel: [String: [FetchKey]]
+    /// Every member or name read in view code (SwiftUI views, UIKit/AppKit views, cells and controllers), by
+    /// name only (`$x` counted as `x`): state that no view reads under any name reaches no user.
+    public let viewReadNames: Set<String>
 
     public init(files: [FileFacts], resources: [ResourceFile] = [], cloudKitMode: Configuration.CloudKitMode = .auto,
                 layout: ProjectLayout = ProjectLayout()) {
@@ -91,7 +100,9 @@ public final class ProjectIndex: Sendable {
         var constructions: [String: [ViewConstruction]] = [:]
         var codePlaces: [String: FileCodePlaces] = [:]
         var fetchKeys: [String: [FetchKey]] = [:]
+        var viewReads: Set<String> = []
         for facts in files {
+            viewReads.formUnion(facts.viewReadNames)
             codePlaces[facts.codePlaces.file] = facts.codePlaces
             for key in facts.fetchKeys { fetchKeys[key.modelName, default: []].append(key) }
             for summary in facts.functionSummaries {
@@ -123,6 +134,7 @@ public final class ProjectIndex: Sendable {
         self.layout = layout
         self.codePlaces = codePlaces
         self.fetchKeysByModel = fetchKeys
+        self.viewReadNames = viewReads
         self.modelRegistrations = registrations
         self.storeConfigurations = stores
         self.resources = resources

@@ -7,7 +7,9 @@ public final class BlockingWaitInAsyncRule: SyntaxRule {
         name: "Blocking Wait In Async",
         whatItDoes: """
             Inside an async function or a task, finds `DispatchSemaphore.wait()`, `DispatchGroup.wait()`, \
-            `Thread.sleep`, `usleep`/`sleep`, and an `NSLock`/`lock()` held across an `await`.
+            `Thread.sleep`, `usleep`/`sleep`, and an `NSLock`/`lock()` held across an `await`; a call from async code \
+            to a synchronous function of the project that waits on a semaphore or group; and, in synchronous code, \
+            a `wait()` with no deadline on a semaphore or group that a `Task { }` of the same type signals.
             """,
         whyIsThisBad: """
             Swift concurrency runs on a small cooperative pool, one thread per core. A blocked thread is a lost \
@@ -35,8 +37,59 @@ public final class BlockingWaitInAsyncRule: SyntaxRule {
                     }
                 }
                 """),
+            RuleExample("""
+                func currentToken() -> String {
+                    let semaphore = DispatchSemaphore(value: 0)
+                    var token = ""
+                    Task {
+                        token = await auth.refreshToken()
+                        semaphore.signal()
+                    }
+                    ↓semaphore.wait()
+                    return token
+                }
+                """),
+            RuleExample("""
+                final class Blocking<T> {
+                    let done = DispatchGroup()
+                    var value: T?
+                    init(_ work: @escaping () async -> T) {
+                        done.enter()
+                        Task { value = await work(); done.leave() }
+                    }
+                    func get() -> T? { ↓done.wait(); return value }
+                }
+                """),
+            RuleExample("""
+                final class Thumbnailer {
+                    let renderSemaphore = DispatchSemaphore(value: 1)
+                    func render() async {
+                        ↓prepare()
+                    }
+                    func prepare() {
+                        renderSemaphore.wait()
+                        defer { renderSemaphore.signal() }
+                    }
+                }
+                """),
         ],
         nonTriggeringExamples: [
+            RuleExample("""
+                func legacyValue() -> Int {
+                    let semaphore = DispatchSemaphore(value: 0)
+                    var value = 0
+                    DispatchQueue.global().async { value = compute(); semaphore.signal() }
+                    semaphore.wait()
+                    return value
+                }
+                """),
+            RuleExample("""
+                func testRefresh() {
+                    let semaphore = DispatchSemaphore(value: 0)
+                    Task { await store.refresh(); semaphore.signal() }
+                    _ = semaphore.wait(timeout: .now() + 5)
+                }
+                """),
             RuleExample("""
                 func loadAll() async {
                     try? await Task.sleep(for: .milliseconds(500))
@@ -62,7 +115,10 @@ public final class BlockingWaitInAsyncRule: SyntaxRule {
         ],
         knownLimitations: """
             `wait()` is recognized by name on any receiver; a type with its own async-safe `wait()` method called \
-            without `await` would be reported. A lock is checked only for `lock()`/`unlock()` pairs in the same body.
+            without `await` would be reported. A lock is checked only for `lock()`/`unlock()` pairs in the same body. \
+            Synchronous waits are matched to signals by name, in the same file and type (a local only within its \
+            function); a wait for a GCD callback and a `wait(timeout:)` with a deadline are not reported. A waiting \
+            function is known by its summary only when its receiver is named like a semaphore or group.
             """,
         // A deadlock or a lost update fails a test run as surely as an app: tests are checked too.
         appliesTo: [.app, .tests])
@@ -71,9 +127,25 @@ public final class BlockingWaitInAsyncRule: SyntaxRule {
 
     public init(options: RuleOptions) {}
 
+    /// Semaphores and groups signalled inside a `Task { }`, by type and name (`self.` dropped), with the
+    /// function that does it (a local can only be signalled by its own function).
+    private var signalledInTask: [(type: String?, function: SyntaxIdentifier?, name: String)] = []
+    /// Waits with no deadline in synchronous code, to match against those signals when the file ends.
+    private var syncWaits: [(type: String?, function: SyntaxIdentifier?, name: String, isLocal: Bool, node: FunctionCallExprSyntax)] = []
+
     public func enter(_ node: Syntax, context: FileContext) {
-        guard let call = node.as(FunctionCallExprSyntax.self), context.scope.isAsyncContext,
-              call.parent?.is(AwaitExprSyntax.self) != true else { return }
+        guard let call = node.as(FunctionCallExprSyntax.self), call.parent?.is(AwaitExprSyntax.self) != true else { return }
+        let signalMethod = SyntaxFacts.calleeMethodName(call)
+        if signalMethod == "signal" || signalMethod == "leave", let receiver = SyntaxFacts.receiverText(call),
+           context.scope.closures.contains(where: { $0.kind == .task || $0.kind == .detachedTask }) {
+            signalledInTask.append((context.scope.currentType?.qualifiedName, context.scope.currentFunction?.node.id,
+                                    receiver.hasPrefix("self.") ? String(receiver.dropFirst(5)) : receiver))
+            return
+        }
+        guard context.scope.isAsyncContext else {
+            recordSynchronous(call, context: context)
+            return
+        }
         let callee = SyntaxFacts.calleeName(call)
         let method = context.calleeMethodName(call)
         if method == "wait", SyntaxFacts.receiverText(call) != nil, call.arguments.allSatisfy({ $0.label?.text == "timeout" || $0.label?.text == "wallTimeout" }) {
@@ -83,6 +155,42 @@ public final class BlockingWaitInAsyncRule: SyntaxRule {
         } else if method == "lock", call.arguments.isEmpty, let receiver = SyntaxFacts.receiverText(call),
                   Self.heldAcrossAwait(receiver, lockCall: call, body: context.scope.currentFunction?.body) {
             context.report(call, "`\(receiver)` is held across an `await`: the task may resume on another thread, and other tasks block meanwhile; release it before suspending or use an actor")
+        } else if method.first?.isLowercase == true, let function = context.scope.currentFunction {
+            // A synchronous function of the project that blocks on a semaphore or group, called from async code.
+            let caller = FunctionKey(typeName: context.scope.currentType?.qualifiedName, name: function.name)
+            let receiver: ValueType?
+            if let member = call.calledExpression.as(MemberAccessExprSyntax.self) {
+                guard let base = member.base else { return }
+                receiver = SyntaxFacts.isSelf(base) ? nil : ValueTypes.of(base, in: context)
+                if receiver?.isKnown == false { return }
+            } else if call.calledExpression.is(DeclReferenceExprSyntax.self) {
+                receiver = nil
+            } else {
+                return
+            }
+            context.report(call, "`\(method)` waits on a semaphore or group, so calling it from async code blocks a thread of the cooperative pool (and the main thread, on the main actor); make it async and `await` the work",
+                           when: .callBlocks(CallReference(caller: caller, callee: method, receiver: receiver)))
+        }
+    }
+
+    /// In synchronous code: `signal()`/`leave()` inside a `Task { }`, and waits with no deadline.
+    private func recordSynchronous(_ call: FunctionCallExprSyntax, context: FileContext) {
+        let method = SyntaxFacts.calleeMethodName(call)
+        guard method == "wait", let receiver = SyntaxFacts.receiverText(call) else { return }
+        let name = receiver.hasPrefix("self.") ? String(receiver.dropFirst(5)) : receiver
+        let type = context.scope.currentType?.qualifiedName
+        let function = context.scope.currentFunction?.node.id
+        if FunctionSummaryCollector.waitsForever(call), context.scope.currentClosure == nil {
+            let locals = context.scope.currentFunction?.body.map { FlowFacts.localNames(in: $0) } ?? []
+            syncWaits.append((type, function, name, locals.contains(name) && !receiver.hasPrefix("self."), call))
+        }
+    }
+
+    public func finishFile(context: FileContext) {
+        for wait in syncWaits where signalledInTask.contains(where: { signal in
+            signal.type == wait.type && signal.name == wait.name && (!wait.isLocal || signal.function == wait.function)
+        }) {
+            context.report(wait.node, "`\(wait.name).wait()` blocks this thread until a `Task` it started signals it: on the main actor the task can never run (deadlock), elsewhere it holds a thread the task may need; make the caller async and `await` the task's value")
         }
     }
 

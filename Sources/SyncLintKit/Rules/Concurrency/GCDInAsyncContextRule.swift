@@ -9,7 +9,7 @@ public final class GCDInAsyncContextRule: SyntaxRule {
             Finds `DispatchQueue.main.async`, `DispatchQueue.main.asyncAfter` and `DispatchQueue.global().async` \
             inside an `async` function, a `Task` body, or a method of a type (or a function) marked `@MainActor`; \
             and `DispatchQueue.main.asyncAfter` or `DispatchQueue.global().async` whose closure writes the object's own \
-            state in any method of a `@Model` or `@Observable` type (seed 002's model code).
+            state in any method of a `@Model` or `@Observable` type.
             """,
         whyIsThisBad: """
             The dispatched closure escapes the task: it is not cancelled with it, its errors cannot be thrown to \

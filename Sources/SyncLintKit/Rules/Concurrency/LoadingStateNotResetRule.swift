@@ -7,9 +7,11 @@ public final class LoadingStateNotResetRule: SyntaxRule {
         name: "Loading State Not Reset",
         whatItDoes: """
             Finds a function that sets a loading flag (`isLoading`, `isFetching`, `isRefreshing`, `isSaving`, \
-            `isSyncing`; configurable) to `true` and then leaves on some path (a `return`, a `throw`, a guard's \
+            `isSyncing`; configurable; also with a suffix, `isLoadingAbout`, `isFetchingMore`, but not settings such as \
+            `isSyncingEnabled`) to `true` and then leaves on some path (a `return`, a `throw`, a guard's \
             `else`, or a `try` that can throw out of the function) without setting it back to `false` first, \
-            with no `defer` that does.
+            with no `defer` that does; or whose `do` resets it on success while its catch-all and everything after \
+            leave it set.
             """,
         whyIsThisBad: """
             The flag drives a spinner. An early return or a thrown error that skips the reset leaves the spinner \
@@ -53,8 +55,65 @@ public final class LoadingStateNotResetRule: SyntaxRule {
                     self.isRefreshing = false
                 }
                 """),
+            RuleExample("""
+                func loadAbout() async {
+                    isLoadingAbout = true
+                    guard let instance else { ↓return }
+                    about = await client.about(instance)
+                    isLoadingAbout = false
+                }
+                """),
+            RuleExample("""
+                func fetchMore() async {
+                    isFetchingMore = true
+                    do {
+                        items += try await api.page(after: items.last)
+                        isFetchingMore = false
+                    } ↓catch {
+                        errorMessage = error.localizedDescription
+                    }
+                }
+                """),
+            RuleExample("""
+                func refreshFeed() {
+                    isRefreshingFeed = true
+                    guard let account else { ↓return }
+                    api.feed(for: account) { items in
+                        self.items = items
+                        self.isRefreshingFeed = false
+                    }
+                }
+                """),
         ],
         nonTriggeringExamples: [
+            RuleExample("""
+                final class FeedModel {
+                    func fetchMore() async {
+                        isFetchingMore = true
+                        guard let cursor else { finish(); return }
+                        items += await api.page(after: cursor)
+                        isFetchingMore = false
+                    }
+                    func finish() { isFetchingMore = false }
+                }
+                """),
+            RuleExample("""
+                func loadChapter() async {
+                    isLoadingChapter = true
+                    guard await reader.hasPages else {
+                        await MainActor.run { isLoadingChapter = false }
+                        return
+                    }
+                    isLoadingChapter = false
+                }
+                """),
+            RuleExample("""
+                func toggleSync() {
+                    isSyncingEnabled = true
+                    guard let account else { return }
+                    sync(account)
+                }
+                """),
             RuleExample("""
                 func refresh() async throws {
                     isRefreshing = true
@@ -97,8 +156,10 @@ public final class LoadingStateNotResetRule: SyntaxRule {
                 """),
         ],
         knownLimitations: """
-            Paths are followed through the function's own statements: a reset in a helper called before the exit, \
-            or in a completion handler, is not seen and the exit is reported. A function that falls off its end \
+            Paths are followed through the function's own statements; a reset in a closure that runs at once \
+            (`MainActor.run`, `withAnimation`, `performAndWait`) counts, and so does a call of a method of the same type \
+            that resets the flag on every path (its function summary). A reset only inside a completion handler does \
+            not count for an exit before it. A function that falls off its end \
             without a reset is not reported (the reset may come from elsewhere). One finding per flag and function: \
             the first exit that skips the reset. The fix (unsafe: the flag now turns `false` when the function \
             returns, after any code that followed the old reset) adds `defer { flag = false }` right after the \
@@ -121,7 +182,7 @@ public final class LoadingStateNotResetRule: SyntaxRule {
     public func enter(_ node: Syntax, context: FileContext) {
         guard let sequence = node.as(SequenceExprSyntax.self), let assignment = SyntaxFacts.assignment(sequence),
               SyntaxFacts.boolLiteral(assignment.value) == true,
-              let flag = FlowFacts.selfProperty(assignment.target, locals: []), flags.contains(flag),
+              let flag = FlowFacts.selfProperty(assignment.target, locals: []), isFlag(flag),
               let function = context.scope.currentFunction, function.node.is(FunctionDeclSyntax.self) else { return }
         candidates.insert(function.node.id)
     }
@@ -135,10 +196,19 @@ public final class LoadingStateNotResetRule: SyntaxRule {
         var deferredResets: Set<String> = []
         BodyScanner.scan(body) { node in
             if let sequence = node.as(SequenceExprSyntax.self), let assignment = SyntaxFacts.assignment(sequence),
-               let flag = FlowFacts.selfProperty(assignment.target, locals: []), self.flags.contains(flag),
+               let flag = FlowFacts.selfProperty(assignment.target, locals: []), self.isFlag(flag),
                let value = SyntaxFacts.boolLiteral(assignment.value) {
                 if value { sets.append((flag, node)) } else { resets.append((flag, node)) }
                 if !value, node.ancestorOrSelf(mapping: { $0.as(DeferStmtSyntax.self) }) != nil { deferredResets.insert(flag) }
+            } else if let call = node.as(FunctionCallExprSyntax.self), Self.runsClosureNow(call) {
+                // `await MainActor.run { isLoading = false }`, `withAnimation { ... }`: the closure runs before the
+                // call returns, so its reset counts where the call stands.
+                for closure in SyntaxFacts.closures(of: call) {
+                    for token in closure.tokens(viewMode: .sourceAccurate) where self.isFlag(token.text)
+                        && Self.mentionsReset(token.text, in: Syntax(closure)) {
+                        resets.append((token.text, node))
+                    }
+                }
             } else if node.is(ReturnStmtSyntax.self) || node.is(ThrowStmtSyntax.self) {
                 exits.append(node)
             } else if throwsOut, let tryExpr = node.as(TryExprSyntax.self), tryExpr.questionOrExclamationMark == nil,
@@ -146,13 +216,107 @@ public final class LoadingStateNotResetRule: SyntaxRule {
                 exits.append(node)
             }
         }
-        for set in sets where !deferredResets.contains(set.flag) {
+        let typeName = context.scope.currentType?.qualifiedName
+        var reported: Set<String> = []
+        for set in sets where !deferredResets.contains(set.flag) && !reported.contains(set.flag) {
             let flagResets = resets.filter { $0.flag == set.flag }.map(\.node)
-            guard let exit = exits.first(where: { exit in
-                Self.isReachable(exit, from: set.node, root: body) && !flagResets.contains { Self.resets($0, before: exit, after: set.node, root: body) }
-            }) else { continue }
+            let flag = set.flag
             let setLine = context.location(of: set.node).line
-            context.report(exit, "this exit leaves `\(set.flag)` true (set on line \(setLine)); add `defer { \(set.flag) = false }` right after setting it")
+            if let exit = exits.first(where: { exit in
+                Self.isReachable(exit, from: set.node, root: body) && !flagResets.contains { Self.resets($0, before: exit, after: set.node, root: body) }
+            }) {
+                reported.insert(flag)
+                // A method of `self` called on the way that resets the flag on every path of its own resets it here.
+                let helpers = Self.methodsCalled(in: Syntax(body)).filter { Self.resets($0.node, before: exit, after: set.node, root: body) }.map(\.name)
+                let message = "this exit leaves `\(flag)` true (set on line \(setLine)); add `defer { \(flag) = false }` right after setting it"
+                if helpers.isEmpty { context.report(exit, message); continue }
+                context.report(exit) { index in
+                    helpers.contains { index.summary(of: FunctionKey(typeName: typeName, name: $0))?.resetsOnEveryPath.contains(flag) == true }
+                        ? nil : message
+                }
+                continue
+            }
+            // A failure branch: the `do` resets the flag when the work succeeds, its catch-all does not, and
+            // nothing after the `do` statement resets it either.
+            guard let branch = Self.failureBranchWithoutReset(flag, from: set.node, resets: flagResets, in: body) else { continue }
+            reported.insert(flag)
+            let helpers = Self.methodsCalled(in: Syntax(branch.clause.body)).map(\.name)
+                + Self.methodsCalled(in: Syntax(body)).filter { $0.node.position > branch.statement.endPosition }.map(\.name)
+            let message = "when this catch runs, `\(flag)` stays true (set on line \(setLine)): only the `do` resets it; add `defer { \(flag) = false }` right after setting it"
+            context.report(branch.clause.catchKeyword) { index in
+                helpers.contains { index.summary(of: FunctionKey(typeName: typeName, name: $0))?.resetFlags.contains(flag) == true }
+                    ? nil : message
+            }
+        }
+    }
+
+    /// A configured flag (`isLoading`), or one with a suffix (`isLoadingAbout`, `isFetchingMore`), but not a
+    /// setting named after the activity (`isSyncingEnabled`, `isSavingAllowed`).
+    func isFlag(_ name: String) -> Bool {
+        if flags.contains(name) { return true }
+        guard let flag = flags.first(where: { name.hasPrefix($0) }),
+              name.dropFirst(flag.count).first?.isUppercase == true else { return false }
+        return !Self.settingSuffixes.contains { name.hasSuffix($0) }
+    }
+
+    /// Calls that run their closure before they return.
+    static func runsClosureNow(_ call: FunctionCallExprSyntax) -> Bool {
+        let name = SyntaxFacts.calleeName(call)
+        return ["MainActor.run", "withAnimation", "withTransaction", "autoreleasepool"].contains(name)
+            || ["performAndWait", "sync"].contains(SyntaxFacts.calleeMethodName(call))
+    }
+
+    static let settingSuffixes = ["Enabled", "Disabled", "Allowed", "Supported", "Available", "Paused", "Preference", "Setting", "Settings"]
+
+    /// Methods of `self` called in the body (unqualified or through `self.`), outside closures, with the call.
+    static func methodsCalled(in body: Syntax) -> [(name: String, node: Syntax)] {
+        var calls: [(name: String, node: Syntax)] = []
+        BodyScanner.scan(body) { node in
+            guard let call = node.as(FunctionCallExprSyntax.self) else { return }
+            if let reference = call.calledExpression.as(DeclReferenceExprSyntax.self), reference.baseName.text.first?.isLowercase == true {
+                calls.append((reference.baseName.text, node))
+            } else if let member = call.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base, SyntaxFacts.isSelf(base) {
+                calls.append((member.declName.baseName.text, node))
+            }
+        }
+        return calls
+    }
+
+    /// A `do` reached after the flag is set whose body resets it (as a statement of its own list) while its
+    /// catch-all clause does not, with no reset of the flag after the `do` statement (closures included:
+    /// a completion handler that resets it counts).
+    static func failureBranchWithoutReset(_ flag: String, from start: Syntax, resets: [Syntax], in body: CodeBlockSyntax)
+        -> (statement: DoStmtSyntax, clause: CatchClauseSyntax)? {
+        var found: (statement: DoStmtSyntax, clause: CatchClauseSyntax)?
+        BodyScanner.scan(body) { node in
+            guard found == nil, let doStatement = node.as(DoStmtSyntax.self), doStatement.endPosition > start.position,
+                  doStatement.position > start.position || start.isInside(doStatement.body),
+                  resets.contains(where: { $0.isInside(doStatement.body) && $0.position > start.position }),
+                  let clause = doStatement.catchClauses.first(where: CatchFacts.isCatchAll),
+                  !resets.contains(where: { $0.isInside(clause) }), !mentionsReset(flag, in: Syntax(clause.body)) else { return }
+            // A reset anywhere after the `do` (a later statement, a completion handler) may cover the failure.
+            let later = body.statements.contains { item in
+                item.position >= doStatement.endPosition && mentionsReset(flag, in: Syntax(item))
+            } || resets.contains { $0.position > doStatement.endPosition }
+            if !later, !enclosingStatementResetsLater(flag, doStatement: doStatement, body: body) { found = (doStatement, clause) }
+        }
+        return found
+    }
+
+    /// A statement after the `do` in any list that encloses it resets the flag.
+    private static func enclosingStatementResetsLater(_ flag: String, doStatement: DoStmtSyntax, body: CodeBlockSyntax) -> Bool {
+        for list in FlowFacts.enclosingLists(of: Syntax(doStatement), upTo: body.id) {
+            if list.contains(where: { $0.position >= doStatement.endPosition && mentionsReset(flag, in: Syntax($0)) }) { return true }
+        }
+        return false
+    }
+
+    /// `flag = false` / `self.flag = false` anywhere in the node, closures included.
+    static func mentionsReset(_ flag: String, in node: Syntax) -> Bool {
+        node.tokens(viewMode: .sourceAccurate).contains { token in
+            guard token.text == flag, let next = token.nextToken(viewMode: .sourceAccurate), next.text == "=",
+                  let value = next.nextToken(viewMode: .sourceAccurate) else { return false }
+            return value.text == "false"
         }
     }
 

@@ -8,7 +8,8 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
         whatItDoes: """
             Finds `handle = Task { ... }` (or `Task.detached`) assigned to a stored property with no \
             `handle?.cancel()` or `handle.cancel()` earlier in the same function, and no earlier test that the \
-            handle is nil.
+            handle is nil; and a second entry point (`refresh()`) that awaits the same async load that another \
+            method runs in a handle it cancels first, without cancelling or awaiting that handle.
             """,
         whyIsThisBad: """
             Overwriting the handle drops the only way to cancel the task that was running: two loads now run at \
@@ -16,7 +17,7 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
             Pattern": always cancel previous operations before starting new ones).
             """,
         seed: "000, 001",
-        // Opt-in until narrowed further: 0 of 19 findings right on eight public apps: the old task was awaited on purpose, guarded by an `if let` or an in-progress flag, kept in a dictionary cancelled by key, or started once (`viewDidLoad`) (docs/precision.md).
+        // Opt-in: 0 of 19 findings right before the narrowing; 8 findings left on ten public apps, not yet judged again (docs/precision.md).
         isOptIn: true,
         triggeringExamples: [
             RuleExample("""
@@ -43,8 +44,71 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
                     private func begin() { ↓playback = Task { await self.play() } }
                 }
                 """),
+            RuleExample("""
+                @MainActor final class TimelineModel {
+                    private var loadTask: Task<Void, Never>?
+                    func reload() {
+                        loadTask?.cancel()
+                        loadTask = Task { await self.fetchLatest() }
+                    }
+                    func refresh() async {
+                        await ↓fetchLatest()
+                    }
+                    func fetchLatest() async { items = await api.latest() }
+                }
+                """),
         ],
         nonTriggeringExamples: [
+            RuleExample("""
+                @MainActor final class TimelineModel {
+                    private var loadTask: Task<Void, Never>?
+                    func reload() {
+                        loadTask?.cancel()
+                        loadTask = Task { await self.fetchLatest() }
+                    }
+                    func refresh() async {
+                        loadTask?.cancel()
+                        await fetchLatest()
+                    }
+                    func fetchLatest() async { items = await api.latest() }
+                }
+                """),
+            RuleExample("""
+                @MainActor final class Pager {
+                    private var pageTask: Task<Void, Never>?
+                    func loadMore() async {
+                        await pageTask?.value
+                        pageTask = Task { await self.fetchPage() }
+                    }
+                }
+                """),
+            RuleExample("""
+                @MainActor final class Thumbnails {
+                    private var tasks: [UUID: Task<Void, Never>] = [:]
+                    func load(_ id: UUID) {
+                        tasks[id]?.cancel()
+                        tasks[id] = Task { await self.render(id) }
+                    }
+                    func preload(_ id: UUID) { tasks[id] = Task { await self.render(id) } }
+                }
+                """),
+            RuleExample("""
+                final class StatusController: UIViewController {
+                    private var pollTask: Task<Void, Never>?
+                    override func viewDidLoad() { pollTask = Task { await self.poll() } }
+                }
+                """),
+            RuleExample("""
+                @MainActor final class Syncer {
+                    private var syncTask: Task<Void, Never>?
+                    private var isSyncing = false
+                    func sync() {
+                        guard !isSyncing else { return }
+                        isSyncing = true
+                        syncTask = Task { await self.run(); self.isSyncing = false }
+                    }
+                }
+                """),
             RuleExample("""
                 @MainActor final class ReaderViewModel {
                     private var loadingTask: Task<Void, Never>?
@@ -104,36 +168,113 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
             called first that cancels it (followed three calls deep), or when every caller of the function \
             cancels it. Cancelling through another object is not seen. Assignments in `init` are skipped: there is \
             no earlier task yet. \
-            Opt-in: 0 of 19 findings right on eight public apps: the old task was awaited on purpose, guarded by an `if let` or an in-progress flag, kept in a dictionary cancelled by key, or started once (`viewDidLoad`); see docs/precision.md.
+            Quiet: a handle awaited first (`await handle?.value`), an early exit on an in-progress or run-once flag \
+            (`guard !isSyncing`), handles in a dictionary, assignments in `init`/`viewDidLoad`. A function the load \
+            itself calls is part of the load, not a second entry point. \
+            Opt-in: 0 of 19 findings right before this narrowing; 8 left on ten public apps (the second-entry-point \
+            class gives none there), not yet judged again; see docs/precision.md.
             """)
 
     public static let nodeKinds: Set<SyntaxKind> = [.functionCallExpr]
 
     public init(options: RuleOptions) {}
 
+    /// Functions that run once per object: a handle assigned there has no earlier task to drop.
+    static let runOnce: Set<String> = ["init", "viewDidLoad", "loadView", "awakeFromNib", "applicationDidFinishLaunching"]
+
     public func enter(_ node: Syntax, context: FileContext) {
-        guard let call = node.as(FunctionCallExprSyntax.self), TaskFacts.isTaskCreation(call, context: context),
-              let target = TaskFacts.assignmentTarget(ofValue: call),
-              let name = TaskFacts.propertyName(target),
-              let type = context.scope.currentType,
-              let function = context.scope.currentFunction, function.name != "init" else { return }
-        let body = Syntax(function.node)
-        let position = target.positionAfterSkippingLeadingTrivia
-        if Self.handleIsSettled(name, in: body, before: position) { return }
+        guard let call = node.as(FunctionCallExprSyntax.self), let type = context.scope.currentType,
+              let function = context.scope.currentFunction, !Self.runOnce.contains(function.name) else { return }
         let typeName = type.qualifiedName
         let functionKey = FunctionKey(typeName: typeName, name: function.name)
-        let helpersCalledBefore = Self.methodsCalled(in: body, before: position)
-        context.report(target) { index in
-            guard let property = index.property(name, of: typeName), property.isStoredVar else { return nil }
-            // A helper called first that cancels the handle (to three calls deep), or callers that all cancel it.
-            let cancels = { (key: FunctionKey) in
-                index.reachableSummaries(from: key).contains { $0.summary.cancelledHandles.contains(name) && $0.summary.key.typeName == typeName }
+        let body = Syntax(function.node)
+        if TaskFacts.isTaskCreation(call, context: context) {
+            // A handle in a dictionary (`tasks[id] = Task { }`) is one task per key, not one handle.
+            guard let target = TaskFacts.assignmentTarget(ofValue: call), !target.is(SubscriptCallExprSyntax.self),
+                  let name = TaskFacts.propertyName(target) else { return }
+            let position = target.positionAfterSkippingLeadingTrivia
+            if Self.handleIsSettled(name, in: body, before: position) || Self.guardedBefore(position, in: body) { return }
+            let helpersCalledBefore = Self.methodsCalled(in: body, before: position)
+            context.report(target) { index in
+                guard let property = index.property(name, of: typeName), property.isStoredVar else { return nil }
+                if Self.cancelledElsewhere(name, typeName: typeName, function: functionKey, helpers: helpersCalledBefore, index: index) { return nil }
+                if let careful = index.restartedHandles(ofType: typeName).first(where: { $0.property == name && $0.starter != functionKey }) {
+                    return "assigning a new task to `\(name)` drops the running one without cancelling it, though `\(careful.starter.name)` cancels it first; call `\(name)?.cancel()` first"
+                }
+                return "assigning a new task to `\(name)` drops the running one without cancelling it; call `\(name)?.cancel()` first"
             }
-            if helpersCalledBefore.contains(where: { cancels(FunctionKey(typeName: typeName, name: $0)) }) { return nil }
-            let callers = index.callSites(of: functionKey)
-            if !callers.isEmpty, callers.allSatisfy({ index.summary(of: $0.caller)?.cancelledHandles.contains(name) == true }) { return nil }
-            return "assigning a new task to `\(name)` drops the running one without cancelling it; call `\(name)?.cancel()` first"
+            return
         }
+        // The load a careful entry point runs in its handle's task, started here again with no cancel.
+        guard call.parent?.is(AwaitExprSyntax.self) == true || context.scope.currentClosure?.kind == .task else { return }
+        let method: String
+        if let reference = call.calledExpression.as(DeclReferenceExprSyntax.self) {
+            method = reference.baseName.text
+        } else if let member = call.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base, SyntaxFacts.isSelf(base) {
+            method = member.declName.baseName.text
+        } else {
+            return
+        }
+        guard method.first?.isLowercase == true, method != function.name else { return }
+        let cancellation = ExecutionContexts.cancellability(in: context)
+        let position = call.positionAfterSkippingLeadingTrivia
+        if Self.guardedBefore(position, in: body) { return }
+        let helpersCalledBefore = Self.methodsCalled(in: body, before: position)
+        context.report(call) { index in
+            guard let careful = index.restartedHandles(ofType: typeName).first(where: { handle in
+                handle.loads.contains(method) && handle.starter != functionKey && !handle.loads.contains(functionKey.name)
+                    // The load is an async method of the type: the work the handle exists to cancel.
+                    && index.summary(of: FunctionKey(typeName: typeName, name: method))?.isAsync == true
+                    && cancellation != .ifHandleCancelled(typeName: typeName, property: handle.property)
+            }) else { return nil }
+            let name = careful.property
+            // A function the load itself calls (to three calls deep) is part of the load, not a second entry point.
+            if index.reachableSummaries(from: FunctionKey(typeName: typeName, name: method)).contains(where: { $0.summary.key == functionKey }) {
+                return nil
+            }
+            // This function looks at the handle (cancels it, awaits it, tests it) or is the careful one's helper.
+            if let own = index.summary(of: functionKey), own.reads.contains(name) || own.cancelledHandles.contains(name) { return nil }
+            if Self.cancelledElsewhere(name, typeName: typeName, function: functionKey, helpers: helpersCalledBefore, index: index) { return nil }
+            let callers = index.callSites(of: functionKey)
+            if !callers.isEmpty, callers.allSatisfy({ $0.caller == careful.starter
+                || $0.cancellation == .ifHandleCancelled(typeName: typeName, property: name) }) { return nil }
+            return "`\(method)()` starts again here while `\(name)` may still be running it: `\(careful.starter.name)` cancels `\(name)` before starting it, this entry point neither cancels nor awaits it; call `\(name)?.cancel()` first (or start the load through `\(careful.starter.name)`)"
+        }
+    }
+
+    /// A helper called first that cancels the handle (to three calls deep), or callers that all cancel it.
+    static func cancelledElsewhere(_ name: String, typeName: String, function: FunctionKey, helpers: [String], index: ProjectIndex) -> Bool {
+        let cancels = { (key: FunctionKey) in
+            index.reachableSummaries(from: key).contains { $0.summary.cancelledHandles.contains(name) && $0.summary.key.typeName == typeName }
+        }
+        if helpers.contains(where: { cancels(FunctionKey(typeName: typeName, name: $0)) }) { return true }
+        let callers = index.callSites(of: function)
+        return !callers.isEmpty && callers.allSatisfy { index.summary(of: $0.caller)?.cancelledHandles.contains(name) == true }
+    }
+
+    /// An early exit before the position that tests an in-progress flag (`guard !isLoading else { return }`,
+    /// `if isRefreshing { return }`) or a run-once flag (`guard !hasStarted`): the old task is not running.
+    static func guardedBefore(_ position: AbsolutePosition, in body: Syntax) -> Bool {
+        var guarded = false
+        BodyScanner.scan(body) { node in
+            guard !guarded, node.endPosition <= position else { return }
+            let conditions: ConditionElementListSyntax?
+            if let statement = node.as(GuardStmtSyntax.self) {
+                conditions = statement.conditions
+            } else if let statement = node.as(IfExprSyntax.self),
+                      statement.body.statements.contains(where: { $0.item.is(ReturnStmtSyntax.self) }) {
+                conditions = statement.conditions
+            } else {
+                conditions = nil
+            }
+            guard let conditions else { return }
+            guarded = conditions.tokens(viewMode: .sourceAccurate).contains { token in
+                let name = token.text
+                return ["is", "has", "did"].contains { name.hasPrefix($0) && name.dropFirst($0.count).first?.isUppercase == true }
+                    || name.hasSuffix("InProgress") || name.hasSuffix("Running") || name.hasSuffix("Started")
+            }
+        }
+        return guarded
     }
 
     /// Methods of `self` called (unqualified or through `self.`) before the position, outside closures.
@@ -164,6 +305,7 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
             if previous.count > 5 { previous.removeFirst() }
             let text = previous.joined()
             for alias in aliases where text.hasSuffix("\(alias)?.cancel") || text.hasSuffix("\(alias).cancel")
+                || text.hasSuffix("\(alias)?.value") || text.hasSuffix("\(alias).value") || text.hasSuffix("\(alias)!.value")
                 || text.hasSuffix("\(alias)==nil") || text.hasSuffix("\(alias)!=nil") {
                 return true
             }

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Recall on real bug-fix commits (docs/precision.md): for each public fix of a bug SyncLint names a
+# rule after, does that rule fire on the code before the fix, and is it quiet on the fixed code?
+#
+#   Benchmarks/recall.sh [LIST] [WORK_DIR]    # default LIST: Benchmarks/recall-commits.txt
+#                                             # default WORK_DIR: .recall (git-ignored)
+#
+# LIST has one fix a line: `owner/name  commit  expected_rule` (anything after is a note; `#` starts
+# a comment). Repositories come from RECALL_REPOS when set: a folder holding, for `owner/name`, a
+# bare mirror `owner+name/repo` or `owner+name.git`, or a clone `owner+name` or `name`; otherwise each
+# is cloned bare into WORK_DIR/repos (this needs the network). The parent and the commit are
+# exported with `git archive` (nothing in the repository changes), each tree is linted whole as a
+# project with every rule on (`--enable-all-rules`), and only findings of the expected rule count.
+#
+# A finding counts as the bug when it is in a file the fix changed, within NEAR lines (default 30)
+# of a changed hunk: on the parent's side for "fired before", on the commit's side for "quiet
+# after". Columns: `fired` is `default` (the rule is on by default), `opt-in` (it fires only with
+# opt-in rules on) or `no`; `quiet` is `yes` (no finding of the rule near the fix
+# after it), `partly` (fewer) or `no` (`-` when it did not fire); `before`/`after`
+# count the rule's findings near the fix. The apps' code stays in WORK_DIR and is never committed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+list=${1:-Benchmarks/recall-commits.txt}
+work=${2:-.recall}
+near=${NEAR:-30}
+[[ -f "$list" ]] || { echo "recall.sh: no list of commits at $list" >&2; exit 2; }
+mkdir -p "$work/repos" "$work/trees" "$work/findings"
+work=$(cd "$work" && pwd)
+
+if [[ -z "${SYNCLINT:-}" ]]; then
+    swift build --product synclint >&2
+    SYNCLINT="$(swift build --show-bin-path)/synclint"
+fi
+defaults=$("$SYNCLINT" rules | awk '$2 == "on" { print $1 }')
+
+git_dir_for() { # owner/name -> a git directory holding its history
+    local repository=$1 flat=${1/\//+} candidate
+    for candidate in "${RECALL_REPOS:-}/$flat/repo" "${RECALL_REPOS:-}/$flat.git" \
+                     "${RECALL_REPOS:-}/$flat/.git" "${RECALL_REPOS:-}/${repository#*/}/.git"; do
+        if [[ -n "${RECALL_REPOS:-}" && -d "$candidate" ]]; then echo "$candidate"; return; fi
+    done
+    if [[ ! -d "$work/repos/$flat.git" ]]; then
+        git clone --quiet --bare "https://github.com/$repository.git" "$work/repos/$flat.git" >&2
+    fi
+    echo "$work/repos/$flat.git"
+}
+
+# Only what SyncLint reads is exported: Swift sources, Core Data models, entitlements, Xcode
+# projects and SyncLint's own configuration (a stored mirror may lack large binary blobs, and
+# images or audio change no finding).
+export_tree() { # git_dir commit folder
+    rm -rf "$3" && mkdir -p "$3"
+    git --git-dir="$1" ls-tree -r --name-only "$2" |
+        grep -E '\.swift$|\.entitlements$|\.xcodeproj/project\.pbxproj$|\.xcdatamodel/contents$|\.xccurrentversion$|(^|/)\.synclint\.yml$' |
+        xargs -r -d '\n' bash -c 'set -o pipefail
+            git --literal-pathspecs --git-dir="$0" archive "$1" -- "${@:3}" | tar -x -C "$2"' "$1" "$2" "$3"
+}
+
+# Findings of one rule within $near lines of the hunks on one side (old: before, new: after).
+count_near() { # findings_file hunks_file side rule tree
+    awk -v side="$3" -v rule="($4)" -v tree="$5/" -v near="$near" '
+        FNR == NR { file[NR] = $1; lo[NR] = (side == "old" ? $2 : $4); hi[NR] = (side == "old" ? $3 : $5); n = NR; next }
+        index($0, tree) == 1 && substr($0, length($0) - length(rule) + 1) == rule {
+            rest = substr($0, length(tree) + 1); split(rest, parts, ":"); path = parts[1]; line = parts[2] + 0
+            for (i = 1; i <= n; i++) if (file[i] == path && line >= lo[i] - near && line <= hi[i] + near) { hits++; break }
+        }
+        END { print hits + 0 }' "$2" "$1"
+}
+
+printf '%-28s %-12s %-34s %-7s %-5s %6s %6s\n' repository commit rule fired quiet before after
+fired_default=0 fired_any=0 quiet_count=0 total=0
+declare -A linted # a commit listed for two rules is exported and linted once per run
+while read -r -u 3 repository commit rule _; do
+    [[ -z "${repository:-}" || "$repository" == \#* ]] && continue
+    git_dir=$(git_dir_for "$repository")
+    parent=$(git --git-dir="$git_dir" rev-parse "$commit^")
+    key="${repository/\//+}-${commit:0:12}"
+    if [[ -z "${linted[$key]:-}" ]]; then
+        export_tree "$git_dir" "$parent" "$work/trees/$key/before"
+        export_tree "$git_dir" "$commit" "$work/trees/$key/after"
+        # Changed hunks per file: old start, old end, new start, new end (a pure insertion or deletion
+        # has an empty side, kept as the line it sits at).
+        git --git-dir="$git_dir" diff --no-renames -U0 "$parent" "$commit" -- '*.swift' '*.xcdatamodel/contents' '*.entitlements' 2> /dev/null |
+            awk '/^\+\+\+ b\// { path = substr($0, 7) }
+                 /^@@ / { split($2, o, ","); split($3, w, ","); os = -o[1]; ns = w[1] + 0
+                          oc = (o[2] == "" ? 1 : o[2]); nc = (w[2] == "" ? 1 : w[2])
+                          print path, os, os + (oc > 0 ? oc - 1 : 0), ns, ns + (nc > 0 ? nc - 1 : 0) }' \
+            > "$work/findings/$key.hunks"
+        for side in before after; do
+            "$SYNCLINT" lint --enable-all-rules --no-cache --allow-zero-lintable-files \
+                "$work/trees/$key/$side" < /dev/null > "$work/findings/$key.$side.txt" 2> /dev/null || true
+        done
+        linted[$key]=1
+    fi
+    before=$(count_near "$work/findings/$key.before.txt" "$work/findings/$key.hunks" old "$rule" "$work/trees/$key/before")
+    after=$(count_near "$work/findings/$key.after.txt" "$work/findings/$key.hunks" new "$rule" "$work/trees/$key/after")
+    fired=no quiet=-
+    if (( before > 0 )); then
+        if grep -qx "$rule" <<< "$defaults"; then fired=default; fired_default=$((fired_default + 1)); else fired=opt-in; fi
+        fired_any=$((fired_any + 1))
+        if (( after == 0 )); then quiet=yes; quiet_count=$((quiet_count + 1)); elif (( after < before )); then quiet=partly; else quiet=no; fi
+    fi
+    total=$((total + 1))
+    printf '%-28s %-12s %-34s %-7s %-5s %6d %6d\n' "$repository" "${commit:0:12}" "$rule" "$fired" "$quiet" "$before" "$after"
+done 3< "$list"
+echo
+echo "fixes: $total; fired with default rules: $fired_default; fired with opt-in rules too: $fired_any; quiet after (of those fired): $quiet_count"
