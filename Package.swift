@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .library(name: "SyncLintKit", targets: ["SyncLintKit"]),
         .executable(name: "synclint", targets: ["synclint"]),
+        .plugin(name: "SyncLintCommandPlugin", targets: ["SyncLintCommandPlugin"]),
+        .plugin(name: "SyncLintBuildToolPlugin", targets: ["SyncLintBuildToolPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax.git", "600.0.0"..<"604.0.0"),
@@ -30,6 +32,16 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // `swift package synclint [args]`. No permission is declared: linting only reads, and a
+        // declared write permission would be asked for on every run. `--fix` writes, so on macOS
+        // (where plugins run sandboxed) it needs `--allow-writing-to-package-directory`.
+        .plugin(
+            name: "SyncLintCommandPlugin",
+            capability: .command(intent: .custom(verb: "synclint", description: "Lint the package's Swift targets with SyncLint")),
+            dependencies: ["synclint"]
+        ),
+        // Lints a target's Swift files as part of its build; the findings appear in the build log.
+        .plugin(name: "SyncLintBuildToolPlugin", capability: .buildTool(), dependencies: ["synclint"]),
         .executableTarget(
             name: "synclint-floor",
             dependencies: [
@@ -51,3 +63,10 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// `.ci/plugin-check` builds this one-file target with the build-tool plugin applied. Only then:
+// a target that uses the plugin makes SwiftPM build the plugin's tool (synclint, swift-syntax and
+// all, a second time) before any build of this package, `swift run synclint` included.
+if Context.environment["SYNCLINT_PLUGIN_PROBE"] != nil {
+    package.targets.append(.target(name: "SyncLintPluginProbe", path: ".ci/PluginProbe", plugins: ["SyncLintBuildToolPlugin"]))
+}
