@@ -90,8 +90,21 @@ public struct XcodeProject: Sendable, Hashable {
     }
 
     static func join(_ base: String, _ relative: String) -> String {
-        if relative.hasPrefix("/") { return URL(fileURLWithPath: relative).standardizedFileURL.path }
-        return URL(fileURLWithPath: base).appendingPathComponent(relative).standardizedFileURL.path
+        lexicallyStandardized(relative.hasPrefix("/") ? relative : base + "/" + relative)
+    }
+
+    /// An absolute path with `.` and `..` components resolved and `//` collapsed, as
+    /// `URL.standardizedFileURL.path` gives it, without Foundation's URL machinery: a big project lists
+    /// thousands of files, and on Linux building a URL for each cost more than reading the project.
+    static func lexicallyStandardized(_ path: String) -> String {
+        guard path.hasPrefix("/") else { return URL(fileURLWithPath: path).standardizedFileURL.path }
+        var components: [Substring] = []
+        for component in path.split(separator: "/") {
+            if component == "." { continue }
+            if component == ".." { if !components.isEmpty { components.removeLast() }; continue }
+            components.append(component)
+        }
+        return "/" + components.joined(separator: "/")
     }
 
     /// The pbxproj's objects by id, with the group tree inverted so that a file reference's path can be
@@ -132,7 +145,7 @@ public struct XcodeProject: Sendable, Hashable {
         }
 
         static func standardized(_ path: String) -> String {
-            URL(fileURLWithPath: path).standardizedFileURL.path
+            XcodeProject.lexicallyStandardized(path)
         }
 
         func target(_ id: String) -> XcodeTarget? {

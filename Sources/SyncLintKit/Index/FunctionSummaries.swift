@@ -12,6 +12,13 @@ public struct FunctionKey: Sendable, Hashable, CustomStringConvertible {
     public var description: String { typeName.map { "\($0).\(name)" } ?? name }
 }
 
+extension FunctionKey: Comparable {
+    /// A stable order for walking every summary, without building each key's description string.
+    public static func < (lhs: FunctionKey, rhs: FunctionKey) -> Bool {
+        (lhs.typeName ?? "", lhs.name) < (rhs.typeName ?? "", rhs.name)
+    }
+}
+
 /// One `#if` clause a fact stands in: the `#if`'s offset in its file and the clause's index in it.
 /// Two facts in different clauses of the same `#if` never run together.
 public struct IfConfigClause: Sendable, Hashable {

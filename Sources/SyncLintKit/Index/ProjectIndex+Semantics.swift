@@ -126,7 +126,7 @@ extension ProjectIndex {
     var callSitesByCallee: [FunctionKey: [CallFact]] {
         callGraph.value { [self] in
             var result: [FunctionKey: [CallFact]] = [:]
-            for key in functionSummaries.keys.sorted(by: { $0.description < $1.description }) {
+            for key in functionSummaries.keys.sorted() {
                 for call in functionSummaries[key]?.calls ?? [] {
                     if let callee = callee(of: call) { result[callee, default: []].append(call) }
                 }
@@ -250,7 +250,7 @@ extension ProjectIndex {
     public func restartedHandles(ofType typeName: String) -> [RestartedHandle] {
         restartedHandleMap.value { [self] in
             var result: [String: [RestartedHandle]] = [:]
-            for key in functionSummaries.keys.sorted(by: { $0.description < $1.description }) {
+            for key in functionSummaries.keys.sorted() {
                 guard let summary = functionSummaries[key], let type = key.typeName else { continue }
                 for property in summary.startedHandles.intersection(summary.cancelledHandles).sorted() {
                     let loads = summary.calls.filter { call in
