@@ -25,7 +25,7 @@ public enum SARIFReporter {
                 "defaultConfiguration": ["level": rule.severity.rawValue, "enabled": !rule.isOptIn],
                 "help": ["text": rule.whyIsThisBad, "markdown": RuleDocumentation.markdown(for: rule)],
                 "helpUri": report.helpURL(for: rule.id),
-                "properties": ["tags": Self.seedTags(rule.seed), "fixSafety": rule.fixSafety.rawValue],
+                "properties": ["tags": Self.tags(for: rule), "fixSafety": rule.fixSafety.rawValue],
             ]
         }
         let results: [[String: Any]] = report.findings.indices.map { index in
@@ -73,9 +73,10 @@ public enum SARIFReporter {
         return text + "\n"
     }
 
-    /// "000, 001" → ["seed-000", "seed-001"]: one tag per seed, so dashboards can filter by seed.
-    static func seedTags(_ seeds: String) -> [String] {
-        seeds.split(whereSeparator: { $0 == "," || $0 == " " }).filter { $0.allSatisfy(\.isNumber) }.map { "seed-" + $0 }
+    /// `default` or `opt-in`, so a dashboard can tell the rules everyone runs from those a team chose.
+    /// (Not the case study a rule was learned from: its label means nothing to a reader of the report.)
+    static func tags(for rule: RuleDescription) -> [String] {
+        [rule.isOptIn ? "opt-in" : "default"]
     }
 
     /// A relative path as a URI reference: each segment percent-encoded, slashes kept.
