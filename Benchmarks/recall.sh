@@ -31,7 +31,7 @@ if [[ -z "${SYNCLINT:-}" ]]; then
     swift build --product synclint >&2
     SYNCLINT="$(swift build --show-bin-path)/synclint"
 fi
-defaults=$("$SYNCLINT" rules | awk '$2 == "on" { print $1 }')
+defaults=$("$SYNCLINT" rules | awk '$3 == "on" { print $1 }')  # columns: id, enabled here, default, ...
 
 git_dir_for() { # owner/name -> a git directory holding its history
     local repository=$1 flat=${1/\//+} candidate
