@@ -25,8 +25,9 @@ public struct ResolvedType: Sendable, Hashable {
     public let isCollection: Bool
 }
 
-/// Works out the `ValueType` of expressions during the walk, resolving local names with
-/// swift-syntax's `SwiftLexicalLookup` (so shadowing and block scopes are Swift's own).
+/// Works out the `ValueType` of expressions during the walk. A local name is resolved from the names the
+/// walk has recorded in the function so far (`LocalNames`, a dictionary read), and otherwise with
+/// swift-syntax's `SwiftLexicalLookup` (names ahead of the walk, outside functions, implicit ones).
 /// It is asked on demand, by the few rules and collectors that need a value's type, never for every node.
 public enum ValueTypes {
     /// How deep one question may go (`let a = b; let b = c; ...`) before it is given up as unknown.
