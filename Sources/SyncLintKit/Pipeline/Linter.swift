@@ -73,20 +73,8 @@ public enum Linter {
     public static func lint(paths: [String], configurations: ConfigurationTree, enableAllRules: Bool = false) -> LintResult {
         var clock = Stopwatch()
         let discovered = FileDiscovery.discover(paths: paths, configurations: configurations)
-        var warnings = configurations.warnings(lintedRoots: paths) + discovered.warnings
-        var resources: [ResourceFile] = []
-        var xcodeProjects: [XcodeProject] = []
-        for (path, kind) in discovered.resourcePaths {
-            switch SourceReader.read(path) {
-            case .success(let text) where kind == .xcodeProject:
-                switch XcodeProject.read(path: path, text: text) {
-                case .success(let project): xcodeProjects.append(project)
-                case .failure(let failure): warnings.append(failure.description)
-                }
-            case .success(let text): resources.append(ResourceFile(path: path, kind: kind, text: text))
-            case .failure(let failure): warnings.append(failure.description)
-            }
-        }
+        let (resources, xcodeProjects, resourceWarnings) = readResources(discovered)
+        let warnings = configurations.warnings(lintedRoots: paths) + discovered.warnings + resourceWarnings
         let layout = ProjectLayout.make(paths: paths, swiftFiles: discovered.swiftFiles, xcodeProjects: xcodeProjects)
         let discoverTime = clock.lap()
         var result = run(files: discovered.swiftFiles.map { .path($0) }, resources: resources, layout: layout,
