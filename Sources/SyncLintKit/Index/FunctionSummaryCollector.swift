@@ -40,8 +40,9 @@ final class FunctionSummaryCollector: FactCollector {
                                                        declaredContext: ExecutionContexts.current(in: context.scope),
                                                        location: context.location(of: node)),
                               locals: [], nodeID: node.id, start: node.position)
-            frame.locals.formUnion(function.parameters.map(\.name))
-            frame.summary.lastParameterEscapes = function.parameters.last.map { Self.isEscapingClosureType($0.typeName) } ?? false
+            let parameters = function.parameters  // computed from the syntax on each access
+            frame.locals.formUnion(parameters.map(\.name))
+            frame.summary.lastParameterEscapes = parameters.last.map { Self.isEscapingClosureType($0.typeName) } ?? false
             if let declaration = node.as(FunctionDeclSyntax.self) {
                 frame.summary.throwsOnlyOwnErrors = Self.throwsOnlyOwnErrors(declaration)
             }
