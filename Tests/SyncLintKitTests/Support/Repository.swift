@@ -25,8 +25,9 @@ enum Repository {
         let stderr: String
     }
 
-    /// Runs the built `synclint` with arguments in a folder.
-    static func run(_ arguments: [String], in folder: URL) throws -> RunResult {
+    /// Runs the built `synclint` with arguments in a folder; `input`, when given, is its standard input
+    /// (`--use-stdin`).
+    static func run(_ arguments: [String], in folder: URL, input: String? = nil) throws -> RunResult {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -35,30 +36,14 @@ enum Repository {
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return RunResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                         stderr: String(decoding: errData, as: UTF8.self))
-    }
-
-    /// Runs the built `synclint` with `input` on its standard input (`--use-stdin`).
-    static func run(_ arguments: [String], in folder: URL, input: String) throws -> RunResult {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
         let inPipe = Pipe()
-        let out = Pipe()
-        let err = Pipe()
-        process.standardInput = inPipe
-        process.standardOutput = out
-        process.standardError = err
+        if input != nil { process.standardInput = inPipe }
         try process.run()
-        // Inputs in these tests are small, well under a pipe's buffer, so writing before reading cannot block.
-        inPipe.fileHandleForWriting.write(Data(input.utf8))
-        try inPipe.fileHandleForWriting.close()
+        if let input {
+            // Inputs in these tests are small, well under a pipe's buffer, so writing before reading cannot block.
+            inPipe.fileHandleForWriting.write(Data(input.utf8))
+            try inPipe.fileHandleForWriting.close()
+        }
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
