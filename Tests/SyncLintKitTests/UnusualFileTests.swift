@@ -45,6 +45,29 @@ struct UnusualFileTests {
                 "an unreadable version file leaves the only version current")
     }
 
+    /// Discovery lists folders with `readdir`: hidden and dependency folders are left out, a link to a
+    /// Swift file is linted, and a link to a folder (here one that loops back) is never walked into.
+    @Test func discoveryFollowsNoFolderLinkAndSkipsHiddenFolders() throws {
+        let folder = try Repository.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let manager = FileManager.default
+        for sub in ["Sources/App", ".git", "node_modules/lib", "Sources/.hidden"] {
+            try manager.createDirectory(at: folder.appendingPathComponent(sub), withIntermediateDirectories: true)
+        }
+        for file in ["Sources/App/B.swift", "Sources/App/A.swift", ".git/X.swift", "node_modules/lib/Y.swift",
+                     "Sources/.hidden/Z.swift", "Sources/.Dot.swift", "Sources/App/App.entitlements"] {
+            try "struct S {}".write(to: folder.appendingPathComponent(file), atomically: true, encoding: .utf8)
+        }
+        try manager.createSymbolicLink(atPath: folder.appendingPathComponent("Sources/Linked.swift").path,
+                                       withDestinationPath: folder.appendingPathComponent("Sources/App/A.swift").path)
+        try manager.createSymbolicLink(atPath: folder.appendingPathComponent("Sources/App/Loop").path, withDestinationPath: folder.path)
+        let found = FileDiscovery.discover(paths: [folder.path + "/./Sources/../"], excluded: [])
+        let root = folder.standardizedFileURL.path
+        #expect(found.swiftFiles == ["\(root)/Sources/App/A.swift", "\(root)/Sources/App/B.swift", "\(root)/Sources/Linked.swift"])
+        #expect(found.resourcePaths.map(\.path) == ["\(root)/Sources/App/App.entitlements"])
+        #expect(found.warnings.isEmpty, "\(found.warnings)")
+    }
+
     /// Discovery saw a regular file, then something else took its name: the reader checks again on
     /// the descriptor it opened without blocking.
     @Test func readerRefusesWhatIsNotARegularFile() throws {

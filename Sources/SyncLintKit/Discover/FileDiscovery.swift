@@ -63,21 +63,14 @@ public enum FileDiscovery {
                 if !skipping(rootPath, false), seen.insert(rootPath).inserted { classify(rootPath, into: &result, explicit: true) }
                 continue
             }
-            guard let enumerator = fileManager.enumerator(
-                at: URL(fileURLWithPath: rootPath), includingPropertiesForKeys: [.isDirectoryKey],
-                options: [.skipsHiddenFiles]) else { continue }
-            while let url = enumerator.nextObject() as? URL {
-                let path = url.standardizedFileURL.path
-                let name = url.lastPathComponent
-                let isFolder = (try? url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) ?? false
-                if isFolder {
-                    // The exclusions are asked about skipped folders too, so an entry naming one is not reported as unused.
-                    if skipping(path, true) || skippedFolders.contains(name) { enumerator.skipDescendants() }
-                    continue
-                }
-                if skipping(path, false) || !seen.insert(path).inserted { continue }
+            DirectoryWalk.walk(rootPath, folder: { path in
+                // The exclusions are asked about skipped folders too, so an entry naming one is not reported as unused.
+                let name = path.split(separator: "/").last.map(String.init) ?? path
+                return skipping(path, true) || skippedFolders.contains(name) ? .skip : .descend
+            }, file: { path in
+                if skipping(path, false) || !seen.insert(path).inserted { return }
                 classify(path, into: &result, explicit: false)
-            }
+            })
         }
         result.swiftFiles.sort()
         result.resourcePaths.sort { $0.path < $1.path }

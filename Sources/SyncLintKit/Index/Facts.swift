@@ -85,6 +85,11 @@ public struct TypeFact: Sendable {
 public enum TypeNames {
     /// Strips optionality, collection brackets and common generic wrappers down to the element type.
     public static func element(of typeName: String) -> String {
+        // Most names are plain (`Deck`): asked for every call's receiver, they skip the string work below.
+        if !typeName.utf8.contains(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "!") || $0 == UInt8(ascii: "[")
+            || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) {
+            return typeName
+        }
         var name = typeName.trimmingCharacters(in: .whitespaces)
         while name.hasSuffix("?") || name.hasSuffix("!") { name.removeLast() }
         if name.hasPrefix("[") && name.hasSuffix("]") && !name.contains(":") {

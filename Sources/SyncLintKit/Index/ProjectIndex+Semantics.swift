@@ -82,9 +82,16 @@ extension ProjectIndex {
             let free = FunctionKey(typeName: nil, name: name)
             return functionSummaries[free] != nil ? free : nil
         }
-        guard let type = resolve(receiver), !type.isCollection, let owner = resolveType(type.name) else { return nil }
+        guard let owner = receiverOwner(receiver) else { return nil }
         let method = FunctionKey(typeName: owner, name: name)
         return functionSummaries[method] != nil ? method : nil
+    }
+
+    /// The project type whose methods a call on a receiver of this type reaches; nil for a collection or an
+    /// unknown type.
+    func receiverOwner(_ receiver: ValueType) -> String? {
+        guard let type = resolve(receiver), !type.isCollection else { return nil }
+        return resolveType(type.name)
     }
 
     /// Writes to stored `var`s of `self` that run on the thread that called `key`: in its body, outside closures
@@ -126,9 +133,24 @@ extension ProjectIndex {
     var callSitesByCallee: [FunctionKey: [CallFact]] {
         callGraph.value { [self] in
             var result: [FunctionKey: [CallFact]] = [:]
+            // Many calls share a receiver type (`store.load()`, `store.save()`): each is resolved once.
+            var owners: [ValueType: String?] = [:]
             for key in functionSummaries.keys.sorted() {
                 for call in functionSummaries[key]?.calls ?? [] {
-                    if let callee = callee(of: call) { result[callee, default: []].append(call) }
+                    let callee: FunctionKey?
+                    if let receiver = call.receiver {
+                        let owner: String?
+                        if let known = owners[receiver] {
+                            owner = known
+                        } else {
+                            owner = receiverOwner(receiver)
+                            owners[receiver] = owner
+                        }
+                        callee = owner.map { FunctionKey(typeName: $0, name: call.callee) }.flatMap { functionSummaries[$0] != nil ? $0 : nil }
+                    } else {
+                        callee = self.callee(of: call)
+                    }
+                    if let callee { result[callee, default: []].append(call) }
                 }
             }
             return result
