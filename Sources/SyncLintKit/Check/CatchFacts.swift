@@ -160,7 +160,7 @@ public struct CatchFacts: Sendable {
                 let method = SyntaxFacts.calleeMethodName(call)
                 let implicitMember = call.calledExpression.as(MemberAccessExprSyntax.self).map { $0.base == nil } ?? false
                 if method == "failure" || (implicitMember && Self.failureCaseNames.contains(method)) { failure = true }
-                else if method.first?.isUppercase == true || method == "init" || implicitMember { builtValue = true }
+                else if method.startsUppercase || method == "init" || implicitMember { builtValue = true }
                 else if !["String", "describing", "print", "debugPrint", "dump"].contains(method), !isLogging(call) {
                     if parent.parent?.is(LabeledExprSyntax.self) != true || isStatement(parent) {
                         let receiver = call.calledExpression.as(MemberAccessExprSyntax.self)?.base

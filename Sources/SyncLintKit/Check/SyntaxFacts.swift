@@ -174,7 +174,13 @@ public enum SyntaxFacts {
 
     /// `Foo` or `Foo.Bar`: an uppercase identifier path, not a call or an expression.
     public static func isTypeName(_ text: String) -> Bool {
-        guard let first = text.first, first.isUppercase else { return false }
+        guard text.startsUppercase else { return false }
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            return text.utf8.allSatisfy { byte in
+                (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                    || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
+            }
+        }
         return text.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }
     }
 }
@@ -217,5 +223,23 @@ extension SyntaxProtocol {
         let start = utf8.index(utf8.startIndex, offsetBy: leading)
         let end = utf8.index(utf8.endIndex, offsetBy: -trailing)
         return String(text[start..<end])
+    }
+}
+
+extension StringProtocol {
+    /// Whether the name starts with an uppercase letter (a type, by Swift's naming convention). Asked for
+    /// most names the walk meets: an ASCII first letter is answered from its byte, without the Unicode
+    /// property tables `Character.isUppercase` consults.
+    var startsUppercase: Bool {
+        guard let byte = utf8.first else { return false }
+        if byte < 0x80 { return byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") }
+        return first?.isUppercase == true
+    }
+
+    /// Whether the name starts with a lowercase letter (a value or a method); see `startsUppercase`.
+    var startsLowercase: Bool {
+        guard let byte = utf8.first else { return false }
+        if byte < 0x80 { return byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") }
+        return first?.isLowercase == true
     }
 }

@@ -261,7 +261,7 @@ public enum ValueTypes {
             calleeText = SyntaxFacts.calleeName(call)
         }
         let head = calleeText.split(separator: "<").first.map(String.init) ?? calleeText
-        if SyntaxFacts.isTypeName(head), head.split(separator: ".").allSatisfy({ $0.first?.isUppercase == true }) {
+        if SyntaxFacts.isTypeName(head), head.split(separator: ".").allSatisfy({ $0.startsUppercase }) {
             return .named(calleeText, scope: selfType)
         }
         return .unknown

@@ -104,7 +104,7 @@ public enum TypeNames {
 
     /// True for `[X]`, `Set<X>`, `Array<X>`.
     public static func isCollection(_ typeName: String) -> Bool {
-        let name = typeName.trimmingCharacters(in: .whitespaces)
+        let name = typeName.first?.isWhitespace == true || typeName.last?.isWhitespace == true ? typeName.trimmingCharacters(in: .whitespaces) : typeName
         return (name.hasPrefix("[") && !name.contains(":")) || name.hasPrefix("Set<") || name.hasPrefix("Array<")
     }
 

@@ -102,7 +102,7 @@ final class FunctionSummaryCollector: FactCollector {
             guard SyntaxFacts.isSelf(base), !Self.isWriteTarget(node) else { return }
             frames[frames.count - 1].summary.reads.insert(member.declName.baseName.text)
         case .declReferenceExpr:
-            if let reference = node.as(DeclReferenceExprSyntax.self), reference.baseName.text.first?.isUppercase == false,
+            if let reference = node.as(DeclReferenceExprSyntax.self), !reference.baseName.text.isEmpty && !reference.baseName.text.startsUppercase,
                isViewCode(context) {
                 context.facts.viewReadNames.insert(Self.stateName(reference.baseName.text))
             }
@@ -143,7 +143,7 @@ final class FunctionSummaryCollector: FactCollector {
     private func recordBareRead(_ node: Syntax, context: FileContext) {
         guard !frames.isEmpty, let reference = node.as(DeclReferenceExprSyntax.self),
               case .identifier(let name) = reference.baseName.tokenKind,
-              !frames[frames.count - 1].locals.contains(name), name.first?.isLowercase == true else { return }
+              !frames[frames.count - 1].locals.contains(name), name.startsLowercase else { return }
         if let parent = node.parent {
             // `a.b`'s `b`, a call's callee and a write target are not reads of a property.
             if let member = parent.as(MemberAccessExprSyntax.self), member.declName.id == node.id { return }
@@ -191,7 +191,7 @@ final class FunctionSummaryCollector: FactCollector {
         }
         // Calls that may reach another function of the project: unqualified ones (a method of `self` or a
         // free function) and method calls on a receiver whose type the syntax tells.
-        guard method.first?.isLowercase == true else { return }
+        guard method.startsLowercase else { return }
         let receiver: ValueType?
         if let member = call.calledExpression.as(MemberAccessExprSyntax.self) {
             guard let base = member.base else { return }
@@ -221,7 +221,7 @@ final class FunctionSummaryCollector: FactCollector {
     private func recordConstruction(_ call: FunctionCallExprSyntax, context: FileContext) {
         guard context.scope.currentType?.isView == true,
               let reference = call.calledExpression.as(DeclReferenceExprSyntax.self),
-              reference.baseName.text.first?.isUppercase == true else { return }
+              reference.baseName.text.startsUppercase else { return }
         let perValue = context.scope.closures.contains { closure in
             guard let call = closure.call else { return false }
             switch SyntaxFacts.calleeMethodName(call) {

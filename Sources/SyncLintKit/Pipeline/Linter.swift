@@ -73,13 +73,15 @@ public enum Linter {
     public static func lint(paths: [String], configurations: ConfigurationTree, enableAllRules: Bool = false) -> LintResult {
         var clock = Stopwatch()
         let discovered = FileDiscovery.discover(paths: paths, configurations: configurations)
-        let (resources, xcodeProjects, resourceWarnings) = readResources(discovered)
-        let warnings = configurations.warnings(lintedRoots: paths) + discovered.warnings + resourceWarnings
-        let layout = ProjectLayout.make(paths: paths, swiftFiles: discovered.swiftFiles, xcodeProjects: xcodeProjects)
+        let inputs = ProjectInputs(resourcePaths: discovered.resourcePaths.map(\.path)) {
+            let (resources, xcodeProjects, warnings) = readResources(discovered)
+            let layout = ProjectLayout.make(paths: paths, swiftFiles: discovered.swiftFiles, xcodeProjects: xcodeProjects)
+            return ProjectInputs.Loaded(resources: resources, layout: layout, warnings: warnings)
+        }
         let discoverTime = clock.lap()
-        var result = run(files: discovered.swiftFiles.map { .path($0) }, resources: resources, layout: layout,
+        var result = run(files: discovered.swiftFiles.map { .path($0) }, inputs: inputs,
                          configurations: configurations, enableAllRules: enableAllRules)
-        result.warnings = warnings + result.warnings
+        result.warnings = configurations.warnings(lintedRoots: paths) + discovered.warnings + result.warnings
         result.timings.discover = discoverTime
         result.lintableFiles = discovered.lintableCount
         return result
@@ -107,15 +109,15 @@ public enum Linter {
     /// Lints sources given as text, with optional resource files. Used by tests and editors.
     public static func lint(sources: [SourceInput], resources: [ResourceFile] = [], layout: ProjectLayout = ProjectLayout(),
                             configuration: Configuration, enableAllRules: Bool = false) -> LintResult {
-        run(files: sources.map { .text($0) }, resources: resources, layout: layout, configurations: .single(configuration),
-            enableAllRules: enableAllRules)
+        run(files: sources.map { .text($0) }, inputs: .given(resources: resources, layout: layout),
+            configurations: .single(configuration), enableAllRules: enableAllRules)
     }
 
     /// Sources given as text, each with the configuration that applies to its path.
     public static func lint(sources: [SourceInput], resources: [ResourceFile] = [], layout: ProjectLayout = ProjectLayout(),
                             configurations: ConfigurationTree, enableAllRules: Bool = false) -> LintResult {
-        run(files: sources.map { .text($0) }, resources: resources, layout: layout, configurations: configurations,
-            enableAllRules: enableAllRules)
+        run(files: sources.map { .text($0) }, inputs: .given(resources: resources, layout: layout),
+            configurations: configurations, enableAllRules: enableAllRules)
     }
 
     enum FileInput: Sendable {
@@ -149,7 +151,7 @@ public enum Linter {
 
     static func run(files: [FileInput], resources: [ResourceFile], layout: ProjectLayout, configuration: Configuration,
                     enableAllRules: Bool, parallel: Bool = true) -> LintResult {
-        run(files: files, resources: resources, layout: layout, configurations: .single(configuration),
+        run(files: files, inputs: .given(resources: resources, layout: layout), configurations: .single(configuration),
             enableAllRules: enableAllRules, parallel: parallel)
     }
 
@@ -157,7 +159,7 @@ public enum Linter {
     /// `reportOnly`: report findings (and per-file warnings) only in these files; the other files are
     /// still read, parsed and walked for the index, but no syntax rule runs on them, since none of
     /// their findings would be reported and rules add nothing to the index.
-    static func run(files: [FileInput], resources: [ResourceFile], layout: ProjectLayout, configurations: ConfigurationTree,
+    static func run(files: [FileInput], inputs: ProjectInputs, configurations: ConfigurationTree,
                     enableAllRules: Bool, parallel: Bool = true, reportOnly: Set<String>? = nil) -> LintResult {
         let configuration = configurations.main
         // One group per distinct chain of configurations, made before the parallel stage: each file's
@@ -181,18 +183,23 @@ public enum Linter {
         func group(of path: String) -> RuleGroup { groups[groupKey(of: path)]! }
         let indexOnly = RulePlan(syntaxRules: [], options: [:])
         let plans = files.map { input in reportOnly.map { $0.contains(input.path) } ?? true ? group(of: input.path).plan : indexOnly }
-        for resource in resources { _ = groupKey(of: resource.path) }
+        for path in inputs.resourcePaths { _ = groupKey(of: path) }
 
         var filesClock = Stopwatch()
         let results = ResultSlots<FileResult>(count: files.count)
+        // The first iteration reads the resources (an Xcode project's property list takes tens of
+        // milliseconds) while the other workers parse Swift files.
         if parallel {
-            DispatchQueue.concurrentPerform(iterations: files.count) { index in
-                results[index] = processFile(files[index], plan: plans[index])
+            DispatchQueue.concurrentPerform(iterations: files.count + 1) { iteration in
+                if iteration == 0 { return inputs.load() }
+                results[iteration - 1] = processFile(files[iteration - 1], plan: plans[iteration - 1])
             }
         } else {
+            inputs.load()
             for index in files.indices { results[index] = processFile(files[index], plan: plans[index]) }
         }
         let fileResults = results.values.map { $0 ?? FileResult() }
+        let (resources, layout, inputWarnings) = inputs.loaded
         var timings = StageTimings()
         timings.filesWall = filesClock.lap()
         for result in fileResults {
@@ -279,7 +286,8 @@ public enum Linter {
         let fileWarnings = zip(files, fileResults).compactMap { input, result in
             reportOnly.map { $0.contains(input.path) } ?? true ? result.warning : nil
         }
-        var result = LintResult(findings: findings, warnings: fileWarnings + indexes.flatMap(\.index.warnings) + suppression.warnings,
+        var result = LintResult(findings: findings,
+                                warnings: inputWarnings + fileWarnings + indexes.flatMap(\.index.warnings) + suppression.warnings,
                                 filesLinted: files.count, timings: timings)
         result.enabledRules = groups.isEmpty ? enabledRules(configuration: configuration, enableAllRules: enableAllRules)
             : groups.values.reduce(into: Set<String>()) { $0.formUnion($1.enabled) }
@@ -318,6 +326,41 @@ public enum Linter {
         result.suppression = SuppressionMap(text: text, tree: tree)
         result.walk = clock.lap()
         return result
+    }
+}
+
+/// What the index needs besides the Swift files: the resource files and the project layout. A run on
+/// disk reads them on a worker of the parallel stage (`load`), beside the Swift files.
+final class ProjectInputs: @unchecked Sendable {
+    struct Loaded {
+        var resources: [ResourceFile]
+        var layout: ProjectLayout
+        /// One line each for resources that could not be read.
+        var warnings: [String]
+    }
+
+    /// The resource files' paths, known from discovery before anything is read.
+    let resourcePaths: [String]
+    private let read: () -> Loaded
+    private var stored: Loaded?
+
+    init(resourcePaths: [String], read: @escaping () -> Loaded) {
+        self.resourcePaths = resourcePaths
+        self.read = read
+    }
+
+    /// Inputs already in memory (tests, editors).
+    static func given(resources: [ResourceFile], layout: ProjectLayout) -> ProjectInputs {
+        ProjectInputs(resourcePaths: resources.map(\.path)) { Loaded(resources: resources, layout: layout, warnings: []) }
+    }
+
+    /// Called once, before `loaded` is read; the parallel stage's end orders the two.
+    func load() { stored = read() }
+
+    var loaded: (resources: [ResourceFile], layout: ProjectLayout, warnings: [String]) {
+        // cannot fail: `run` calls `load()` before its parallel stage ends, and reads this after.
+        let value = stored!
+        return (value.resources, value.layout, value.warnings)
     }
 }
 

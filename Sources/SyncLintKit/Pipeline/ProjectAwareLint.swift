@@ -69,18 +69,21 @@ extension Linter {
         // before; an excluded one is not. An editor's buffer need not exist on disk.
         let onDisk = files.filter { $0 != standardInput?.path || FileManager.default.fileExists(atPath: $0) }
         let discovered = FileDiscovery.discover(paths: (root.map { [$0] } ?? []) + onDisk, configurations: configurations)
-        var loaded = readResources(discovered)
         var swiftFiles: [Linter.FileInput] = discovered.swiftFiles.map { .path($0) }
         var lintable = Set(discovered.swiftFiles + discovered.resourcePaths.map(\.path)).intersection(files)
+        // A buffer from standard input stands in for the file on disk of the same path.
+        var bufferResource: ResourceFile?
+        var inputWarnings: [String] = []
+        var resourcePaths = discovered.resourcePaths.map(\.path)
         if let input = standardInput, !configurations.skips(input.path, isFolder: false) {
             lintable.insert(input.path)
             if let kind = FileDiscovery.resourceKind(of: input.path) {
                 if kind == .xcodeProject {
-                    loaded.warnings.append("warning: \(input.path): an Xcode project read from standard input is not linted")
+                    inputWarnings.append("warning: \(input.path): an Xcode project read from standard input is not linted")
                     lintable.remove(input.path)
                 } else {
-                    loaded.resources.removeAll { $0.path == input.path }
-                    loaded.resources.append(ResourceFile(path: input.path, kind: kind, text: input.text))
+                    bufferResource = ResourceFile(path: input.path, kind: kind, text: input.text)
+                    if !resourcePaths.contains(input.path) { resourcePaths.append(input.path) }
                 }
             } else {
                 swiftFiles.removeAll { $0.path == input.path }
@@ -89,14 +92,22 @@ extension Linter {
         }
         // The layout sees only the project folder as a command-line path, exactly as `lint ROOT` would.
         let layoutPaths = root.map { [$0] } ?? files
-        let layout = ProjectLayout.make(paths: layoutPaths, swiftFiles: discovered.swiftFiles, xcodeProjects: loaded.xcodeProjects)
+        let inputs = ProjectInputs(resourcePaths: resourcePaths) { [bufferResource, inputWarnings] in
+            var loaded = readResources(discovered)
+            if let bufferResource {
+                loaded.resources.removeAll { $0.path == bufferResource.path }
+                loaded.resources.append(bufferResource)
+            }
+            let layout = ProjectLayout.make(paths: layoutPaths, swiftFiles: discovered.swiftFiles, xcodeProjects: loaded.xcodeProjects)
+            return ProjectInputs.Loaded(resources: loaded.resources, layout: layout, warnings: loaded.warnings + inputWarnings)
+        }
         let discoverTime = clock.lap()
-        var result = run(files: swiftFiles, resources: loaded.resources, layout: layout, configurations: configurations,
+        var result = run(files: swiftFiles, inputs: inputs, configurations: configurations,
                          enableAllRules: enableAllRules, reportOnly: lintable)
         // Warnings about the project's other files (their syntax errors, an unreadable one) are not
         // about what was asked for.
         let others = Set(discovered.swiftFiles + discovered.resourcePaths.map(\.path)).subtracting(lintable)
-        result.warnings = (configurations.warnings(lintedRoots: layoutPaths) + discovered.warnings + loaded.warnings + result.warnings).filter { warning in
+        result.warnings = (configurations.warnings(lintedRoots: layoutPaths) + discovered.warnings + result.warnings).filter { warning in
             !others.contains { warning.contains($0 + ":") }
         }
         result.timings.discover = discoverTime

@@ -155,7 +155,7 @@ public final class BlockingWaitInAsyncRule: SyntaxRule {
         } else if method == "lock", call.arguments.isEmpty, let receiver = SyntaxFacts.receiverText(call),
                   Self.heldAcrossAwait(receiver, lockCall: call, body: context.scope.currentFunction?.body) {
             context.report(call, "`\(receiver)` is held across an `await`: the task may resume on another thread, and other tasks block meanwhile; release it before suspending or use an actor")
-        } else if method.first?.isLowercase == true, let function = context.scope.currentFunction {
+        } else if method.startsLowercase, let function = context.scope.currentFunction {
             // A synchronous function of the project that blocks on a semaphore or group, called from async code.
             let caller = FunctionKey(typeName: context.scope.currentType?.qualifiedName, name: function.name)
             let receiver: ValueType?

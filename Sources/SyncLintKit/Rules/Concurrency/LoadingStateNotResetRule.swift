@@ -255,7 +255,7 @@ public final class LoadingStateNotResetRule: SyntaxRule {
     func isFlag(_ name: String) -> Bool {
         if flags.contains(name) { return true }
         guard let flag = flags.first(where: { name.hasPrefix($0) }),
-              name.dropFirst(flag.count).first?.isUppercase == true else { return false }
+              name.dropFirst(flag.count).startsUppercase else { return false }
         return !Self.settingSuffixes.contains { name.hasSuffix($0) }
     }
 
@@ -273,7 +273,7 @@ public final class LoadingStateNotResetRule: SyntaxRule {
         var calls: [(name: String, node: Syntax)] = []
         BodyScanner.scan(body) { node in
             guard let call = node.as(FunctionCallExprSyntax.self) else { return }
-            if let reference = call.calledExpression.as(DeclReferenceExprSyntax.self), reference.baseName.text.first?.isLowercase == true {
+            if let reference = call.calledExpression.as(DeclReferenceExprSyntax.self), reference.baseName.text.startsLowercase {
                 calls.append((reference.baseName.text, node))
             } else if let member = call.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base, SyntaxFacts.isSelf(base) {
                 calls.append((member.declName.baseName.text, node))

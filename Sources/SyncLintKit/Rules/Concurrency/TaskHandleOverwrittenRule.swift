@@ -215,7 +215,7 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
         } else {
             return
         }
-        guard method.first?.isLowercase == true, method != function.name else { return }
+        guard method.startsLowercase, method != function.name else { return }
         let cancellation = ExecutionContexts.cancellability(in: context)
         let position = call.positionAfterSkippingLeadingTrivia
         if Self.guardedBefore(position, in: body) { return }
@@ -270,7 +270,7 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
             guard let conditions else { return }
             guarded = conditions.tokens(viewMode: .sourceAccurate).contains { token in
                 let name = token.text
-                return ["is", "has", "did"].contains { name.hasPrefix($0) && name.dropFirst($0.count).first?.isUppercase == true }
+                return ["is", "has", "did"].contains { name.hasPrefix($0) && name.dropFirst($0.count).startsUppercase }
                     || name.hasSuffix("InProgress") || name.hasSuffix("Running") || name.hasSuffix("Started")
             }
         }

@@ -225,7 +225,7 @@ public final class SaveFailureWithoutRollbackRule: SyntaxRule {
             if SyntaxFacts.calleeMethodName(call) == "insert", SyntaxFacts.receiverText(call)?.lowercased().hasSuffix("context") == true {
                 found = true
             }
-            if call.arguments.first?.label?.text == "context", SyntaxFacts.calleeMethodName(call).first?.isUppercase == true { found = true }
+            if call.arguments.first?.label?.text == "context", SyntaxFacts.calleeMethodName(call).startsUppercase { found = true }
         }
         return found
     }
