@@ -71,8 +71,10 @@ public final class ProjectIndex: Sendable {
     public let functionSummaries: [FunctionKey: FunctionSummary]
     /// Where view types are constructed, by the simple name they are called with.
     let viewConstructionsBySimpleName: [String: [ViewConstruction]]
-    /// Call sites by callee, built on first use (most runs never ask).
-    let callGraph = LazyBox<[FunctionKey: [CallFact]]>()
+    /// Every call of the project by the called name, built on first use (most runs never ask).
+    let callsByName = LazyBox<[String: [CallFact]]>()
+    /// Call sites of the functions rules asked about, each resolved on first ask.
+    let callSiteCache = LazyCache<FunctionKey, [CallFact]>()
     /// Restarted task handles by type name, built on first use.
     let restartedHandleMap = LazyBox<[String: [RestartedHandle]]>()
     /// Calls on receivers of unknown type, by method name, built on first use.

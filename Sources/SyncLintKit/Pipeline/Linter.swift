@@ -169,13 +169,7 @@ public enum Linter {
         func groupKey(of path: String) -> String {
             if let key = groupKeys[path] { return key }
             let effective = configurations.configuration(forFile: path)
-            if groups[effective.key] == nil {
-                let enabled = enabledRules(configuration: effective.configuration, enableAllRules: enableAllRules)
-                groups[effective.key] = RuleGroup(
-                    configuration: effective.configuration, enabled: enabled,
-                    plan: RulePlan(syntaxRules: RuleRegistry.syntaxRules.filter { enabled.contains($0.description.id) },
-                                   options: effective.configuration.ruleOptions))
-            }
+            if groups[effective.key] == nil { groups[effective.key] = makeGroup(effective.configuration, enableAllRules: enableAllRules) }
             groupKeys[path] = effective.key
             return effective.key
         }
@@ -209,61 +203,45 @@ public enum Linter {
         }
 
         // One index per project: the facts of one project (its CloudKit evidence, its models) never decide
-        // for another linted in the same run.
-        var projects: [String: [Int]] = [:]
-        for (position, input) in files.enumerated() { projects[layout.project(of: input.path), default: []].append(position) }
-        for resource in resources where projects[layout.project(of: resource.path)] == nil { projects[layout.project(of: resource.path)] = [] }
-        var indexClock = Stopwatch()
-        var indexes: [(index: ProjectIndex, files: [Int])] = []
-        for project in projects.keys.sorted() {
-            let members = projects[project] ?? []
-            let projectResources = resources.filter { layout.project(of: $0.path) == project }
-            let index = ProjectIndex(files: members.map { fileResults[$0].facts }, resources: projectResources,
-                                     cloudKitMode: configuration.cloudKit, layout: layout.restricted(toProject: project))
-            indexes.append((index, members))
+        // for another linted in the same run. Projects are indexed and checked in parallel.
+        var projectMembers: [String: [Int]] = [:]
+        for (position, input) in files.enumerated() { projectMembers[layout.project(of: input.path), default: []].append(position) }
+        for resource in resources where projectMembers[layout.project(of: resource.path)] == nil {
+            projectMembers[layout.project(of: resource.path)] = []
         }
-        timings.index = indexClock.lap()
-
-        var rulesClock = Stopwatch()
+        let projects = projectMembers
+        let projectNames = projects.keys.sorted()
         let descriptions = Dictionary(uniqueKeysWithValues: RuleRegistry.allDescriptions.map { ($0.id, $0) })
-        var findings: [Finding] = []
+        // Workers only read the groups: every file and resource has its group already.
+        let knownGroups = groups, knownGroupKeys = groupKeys
+        let sortedGroups = groups.values.sorted(by: { $0.configuration.file ?? "" < $1.configuration.file ?? "" })
+        let indexAndCheck: @Sendable (String) -> ProjectOutcome = { project in
+            var clock = Stopwatch()
+            let members = projects[project] ?? []
+            let index = ProjectIndex(files: members.map { fileResults[$0].facts },
+                                     resources: resources.filter { layout.project(of: $0.path) == project },
+                                     cloudKitMode: configuration.cloudKit, layout: layout.restricted(toProject: project))
+            let indexTime = clock.lap()
+            let findings = checkProject(index: index, members: members, fileResults: fileResults, descriptions: descriptions,
+                                        groups: sortedGroups) { path in
+                knownGroupKeys[path].flatMap { knownGroups[$0] }
+                    ?? makeGroup(configurations.configuration(forFile: path).configuration, enableAllRules: enableAllRules)
+            }
+            return ProjectOutcome(index: index, findings: findings, indexTime: indexTime, rulesTime: clock.lap())
+        }
+        var rulesClock = Stopwatch()
+        let outcomes = ResultSlots<ProjectOutcome>(count: projectNames.count)
+        if parallel {
+            DispatchQueue.concurrentPerform(iterations: projectNames.count) { outcomes[$0] = indexAndCheck(projectNames[$0]) }
+        } else {
+            for (position, project) in projectNames.enumerated() { outcomes[position] = indexAndCheck(project) }
+        }
+        // cannot fail: every slot was filled above.
+        let indexes = outcomes.values.map { $0! }
+        var findings = indexes.flatMap(\.findings)
         var suppressions: [String: SuppressionMap] = [:]
-        for (index, members) in indexes {
-            var projectFindings: [Finding] = []
-            for position in members {
-                let result = fileResults[position]
-                if let suppression = result.suppression, !suppression.isEmpty { suppressions[files[position].path] = suppression }
-                for pending in result.pending {
-                    guard let message = pending.message(in: index),
-                          let description = descriptions[pending.ruleID] else { continue }
-                    projectFindings.append(Finding(ruleID: pending.ruleID, ruleName: description.name, severity: description.severity,
-                                                   message: message, file: pending.location.file, line: pending.location.line,
-                                                   column: pending.location.column))
-                }
-            }
-            for rule in RuleRegistry.projectRules {
-                let id = rule.description.id
-                // A project rule runs once per distinct set of its options among the groups that enable
-                // it (once, without nested configurations); each finding is kept where its own file's
-                // configuration enables the rule with those options.
-                var optionSets: [[String: OptionValue]] = []
-                for group in groups.values.sorted(by: { $0.configuration.file ?? "" < $1.configuration.file ?? "" })
-                where group.enabled.contains(id) {
-                    let values = group.configuration.ruleOptions[id]?.values ?? [:]
-                    if !optionSets.contains(values) { optionSets.append(values) }
-                }
-                for values in optionSets {
-                    projectFindings += rule.check(index: index, options: RuleOptions(values)).filter { finding in
-                        let owner = group(of: finding.file)
-                        return owner.enabled.contains(id) && (owner.configuration.ruleOptions[id]?.values ?? [:]) == values
-                    }
-                }
-            }
-            // Each rule speaks about the kinds of code it declares (app code, by default).
-            findings += projectFindings.filter { finding in
-                descriptions[finding.ruleID]?.appliesTo.contains(
-                    index.codeKind(of: SourceLocation(file: finding.file, line: finding.line, column: finding.column))) ?? true
-            }
+        for (position, input) in files.enumerated() {
+            if let suppression = fileResults[position].suppression, !suppression.isEmpty { suppressions[input.path] = suppression }
         }
         if let reportOnly {
             findings = findings.filter { reportOnly.contains($0.file) }
@@ -282,7 +260,11 @@ public enum Linter {
             }
         }
         findings = Array(Set(findings)).sorted(by: Finding.ordered)
-        timings.rules = rulesClock.lap()
+        let projectStage = rulesClock.lap()
+        // The project stage's wall time, split between its two parts in proportion to their summed times.
+        let indexShare = indexes.reduce(0) { $0 + $1.indexTime }, rulesShare = indexes.reduce(0) { $0 + $1.rulesTime }
+        timings.index = indexShare + rulesShare > 0 ? projectStage * indexShare / (indexShare + rulesShare) : 0
+        timings.rules = projectStage - timings.index
         let fileWarnings = zip(files, fileResults).compactMap { input, result in
             reportOnly.map { $0.contains(input.path) } ?? true ? result.warning : nil
         }
@@ -292,6 +274,59 @@ public enum Linter {
         result.enabledRules = groups.isEmpty ? enabledRules(configuration: configuration, enableAllRules: enableAllRules)
             : groups.values.reduce(into: Set<String>()) { $0.formUnion($1.enabled) }
         return result
+    }
+
+    static func makeGroup(_ configuration: Configuration, enableAllRules: Bool) -> RuleGroup {
+        let enabled = enabledRules(configuration: configuration, enableAllRules: enableAllRules)
+        return RuleGroup(configuration: configuration, enabled: enabled,
+                         plan: RulePlan(syntaxRules: RuleRegistry.syntaxRules.filter { enabled.contains($0.description.id) },
+                                        options: configuration.ruleOptions))
+    }
+
+    /// One project's index and findings, and the time each took.
+    struct ProjectOutcome: Sendable {
+        let index: ProjectIndex
+        let findings: [Finding]
+        let indexTime: Double
+        let rulesTime: Double
+    }
+
+    /// One project's findings: its files' pending findings resolved against its index, then the project
+    /// rules, each kept where the finding's own file enables it and its kind of code is one the rule checks.
+    static func checkProject(index: ProjectIndex, members: [Int], fileResults: [FileResult], descriptions: [String: RuleDescription],
+                             groups: [RuleGroup], group: (String) -> RuleGroup) -> [Finding] {
+        var projectFindings: [Finding] = []
+        for position in members {
+            for pending in fileResults[position].pending {
+                guard let message = pending.message(in: index),
+                      let description = descriptions[pending.ruleID] else { continue }
+                projectFindings.append(Finding(ruleID: pending.ruleID, ruleName: description.name, severity: description.severity,
+                                               message: message, file: pending.location.file, line: pending.location.line,
+                                               column: pending.location.column))
+            }
+        }
+        for rule in RuleRegistry.projectRules {
+            let id = rule.description.id
+            // A project rule runs once per distinct set of its options among the groups that enable
+            // it (once, without nested configurations); each finding is kept where its own file's
+            // configuration enables the rule with those options.
+            var optionSets: [[String: OptionValue]] = []
+            for ruleGroup in groups where ruleGroup.enabled.contains(id) {
+                let values = ruleGroup.configuration.ruleOptions[id]?.values ?? [:]
+                if !optionSets.contains(values) { optionSets.append(values) }
+            }
+            for values in optionSets {
+                projectFindings += rule.check(index: index, options: RuleOptions(values)).filter { finding in
+                    let owner = group(finding.file)
+                    return owner.enabled.contains(id) && (owner.configuration.ruleOptions[id]?.values ?? [:]) == values
+                }
+            }
+        }
+        // Each rule speaks about the kinds of code it declares (app code, by default).
+        return projectFindings.filter { finding in
+            descriptions[finding.ruleID]?.appliesTo.contains(
+                index.codeKind(of: SourceLocation(file: finding.file, line: finding.line, column: finding.column))) ?? true
+        }
     }
 
     static func processFile(_ input: FileInput, plan: RulePlan) -> FileResult {
