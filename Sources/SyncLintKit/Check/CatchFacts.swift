@@ -49,7 +49,7 @@ public struct CatchFacts: Sendable {
             handlesCancellationError: handlesCancellation, handlesURLErrorCancelled: handlesURLCancelled,
             bodyTestsCancellation: testsCancellation(clause.body), isCatchAll: isCatchAll(clause),
             destinations: destinations(of: clause, context: context),
-            cancellation: ExecutionContexts.cancellability(in: context))
+            cancellation: context.cancellabilityHere())
     }
 
     /// `try await f()` (not `try?`/`try!`) or `for try await` in the body, outside nested closures.

@@ -39,6 +39,39 @@ public final class FileContext {
     private var cachedMethodName: (id: SyntaxIdentifier, name: String)?
     private(set) var pendingFindings: [PendingFinding] = []
 
+    /// The answers of `executionContextHere` and `cancellabilityHere` for the innermost scope frame they were
+    /// asked in: a frame's node fixes the whole stack below it, and a function's calls all ask the same.
+    private var executionContextMemo: (frame: SyntaxIdentifier?, value: ExecutionContext)?
+    private var cancellabilityMemo: (frame: SyntaxIdentifier?, value: Cancellability)?
+
+    /// Where the code at the walker's position runs (`ExecutionContexts.current`).
+    func executionContextHere() -> ExecutionContext {
+        let frame = scope.frames.last?.nodeID
+        if let memo = executionContextMemo, memo.frame == frame { return memo.value }
+        let value = ExecutionContexts.current(in: scope)
+        executionContextMemo = (frame, value)
+        return value
+    }
+
+    /// Whether the code at the walker's position can be cancelled (`ExecutionContexts.cancellability`).
+    func cancellabilityHere() -> Cancellability {
+        let frame = scope.frames.last?.nodeID
+        if let memo = cancellabilityMemo, memo.frame == frame { return memo.value }
+        let value = ExecutionContexts.cancellability(in: self)
+        cancellabilityMemo = (frame, value)
+        return value
+    }
+
+    /// Whether the file has an `#if` at all: most do not, and then no node sits in a clause.
+    private lazy var hasIfConfig: Bool = text.utf8.withContiguousStorageIfAvailable { bytes in
+        bytes.indices.dropLast(2).contains { bytes[$0] == UInt8(ascii: "#") && bytes[$0 + 1] == UInt8(ascii: "i") && bytes[$0 + 2] == UInt8(ascii: "f") }
+    } ?? text.contains("#if")
+
+    /// The `#if` clauses enclosing a node, outermost first (`IfConfigFacts.clauses`).
+    func ifConfigClauses(of node: some SyntaxProtocol) -> [IfConfigClause] {
+        hasIfConfig ? IfConfigFacts.clauses(of: Syntax(node), file: path) : []
+    }
+
     init(path: String, text: String, tree: SourceFileSyntax) {
         self.path = path
         self.tree = tree

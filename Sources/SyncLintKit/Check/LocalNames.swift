@@ -21,10 +21,9 @@ final class LocalNames {
 
     private struct Entry {
         let node: Syntax
-        /// The declaration is visible from here (after `let x = ...` ends, inside a loop's body) ...
-        let visibleFrom: AbsolutePosition
-        /// ... to the end of its scope.
-        let visibleUntil: AbsolutePosition
+        /// Where the declaration is visible: from after `let x = ...` ends (inside a loop's body, ...) to the
+        /// end of its scope. Worked out when a question first needs it: most names are never asked about.
+        var visible: Range<AbsolutePosition>?
     }
 
     private var entries: [String: [Entry]] = [:]
@@ -65,8 +64,7 @@ final class LocalNames {
             return
         }
         guard case .identifier(let text) = name.tokenKind else { return }
-        entries[text, default: []].append(Entry(node: node, visibleFrom: Self.visibleFrom(node),
-                                                visibleUntil: Self.scopeEnd(of: node)))
+        entries[text, default: []].append(Entry(node: node, visible: nil))
     }
 
     /// Where a use of `reference`'s name points, as far as the record tells.
@@ -78,8 +76,15 @@ final class LocalNames {
     func answer(_ token: TokenSyntax, at position: AbsolutePosition) -> Answer {
         guard let openFunction, openFunction.contains(position), position <= walkPosition,
               case .identifier(let name) = token.tokenKind, !Self.implicitNames.contains(name) else { return .cannotTell }
+        guard var candidates = entries[name] else { return .notLocal }
+        defer { entries[name] = candidates }
+        for slot in candidates.indices where candidates[slot].visible == nil {
+            let node = candidates[slot].node
+            let start = Self.visibleFrom(node)
+            candidates[slot].visible = start..<max(start, Self.scopeEnd(of: node))
+        }
         // The latest visible declaration shadows earlier ones.
-        for entry in (entries[name] ?? []).reversed() where entry.visibleFrom <= position && position < entry.visibleUntil {
+        for entry in candidates.reversed() where entry.visible?.contains(position) == true {
             return .declaration(entry.node)
         }
         return .notLocal
@@ -108,15 +113,15 @@ final class LocalNames {
     private static func scopeEnd(of node: Syntax) -> AbsolutePosition {
         var current = node.parent
         while let ancestor = current {
-            // A declaration in an `#if` clause belongs to the statements around the `#if`.
-            if let list = ancestor.as(CodeBlockItemListSyntax.self), list.parent?.is(IfConfigClauseSyntax.self) != true {
-                return (list.parent ?? Syntax(list)).endPosition
-            }
-            if ancestor.is(ClosureExprSyntax.self) || ancestor.is(ForStmtSyntax.self) || ancestor.is(IfExprSyntax.self)
-                || ancestor.is(WhileStmtSyntax.self) || ancestor.is(SwitchCaseSyntax.self) || ancestor.is(CatchClauseSyntax.self)
-                || ancestor.is(FunctionDeclSyntax.self) || ancestor.is(InitializerDeclSyntax.self)
-                || ancestor.is(AccessorDeclSyntax.self) || ancestor.is(SubscriptDeclSyntax.self) {
+            switch ancestor.kind {
+            case .codeBlockItemList:
+                // A declaration in an `#if` clause belongs to the statements around the `#if`.
+                if ancestor.parent?.kind != .ifConfigClause { return (ancestor.parent ?? ancestor).endPosition }
+            case .closureExpr, .forStmt, .ifExpr, .whileStmt, .switchCase, .catchClause, .functionDecl, .initializerDecl,
+                 .accessorDecl, .subscriptDecl:
                 return ancestor.endPosition
+            default:
+                break
             }
             current = ancestor.parent
         }

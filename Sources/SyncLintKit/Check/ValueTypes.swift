@@ -115,6 +115,9 @@ public enum ValueTypes {
         case .notLocal: return selfType.map { .member(.named($0, scope: nil), token.text) } ?? .unknown
         case .cannotTell, nil: break
         }
+        // `$0` and `Self` are never a value whose type the syntax tells: no lookup needed to say so.
+        if case .dollarIdentifier = token.tokenKind { return .unknown }
+        if token.tokenKind == .keyword(.Self) { return .unknown }
         guard let identifier = Identifier(token) else { return .unknown }
         for result in ValueTypes.lookup(reference, identifier) {
             if case .lookForMembers = result {

@@ -37,7 +37,7 @@ final class FunctionSummaryCollector: FactCollector {
             guard let function = context.scope.currentFunction, function.node.id == node.id else { return }
             let key = FunctionKey(typeName: context.scope.currentType?.qualifiedName, name: function.name)
             var frame = Frame(summary: FunctionSummary(key: key, isAsync: function.isAsync,
-                                                       declaredContext: ExecutionContexts.current(in: context.scope),
+                                                       declaredContext: context.executionContextHere(),
                                                        location: context.location(of: node)),
                               locals: [], nodeID: node.id, start: node.position)
             let parameters = function.parameters  // computed from the syntax on each access
@@ -55,7 +55,7 @@ final class FunctionSummaryCollector: FactCollector {
                 let key = FunctionKey(typeName: context.scope.currentType?.qualifiedName, name: function.name)
                 if frames.isEmpty { context.localNames.open(node) }
                 frames.append(Frame(summary: FunctionSummary(key: key, isAsync: function.isAsync,
-                                                             declaredContext: ExecutionContexts.current(in: context.scope),
+                                                             declaredContext: context.executionContextHere(),
                                                              location: context.location(of: node)),
                                     locals: [], nodeID: node.id, start: node.position))
             } else if !frames.isEmpty, let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text {
@@ -136,7 +136,7 @@ final class FunctionSummaryCollector: FactCollector {
               let property = FlowFacts.selfProperty(target, locals: frames[frames.count - 1].locals) else { return }
         let value = SyntaxFacts.assignment(sequence).flatMap { SyntaxFacts.boolLiteral($0.value) }
         frames[frames.count - 1].summary.writes.append(StateWrite(
-            property: property, boolValue: value, context: ExecutionContexts.current(in: context.scope),
+            property: property, boolValue: value, context: context.executionContextHere(),
             location: context.location(of: target)))
     }
 
@@ -156,14 +156,13 @@ final class FunctionSummaryCollector: FactCollector {
     private func recordCall(_ call: FunctionCallExprSyntax, context: FileContext) {
         guard !frames.isEmpty else { return }
         let method = context.calleeMethodName(call)
-        let calleeName = SyntaxFacts.calleeName(call)
         let index = frames.count - 1
         switch method {
-        case "post" where calleeName.hasSuffix("post") && SyntaxFacts.argument("name", of: call) != nil:
+        case "post" where SyntaxFacts.argument("name", of: call) != nil && SyntaxFacts.calleeName(call).hasSuffix("post"):
             if let name = SyntaxFacts.argument("name", of: call) {
                 frames[index].summary.posts.append(NotificationNames.normalized(name.trimmedText))
             }
-        case "scheduledTimer" where calleeName == "Timer.scheduledTimer":
+        case "scheduledTimer" where SyntaxFacts.calleeName(call) == "Timer.scheduledTimer":
             frames[index].summary.timers.append(context.location(of: call))
         case "save" where call.arguments.isEmpty:
             if let receiver = SyntaxFacts.receiverText(call) { frames[index].summary.saves.append(receiver) }
@@ -200,7 +199,7 @@ final class FunctionSummaryCollector: FactCollector {
             } else {
                 let type = ValueTypes.of(base, selfType: context.scope.currentType?.qualifiedName, depth: 0, names: context.localNames)
                 guard type.isKnown else {
-                    frames[index].summary.unresolvedCalls[method, default: []].append(ExecutionContexts.cancellability(in: context))
+                    frames[index].summary.unresolvedCalls[method, default: []].append(context.cancellabilityHere())
                     return
                 }
                 receiver = type
@@ -212,9 +211,9 @@ final class FunctionSummaryCollector: FactCollector {
         }
         frames[index].summary.calls.append(CallFact(
             caller: frames[index].summary.key, callee: method, receiver: receiver,
-            context: ExecutionContexts.current(in: context.scope),
-            cancellation: ExecutionContexts.cancellability(in: context), location: context.location(of: call),
-            ifConfigClauses: IfConfigFacts.clauses(of: Syntax(call), file: context.path)))
+            context: context.executionContextHere(),
+            cancellation: context.cancellabilityHere(), location: context.location(of: call),
+            ifConfigClauses: context.ifConfigClauses(of: call)))
     }
 
     /// A view type built in a SwiftUI view's code, and whether each value gets a view of its own.

@@ -216,7 +216,7 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
             return
         }
         guard method.startsLowercase, method != function.name else { return }
-        let cancellation = ExecutionContexts.cancellability(in: context)
+        let cancellation = context.cancellabilityHere()
         let position = call.positionAfterSkippingLeadingTrivia
         if Self.guardedBefore(position, in: body) { return }
         let helpersCalledBefore = Self.methodsCalled(in: body, before: position)
