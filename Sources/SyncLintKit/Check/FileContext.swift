@@ -62,6 +62,17 @@ public final class FileContext {
         return value
     }
 
+    /// The last receiver whose type was asked: the summary collector and a rule ask about the same call in turn.
+    private var receiverTypeMemo: (id: SyntaxIdentifier, value: ValueType)?
+
+    /// The type of a call's receiver (`ValueTypes.of`).
+    func valueType(ofReceiver receiver: ExprSyntax) -> ValueType {
+        if let memo = receiverTypeMemo, memo.id == receiver.id { return memo.value }
+        let value = ValueTypes.of(receiver, in: self)
+        receiverTypeMemo = (receiver.id, value)
+        return value
+    }
+
     /// Whether the file has an `#if` at all: most do not, and then no node sits in a clause.
     private lazy var hasIfConfig: Bool = text.utf8.withContiguousStorageIfAvailable { bytes in
         bytes.indices.dropLast(2).contains { bytes[$0] == UInt8(ascii: "#") && bytes[$0 + 1] == UInt8(ascii: "i") && bytes[$0 + 2] == UInt8(ascii: "f") }

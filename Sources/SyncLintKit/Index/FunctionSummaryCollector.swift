@@ -197,7 +197,7 @@ final class FunctionSummaryCollector: FactCollector {
             if SyntaxFacts.isSelf(base) {
                 receiver = nil
             } else {
-                let type = ValueTypes.of(base, selfType: context.scope.currentType?.qualifiedName, depth: 0, names: context.localNames)
+                let type = context.valueType(ofReceiver: base)
                 guard type.isKnown else {
                     frames[index].summary.unresolvedCalls[method, default: []].append(context.cancellabilityHere())
                     return

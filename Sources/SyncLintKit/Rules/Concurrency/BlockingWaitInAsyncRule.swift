@@ -135,7 +135,7 @@ public final class BlockingWaitInAsyncRule: SyntaxRule {
 
     public func enter(_ node: Syntax, context: FileContext) {
         guard let call = node.as(FunctionCallExprSyntax.self), call.parent?.is(AwaitExprSyntax.self) != true else { return }
-        let signalMethod = SyntaxFacts.calleeMethodName(call)
+        let signalMethod = context.calleeMethodName(call)
         if signalMethod == "signal" || signalMethod == "leave", let receiver = SyntaxFacts.receiverText(call),
            context.scope.closures.contains(where: { $0.kind == .task || $0.kind == .detachedTask }) {
             signalledInTask.append((context.scope.currentType?.qualifiedName, context.scope.currentFunction?.node.id,
@@ -146,8 +146,8 @@ public final class BlockingWaitInAsyncRule: SyntaxRule {
             recordSynchronous(call, context: context)
             return
         }
-        let callee = SyntaxFacts.calleeName(call)
         let method = context.calleeMethodName(call)
+        let callee = method == "wait" || method == "sleep" || method == "usleep" ? SyntaxFacts.calleeName(call) : method
         if method == "wait", SyntaxFacts.receiverText(call) != nil, call.arguments.allSatisfy({ $0.label?.text == "timeout" || $0.label?.text == "wallTimeout" }) {
             context.report(call, "`\(callee)()` blocks a thread of the cooperative pool and can deadlock it; `await` the work instead (e.g. with a continuation)")
         } else if callee == "Thread.sleep" || callee == "usleep" || callee == "sleep" {
@@ -161,7 +161,7 @@ public final class BlockingWaitInAsyncRule: SyntaxRule {
             let receiver: ValueType?
             if let member = call.calledExpression.as(MemberAccessExprSyntax.self) {
                 guard let base = member.base else { return }
-                receiver = SyntaxFacts.isSelf(base) ? nil : ValueTypes.of(base, in: context)
+                receiver = SyntaxFacts.isSelf(base) ? nil : context.valueType(ofReceiver: base)
                 if receiver?.isKnown == false { return }
             } else if call.calledExpression.is(DeclReferenceExprSyntax.self) {
                 receiver = nil
@@ -175,7 +175,7 @@ public final class BlockingWaitInAsyncRule: SyntaxRule {
 
     /// In synchronous code: `signal()`/`leave()` inside a `Task { }`, and waits with no deadline.
     private func recordSynchronous(_ call: FunctionCallExprSyntax, context: FileContext) {
-        let method = SyntaxFacts.calleeMethodName(call)
+        let method = context.calleeMethodName(call)
         guard method == "wait", let receiver = SyntaxFacts.receiverText(call) else { return }
         let name = receiver.hasPrefix("self.") ? String(receiver.dropFirst(5)) : receiver
         let type = context.scope.currentType?.qualifiedName
