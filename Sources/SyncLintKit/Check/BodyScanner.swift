@@ -18,6 +18,9 @@ final class BodyScanner: SyntaxAnyVisitor {
         scanner.walk(node)
     }
 
+    /// Tokens are not handed on: no scan asks about one, and they are half the nodes.
+    override func visit(_ token: TokenSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+
     override func visitAny(_ node: Syntax) -> SyntaxVisitorContinueKind {
         if node.id != root {
             switch node.kind {

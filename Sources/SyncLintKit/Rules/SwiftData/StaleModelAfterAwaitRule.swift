@@ -116,41 +116,54 @@ public final class StaleModelAfterAwaitRule: SyntaxRule {
         var awaits: [AbsolutePosition] = []
         var reported: Set<String> = []
         BodyScanner.scan(body) { node in
-            if node.is(AwaitExprSyntax.self) || node.as(ForStmtSyntax.self)?.awaitKeyword != nil {
+            // By kind first: the scan meets every node of every async body.
+            switch node.kind {
+            case .awaitExpr:
                 awaits.append(node.positionAfterSkippingLeadingTrivia)
-            } else if let binding = node.as(PatternBindingSyntax.self), let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text {
+            case .forStmt:
+                if node.as(ForStmtSyntax.self)?.awaitKeyword != nil { awaits.append(node.positionAfterSkippingLeadingTrivia) }
+            case .patternBinding:
+                guard let binding = node.as(PatternBindingSyntax.self),
+                      let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { return }
                 if let typeName = Self.modelType(annotation: binding.typeAnnotation?.type, value: binding.initializer?.value) {
                     references[name] = Reference(typeName: typeName, obtainedAt: node.endPosition)
                 } else {
                     references[name] = nil
                 }
-            } else if let condition = node.as(OptionalBindingConditionSyntax.self),
-                      let name = condition.pattern.as(IdentifierPatternSyntax.self)?.identifier.text {
+            case .optionalBindingCondition:
+                guard let condition = node.as(OptionalBindingConditionSyntax.self),
+                      let name = condition.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { return }
                 let value = condition.initializer?.value
                 if let typeName = Self.modelType(annotation: condition.typeAnnotation?.type, value: value) ?? references[value?.trimmedText ?? ""]?.typeName {
                     references[name] = Reference(typeName: typeName, obtainedAt: node.endPosition)
                 } else {
                     references[name] = nil
                 }
-            } else if let sequence = node.as(SequenceExprSyntax.self), let target = SyntaxFacts.writeTarget(sequence),
-                      let path = SyntaxFacts.memberPath(target), references[path.root] != nil {
+            case .sequenceExpr:
+                guard !references.isEmpty, let sequence = node.as(SequenceExprSyntax.self), let target = SyntaxFacts.writeTarget(sequence),
+                      let path = SyntaxFacts.memberPath(target), references[path.root] != nil else { return }
                 if path.members.isEmpty {
                     references[path.root]?.obtainedAt = node.endPosition  // re-assigned: a fresh reference
                 } else {
                     self.check(path.root, write: target, awaits: awaits, references: references, reported: &reported, context: context)
                 }
-            } else if let call = node.as(FunctionCallExprSyntax.self) {
-                let method = context.calleeMethodName(call)
+            case .functionCallExpr:
+                guard !references.isEmpty, let call = node.as(FunctionCallExprSyntax.self) else { return }
+                let method = SyntaxFacts.calleeMethodName(call)
                 if method == "delete", let argument = call.arguments.first?.expression, references[argument.trimmedText] != nil {
                     self.check(argument.trimmedText, write: argument, awaits: awaits, references: references, reported: &reported, context: context)
-                } else if ["append", "insert", "remove", "removeAll", "removeFirst", "removeLast"].contains(method),
+                } else if Self.collectionMutations.contains(method),
                           let receiver = call.calledExpression.as(MemberAccessExprSyntax.self)?.base,
                           let path = SyntaxFacts.memberPath(receiver), !path.members.isEmpty, references[path.root] != nil {
                     self.check(path.root, write: receiver, awaits: awaits, references: references, reported: &reported, context: context)
                 }
+            default:
+                return
             }
         }
     }
+
+    static let collectionMutations: Set<String> = ["append", "insert", "remove", "removeAll", "removeFirst", "removeLast"]
 
     private func check(_ name: String, write: ExprSyntax, awaits: [AbsolutePosition], references: [String: Reference],
                        reported: inout Set<String>, context: FileContext) {
