@@ -256,7 +256,10 @@ public enum ValueTypes {
             }
             return .unknown
         }
-        // `Card(...)`, `FetchDescriptor<Card>(...)`, `Outer.Inner(...)`.
+        // `Card(...)`, `FetchDescriptor<Card>(...)`, `Outer.Inner(...)`: the called name is a type's. Any other
+        // call's result is unknown, said before the callee's text is built: in a chain of SwiftUI modifiers that
+        // text is the whole chain, for every call of it.
+        guard method.startsUppercase || call.calledExpression.is(GenericSpecializationExprSyntax.self) else { return .unknown }
         let calleeText: String
         if let specialized = call.calledExpression.as(GenericSpecializationExprSyntax.self) {
             calleeText = specialized.trimmedText

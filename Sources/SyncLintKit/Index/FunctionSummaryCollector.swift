@@ -92,25 +92,31 @@ final class FunctionSummaryCollector: FactCollector {
             recordConstruction(call, context: context)
             recordCall(call, context: context)
         case .memberAccessExpr:
-            if let member = node.as(MemberAccessExprSyntax.self), isViewCode(context) {
-                context.facts.viewReadNames.insert(Self.stateName(member.declName.baseName.text))
-            }
-            guard !frames.isEmpty, let member = node.as(MemberAccessExprSyntax.self), let base = member.base else { return }
+            guard let member = node.as(MemberAccessExprSyntax.self) else { return }
+            let inView = isViewCode(context)
+            guard inView || !frames.isEmpty else { return }
+            let name = member.declName.baseName.text  // read once: each read builds a string
+            if inView { context.facts.viewReadNames.insert(Self.stateName(name)) }
+            guard !frames.isEmpty, let base = member.base else { return }
             if node.parent?.is(LabeledExprSyntax.self) == true {
-                frames[frames.count - 1].summary.passedReferences.insert(member.declName.baseName.text)
+                frames[frames.count - 1].summary.passedReferences.insert(name)
             }
             guard SyntaxFacts.isSelf(base), !Self.isWriteTarget(node) else { return }
-            frames[frames.count - 1].summary.reads.insert(member.declName.baseName.text)
+            frames[frames.count - 1].summary.reads.insert(name)
         case .declReferenceExpr:
-            if let reference = node.as(DeclReferenceExprSyntax.self), !reference.baseName.text.isEmpty && !reference.baseName.text.startsUppercase,
-               isViewCode(context) {
-                context.facts.viewReadNames.insert(Self.stateName(reference.baseName.text))
-            }
-            if !frames.isEmpty, node.parent?.is(LabeledExprSyntax.self) == true,
-               let reference = node.as(DeclReferenceExprSyntax.self) {
-                frames[frames.count - 1].summary.passedReferences.insert(reference.baseName.text)
-            }
-            recordBareRead(node, context: context)
+            // The `b` of `a.b` was counted with its member access above, and is not a read of a property.
+            if let member = node.parent?.as(MemberAccessExprSyntax.self), member.declName.id == node.id { return }
+            guard let reference = node.as(DeclReferenceExprSyntax.self) else { return }
+            let inView = isViewCode(context)
+            guard inView || !frames.isEmpty else { return }
+            // Most references are identifiers, whose kind carries the text: one string built, not two.
+            let identifier: String?
+            if case .identifier(let text) = reference.baseName.tokenKind { identifier = text } else { identifier = nil }
+            let name = identifier ?? reference.baseName.text
+            if inView, !name.isEmpty, !name.startsUppercase { context.facts.viewReadNames.insert(Self.stateName(name)) }
+            guard !frames.isEmpty else { return }
+            if node.parent?.is(LabeledExprSyntax.self) == true { frames[frames.count - 1].summary.passedReferences.insert(name) }
+            if identifier != nil { recordBareRead(node, name: name) }
         default:
             break
         }
@@ -140,15 +146,11 @@ final class FunctionSummaryCollector: FactCollector {
             location: context.location(of: target)))
     }
 
-    private func recordBareRead(_ node: Syntax, context: FileContext) {
-        guard !frames.isEmpty, let reference = node.as(DeclReferenceExprSyntax.self),
-              case .identifier(let name) = reference.baseName.tokenKind,
-              !frames[frames.count - 1].locals.contains(name), name.startsLowercase else { return }
-        if let parent = node.parent {
-            // `a.b`'s `b`, a call's callee and a write target are not reads of a property.
-            if let member = parent.as(MemberAccessExprSyntax.self), member.declName.id == node.id { return }
-            if let call = parent.as(FunctionCallExprSyntax.self), call.calledExpression.id == node.id { return }
-        }
+    /// A read of `name` where it stands alone (not `a.b`'s `b`): a property of `self` unless a local has the name.
+    private func recordBareRead(_ node: Syntax, name: String) {
+        guard !frames[frames.count - 1].locals.contains(name), name.startsLowercase else { return }
+        // A call's callee and a write target are not reads of a property.
+        if let call = node.parent?.as(FunctionCallExprSyntax.self), call.calledExpression.id == node.id { return }
         if Self.isWriteTarget(node) { return }
         frames[frames.count - 1].summary.reads.insert(name)
     }
