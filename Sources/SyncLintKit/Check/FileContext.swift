@@ -62,6 +62,19 @@ public final class FileContext {
         return value
     }
 
+    /// The last reference whose name was asked, and the name.
+    private var referenceNameMemo: (id: SyntaxIdentifier, name: String, isIdentifier: Bool)?
+
+    /// A reference's name, and whether it is an identifier (not `self`, `Self`, `super`, `$0`): the summary
+    /// collector and rules listening to references ask about the same node in turn, and each read builds a string.
+    func referenceName(_ reference: DeclReferenceExprSyntax) -> (name: String, isIdentifier: Bool) {
+        if let memo = referenceNameMemo, memo.id == reference.id { return (memo.name, memo.isIdentifier) }
+        let answer: (name: String, isIdentifier: Bool)
+        if case .identifier(let text) = reference.baseName.tokenKind { answer = (text, true) } else { answer = (reference.baseName.text, false) }
+        referenceNameMemo = (reference.id, answer.name, answer.isIdentifier)
+        return answer
+    }
+
     /// The last receiver whose type was asked: the summary collector and a rule ask about the same call in turn.
     private var receiverTypeMemo: (id: SyntaxIdentifier, value: ValueType)?
 

@@ -67,7 +67,7 @@ final class FileWalker: SyntaxVisitor {
 
     private func enter(_ node: Syntax, _ kind: SyntaxKind) -> SyntaxVisitorContinueKind {
         // Names used further on may be declared in what the walk has not met yet: `LocalNames` leaves those to the lookup.
-        context.localNames.walkPosition = node.positionAfterSkippingLeadingTrivia
+        context.localNames.walkNode = node
         if ScopeBuilder.opensScope(node, kind: kind), let frame = ScopeBuilder.frame(for: node) { context.scope.push(frame) }
         if let interested = listeners[kind] {
             for (ruleID, listener) in interested {

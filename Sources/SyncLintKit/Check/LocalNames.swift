@@ -31,8 +31,12 @@ final class LocalNames {
     /// The outermost function the walk is in; names are recorded only there, so only questions about it
     /// can be answered.
     private var openFunction: Range<AbsolutePosition>?
-    /// How far the walk has come: a name used further on may be shadowed by a declaration not met yet.
-    var walkPosition = AbsolutePosition(utf8Offset: 0)
+    /// The node the walk is at, whose position is worked out only when a question needs it: how far the walk
+    /// has come, since a name used further on may be shadowed by a declaration not met yet.
+    var walkNode: Syntax?
+    private var walkPosition: AbsolutePosition {
+        walkNode?.positionAfterSkippingLeadingTrivia ?? AbsolutePosition(utf8Offset: 0)
+    }
 
     /// The walk enters an outermost function (or computed property): its names are recorded from now on.
     func open(_ function: Syntax) {

@@ -109,14 +109,11 @@ final class FunctionSummaryCollector: FactCollector {
             guard let reference = node.as(DeclReferenceExprSyntax.self) else { return }
             let inView = isViewCode(context)
             guard inView || !frames.isEmpty else { return }
-            // Most references are identifiers, whose kind carries the text: one string built, not two.
-            let identifier: String?
-            if case .identifier(let text) = reference.baseName.tokenKind { identifier = text } else { identifier = nil }
-            let name = identifier ?? reference.baseName.text
+            let (name, isIdentifier) = context.referenceName(reference)
             if inView, !name.isEmpty, !name.startsUppercase { context.facts.viewReadNames.insert(Self.stateName(name)) }
             guard !frames.isEmpty else { return }
             if node.parent?.is(LabeledExprSyntax.self) == true { frames[frames.count - 1].summary.passedReferences.insert(name) }
-            if identifier != nil { recordBareRead(node, name: name) }
+            if isIdentifier { recordBareRead(node, name: name) }
         default:
             break
         }

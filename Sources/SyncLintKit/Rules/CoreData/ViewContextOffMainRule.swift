@@ -83,7 +83,7 @@ public final class ViewContextOffMainRule: SyntaxRule {
     public init(options: RuleOptions) {}
 
     public func enter(_ node: Syntax, context: FileContext) {
-        guard let reference = node.as(DeclReferenceExprSyntax.self), reference.baseName.text == "viewContext",
+        guard let reference = node.as(DeclReferenceExprSyntax.self), context.referenceName(reference).name == "viewContext",
               Self.isUsedAsReceiver(reference) else { return }
         for closure in context.scope.closures {
             if closure.isMainActorAnnotated { return }

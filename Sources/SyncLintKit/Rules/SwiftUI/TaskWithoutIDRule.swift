@@ -181,7 +181,7 @@ public final class TaskWithoutIDRule: SyntaxRule {
 
     public func enter(_ node: Syntax, context: FileContext) {
         guard let call = node.as(FunctionCallExprSyntax.self),
-              ScopeBuilder.classify(call) == .viewTask,
+              context.calleeMethodName(call) == "task", ScopeBuilder.classify(call) == .viewTask,
               SyntaxFacts.argument("id", of: call) == nil,
               let closure = SyntaxFacts.closures(of: call).first,
               let view = context.scope.currentType, view.isView,

@@ -95,7 +95,7 @@ public final class UnstableTaskIDRule: SyntaxRule {
 
     public func enter(_ node: Syntax, context: FileContext) {
         guard let call = node.as(FunctionCallExprSyntax.self),
-              ScopeBuilder.classify(call) == .viewTask,
+              context.calleeMethodName(call) == "task", ScopeBuilder.classify(call) == .viewTask,
               let id = SyntaxFacts.argument("id", of: call),
               let path = SyntaxFacts.memberPath(id), let last = path.members.last,
               !TypeNames.isIdentityName(last),
