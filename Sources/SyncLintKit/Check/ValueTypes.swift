@@ -54,6 +54,10 @@ public enum ValueTypes {
         if let member = expression.as(MemberAccessExprSyntax.self) {
             guard let base = member.base else { return .unknown }
             let name = member.declName.baseName.text
+            // `Self.shared`: a static member of the type the code is in.
+            if let typeReference = base.as(DeclReferenceExprSyntax.self), typeReference.baseName.tokenKind == .keyword(.Self) {
+                return selfType.map { .member(.named($0, scope: nil), name) } ?? .unknown
+            }
             if let typeReference = base.as(DeclReferenceExprSyntax.self), SyntaxFacts.isTypeName(typeReference.baseName.text),
                isUnboundName(typeReference, names: names) {
                 return .member(.named(typeReference.baseName.text, scope: selfType), name)

@@ -139,6 +139,23 @@ struct ValueTypeTests {
         #expect(receiver(onLine: 15) == nil, "a `case let` binding (an Int here) shadows the property in its body")
         #expect(calls.contains { $0.location.line == 18 } == false, "the implicit `error` is not a property of self")
     }
+
+    /// `Self.shared` is a static member of the type the code is in, as `Shelf.shared` would be.
+    @Test func selfNamesTheEnclosingType() {
+        let source = """
+            final class Shelf {
+                static let shared = Deck()
+                func sort() {
+                    Self.shared.touch()
+                    Shelf.shared.touch()
+                }
+            }
+            """
+        let index = Probe.index(["/v/Models.swift": Self.models, "/v/Code.swift": source])
+        let receivers = index.functionSummaries.values.flatMap(\.calls).filter { $0.callee == "touch" }
+            .sorted { $0.location.line < $1.location.line }.map { $0.receiver.flatMap { index.resolve($0)?.name } }
+        #expect(receivers == ["Deck", "Deck"])
+    }
 }
 
 struct FunctionSummaryTests {
