@@ -73,7 +73,7 @@ public enum ExecutionContexts {
                 case .other(let callee) where callee == "refreshable": return .always
                 case .task, .detachedTask:
                     guard let call = closure.call, let type = context.scope.currentType,
-                          let property = TaskFacts.storedHandleName(of: call, in: context.scope.currentFunction?.body) else { return .never }
+                          let property = context.storedHandleName(ofTask: call) else { return .never }
                     return .ifHandleCancelled(typeName: type.qualifiedName, property: property)
                 case .other:
                     continue

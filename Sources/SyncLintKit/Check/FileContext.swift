@@ -86,6 +86,17 @@ public final class FileContext {
         return value
     }
 
+    /// `TaskFacts.storedHandleName` by task call: asked again in each closure nested in the task.
+    private var storedHandleNames: [SyntaxIdentifier: String?] = [:]
+
+    /// The property a `Task { }` call's handle is stored in (`TaskFacts.storedHandleName`), in the enclosing function.
+    func storedHandleName(ofTask call: FunctionCallExprSyntax) -> String? {
+        if let known = storedHandleNames[call.id] { return known }
+        let name = TaskFacts.storedHandleName(of: call, in: scope.currentFunction?.body)
+        storedHandleNames[call.id] = name
+        return name
+    }
+
     /// Whether the file has an `#if` at all: most do not, and then no node sits in a clause.
     private lazy var hasIfConfig: Bool = text.utf8.withContiguousStorageIfAvailable { bytes in
         bytes.indices.dropLast(2).contains { bytes[$0] == UInt8(ascii: "#") && bytes[$0 + 1] == UInt8(ascii: "i") && bytes[$0 + 2] == UInt8(ascii: "f") }

@@ -33,6 +33,7 @@ final class FileWalker: SyntaxVisitor {
         .sequenceExpr,
         .doStmt,
         .tryExpr,
+        .throwStmt,
         .declReferenceExpr,
         .macroExpansionDecl,
         .guardStmt,
@@ -152,6 +153,8 @@ final class FileWalker: SyntaxVisitor {
     override func visitPost(_ node: MacroExpansionExprSyntax) { exit(Syntax(node), .macroExpansionExpr) }
     override func visit(_ node: ImportDeclSyntax) -> SyntaxVisitorContinueKind { enter(Syntax(node), .importDecl) }
     override func visitPost(_ node: ImportDeclSyntax) { exit(Syntax(node), .importDecl) }
+    override func visit(_ node: ThrowStmtSyntax) -> SyntaxVisitorContinueKind { enter(Syntax(node), .throwStmt) }
+    override func visitPost(_ node: ThrowStmtSyntax) { exit(Syntax(node), .throwStmt) }
     override func visit(_ node: WhileStmtSyntax) -> SyntaxVisitorContinueKind { enter(Syntax(node), .whileStmt) }
     override func visitPost(_ node: WhileStmtSyntax) { exit(Syntax(node), .whileStmt) }
 }

@@ -8,6 +8,7 @@ final class FunctionSummaryCollector: FactCollector {
         .functionDecl, .initializerDecl, .patternBinding, .closureExpr, .sequenceExpr, .functionCallExpr,
         .awaitExpr, .forStmt, .memberAccessExpr, .declReferenceExpr, .ifExpr, .guardStmt,
         .identifierPattern, .functionParameter, .closureParameter, .closureShorthandParameter, .closureCapture,
+        .tryExpr, .throwStmt,
     ]
 
     /// A function being summarized, with the names its body declared so far (not properties of `self`).
@@ -17,6 +18,15 @@ final class FunctionSummaryCollector: FactCollector {
         let nodeID: SyntaxIdentifier
         /// Where the function starts: a closure that starts later is one of its own.
         let start: AbsolutePosition
+        /// For a function with an untyped `throws`, what its own body throws so far (`throwsOnlyOwnErrors`).
+        var thrown: ThrownErrors?
+    }
+
+    /// What a throwing function's body (not its closures) lets escape: a `try` or `for try` no catch-all
+    /// catches makes its errors not all the app's own; `throw` of a value it builds is its own.
+    private struct ThrownErrors {
+        var onlyOwn = true
+        var throwsSomething = false
     }
 
     private var frames: [Frame] = []
@@ -43,8 +53,13 @@ final class FunctionSummaryCollector: FactCollector {
             let parameters = function.parameters  // computed from the syntax on each access
             frame.locals.formUnion(parameters.map(\.name))
             frame.summary.lastParameterEscapes = parameters.last.map { Self.isEscapingClosureType($0.typeName) } ?? false
-            if let declaration = node.as(FunctionDeclSyntax.self) {
-                frame.summary.throwsOnlyOwnErrors = Self.throwsOnlyOwnErrors(declaration)
+            if let clause = node.as(FunctionDeclSyntax.self)?.signature.effectSpecifiers?.throwsClause {
+                if let type = clause.type {
+                    let name = type.trimmedText
+                    frame.summary.throwsOnlyOwnErrors = name != "any Error" && name != "Error"
+                } else {
+                    frame.thrown = ThrownErrors()  // decided from the body as the walk meets it
+                }
             }
             if frames.isEmpty { context.localNames.open(node) }
             frames.append(frame)
@@ -68,8 +83,11 @@ final class FunctionSummaryCollector: FactCollector {
                closure.kind != .onDisappear {
                 frames[frames.count - 1].summary.hopsToMainActor = true
             }
+        case .tryExpr, .throwStmt:
+            recordThrow(node, context: context)
         case .forStmt:
             guard !frames.isEmpty, let loop = node.as(ForStmtSyntax.self) else { return }
+            if loop.tryKeyword != nil { recordThrow(node, context: context) }
             for token in loop.pattern.tokens(viewMode: .sourceAccurate) {
                 if case .identifier(let name) = token.tokenKind { frames[frames.count - 1].locals.insert(name) }
             }
@@ -129,6 +147,7 @@ final class FunctionSummaryCollector: FactCollector {
            let body = node.as(FunctionDeclSyntax.self)?.body ?? node.as(InitializerDeclSyntax.self)?.body {
             last.summary.resetsOnEveryPath = Self.resetsOnEveryPath(body, locals: last.locals)
         }
+        if let thrown = last.thrown { last.summary.throwsOnlyOwnErrors = thrown.onlyOwn && thrown.throwsSomething }
         if frames.isEmpty { context.localNames.close() }
         context.facts.functionSummaries.append(last.summary)
     }
@@ -144,6 +163,24 @@ final class FunctionSummaryCollector: FactCollector {
     }
 
     /// A read of `name` where it stands alone (not `a.b`'s `b`): a property of `self` unless a local has the name.
+    /// A `try`, `for try` or `throw` in the body of the innermost function (not in a closure or nested type).
+    private func recordThrow(_ node: Syntax, context: FileContext) {
+        guard !frames.isEmpty, frames[frames.count - 1].thrown != nil, context.scope.currentClosure == nil,
+              context.scope.currentFunction?.node.id == frames[frames.count - 1].nodeID,
+              let body = context.scope.currentFunction?.body else { return }
+        let index = frames.count - 1
+        if let statement = node.as(ThrowStmtSyntax.self) {
+            frames[index].thrown?.throwsSomething = true
+            let thrown = statement.expression
+            // `throw error` passes on what it received (a cancellation included); `throw CancellationError()`
+            // throws one itself.
+            let builds = thrown.is(FunctionCallExprSyntax.self) || thrown.is(MemberAccessExprSyntax.self)
+            if !builds || thrown.trimmedText.contains("Cancellation") { frames[index].thrown?.onlyOwn = false }
+        } else if node.as(TryExprSyntax.self)?.questionOrExclamationMark == nil, !Self.isCaughtByCatchAll(node, root: body) {
+            frames[index].thrown?.onlyOwn = false
+        }
+    }
+
     private func recordBareRead(_ node: Syntax, name: String) {
         guard !frames[frames.count - 1].locals.contains(name), name.startsLowercase else { return }
         // A call's callee and a write target are not reads of a property.
@@ -281,34 +318,6 @@ final class FunctionSummaryCollector: FactCollector {
     /// `$error` (a binding or publisher of the property) names the property `error`.
     static func stateName(_ name: String) -> String {
         name.hasPrefix("$") ? String(name.dropFirst()) : name
-    }
-
-    /// Whether every error a throwing function throws is the app's own (see `FunctionSummary.throwsOnlyOwnErrors`).
-    static func throwsOnlyOwnErrors(_ function: FunctionDeclSyntax) -> Bool {
-        guard let clause = function.signature.effectSpecifiers?.throwsClause else { return false }
-        if let type = clause.type {
-            let name = type.trimmedText
-            return name != "any Error" && name != "Error"
-        }
-        guard let body = function.body else { return false }
-        var own = true
-        var throwsSomething = false
-        BodyScanner.scan(body) { node in
-            if let tryExpression = node.as(TryExprSyntax.self), tryExpression.questionOrExclamationMark == nil,
-               !isCaughtByCatchAll(node, root: body) {
-                own = false
-            } else if let loop = node.as(ForStmtSyntax.self), loop.tryKeyword != nil, !isCaughtByCatchAll(node, root: body) {
-                own = false
-            } else if let statement = node.as(ThrowStmtSyntax.self) {
-                throwsSomething = true
-                let thrown = statement.expression
-                // `throw error` passes on what it received (a cancellation included); `throw CancellationError()`
-                // throws one itself.
-                let builds = thrown.is(FunctionCallExprSyntax.self) || thrown.is(MemberAccessExprSyntax.self)
-                if !builds || thrown.trimmedText.contains("Cancellation") { own = false }
-            }
-        }
-        return own && throwsSomething
     }
 
     /// Inside the body of a `do` (below `root`) that has a catch-all clause.

@@ -193,6 +193,45 @@ struct FunctionSummaryTests {
         #expect(index.executionContexts(of: FunctionKey(typeName: "Store", name: "twice")).isEmpty)
     }
 
+    /// Whether a throwing function's errors are all the app's own: only its own body counts (not its
+    /// closures), a catch-all around a `try` keeps it so, and a typed `throws` says so itself.
+    @Test func errorsAFunctionLetsEscape() {
+        let index = Probe.index("""
+            enum LoadError: Error { case missing, wrapped(Error) }
+            final class Loader {
+                func own() throws { throw LoadError.missing }
+                func passesOn() throws { try own() }
+                func typed() throws(LoadError) { try own() }
+                func wraps() throws { do { try own() } catch { throw LoadError.wrapped(error) } }
+                func rethrowsIt(_ error: Error) throws { throw error }
+                func closureTries() throws { let later = { try self.own() }; _ = later; throw LoadError.missing }
+                func cancels() throws { throw CancellationError() }
+                func streams(_ lines: AsyncThrowingStream<String, Error>) async throws {
+                    for try await _ in lines {}
+                    throw LoadError.missing
+                }
+                func quietTry() throws { try? own(); throw LoadError.missing }
+                func nothing() throws {}
+                func nested() throws {
+                    func inner() throws { try own() }
+                    throw LoadError.missing
+                }
+            }
+            """)
+        func ownOnly(_ name: String) -> Bool? { index.summary(of: FunctionKey(typeName: "Loader", name: name))?.throwsOnlyOwnErrors }
+        #expect(ownOnly("own") == true)
+        #expect(ownOnly("passesOn") == false)
+        #expect(ownOnly("typed") == true)
+        #expect(ownOnly("wraps") == true)
+        #expect(ownOnly("rethrowsIt") == false)
+        #expect(ownOnly("closureTries") == true, "a closure's `try` throws when the closure runs, not here")
+        #expect(ownOnly("cancels") == false)
+        #expect(ownOnly("streams") == false)
+        #expect(ownOnly("quietTry") == true)
+        #expect(ownOnly("nothing") == false, "throws nothing of its own")
+        #expect(ownOnly("nested") == true, "a nested function's `try` is its own")
+    }
+
     @Test func readsAreMembersNotLocals() {
         let index = Probe.index("""
             final class Counter {
