@@ -61,5 +61,10 @@ struct WalkerCoverageTests {
         for collector in IndexCollectors.make() {
             #expect(type(of: collector).nodeKinds.isSubset(of: FileWalker.supportedKinds), "\(type(of: collector))")
         }
+        // The walker finds each kind's listeners by slot: every dispatched kind has its own.
+        for (position, kind) in FileWalker.dispatchedKinds.enumerated() {
+            #expect(FileWalker.slot(of: kind) == position, "\(kind)")
+        }
+        #expect(FileWalker.slot(of: .token) == nil)
     }
 }

@@ -14,8 +14,13 @@ protocol NodeListener: AnyObject {
 /// a file (most of them) cost what a bare visit costs: no kind lookup, no dispatch. A rule or collector
 /// that listens to another kind is refused when the plan is made (and a test checks every rule).
 final class FileWalker: SyntaxVisitor {
-    static let supportedKinds: Set<SyntaxKind> = [
-        .identifierPattern, .functionParameter, .closureParameter, .closureShorthandParameter, .closureCapture,
+    /// The kinds the walker dispatches, each with its slot in the listener table.
+    static let dispatchedKinds: [SyntaxKind] = [
+        .identifierPattern,
+        .functionParameter,
+        .closureParameter,
+        .closureShorthandParameter,
+        .closureCapture,
         .classDecl,
         .structDecl,
         .enumDecl,
@@ -46,20 +51,66 @@ final class FileWalker: SyntaxVisitor {
         .importDecl,
         .macroExpansionExpr,
     ]
+    static let supportedKinds = Set(dispatchedKinds)
+
+    /// A dispatched kind's position in `dispatchedKinds`: a jump table, where a dictionary would hash the kind
+    /// for every node. A test checks the two agree.
+    static func slot(of kind: SyntaxKind) -> Int? {
+        switch kind {
+        case .identifierPattern: return 0
+        case .functionParameter: return 1
+        case .closureParameter: return 2
+        case .closureShorthandParameter: return 3
+        case .closureCapture: return 4
+        case .classDecl: return 5
+        case .structDecl: return 6
+        case .enumDecl: return 7
+        case .actorDecl: return 8
+        case .protocolDecl: return 9
+        case .extensionDecl: return 10
+        case .functionDecl: return 11
+        case .initializerDecl: return 12
+        case .deinitializerDecl: return 13
+        case .subscriptDecl: return 14
+        case .closureExpr: return 15
+        case .patternBinding: return 16
+        case .variableDecl: return 17
+        case .functionCallExpr: return 18
+        case .sequenceExpr: return 19
+        case .doStmt: return 20
+        case .tryExpr: return 21
+        case .throwStmt: return 22
+        case .declReferenceExpr: return 23
+        case .macroExpansionDecl: return 24
+        case .guardStmt: return 25
+        case .ifExpr: return 26
+        case .awaitExpr: return 27
+        case .returnStmt: return 28
+        case .memberAccessExpr: return 29
+        case .forStmt: return 30
+        case .whileStmt: return 31
+        case .importDecl: return 32
+        case .macroExpansionExpr: return 33
+        default: return nil
+        }
+    }
 
     private let context: FileContext
-    private let listeners: [SyntaxKind: [(ruleID: String, listener: any NodeListener)]]
+    /// The listeners of each dispatched kind, by slot; a rule's listener carries its id, a collector's none.
+    private let listeners: [[(ruleID: String?, listener: any NodeListener)]]
 
     init(context: FileContext, collectors: [any FactCollector], rules: [any SyntaxRule]) {
         self.context = context
-        var table: [SyntaxKind: [(ruleID: String, listener: any NodeListener)]] = [:]
+        var table: [[(ruleID: String?, listener: any NodeListener)]] = Array(repeating: [], count: Self.dispatchedKinds.count)
         for collector in collectors {
-            for kind in type(of: collector).nodeKinds { table[kind, default: []].append(("", collector)) }
+            for kind in type(of: collector).nodeKinds {
+                if let slot = Self.slot(of: kind) { table[slot].append((nil, collector)) }
+            }
         }
         for rule in rules {
             let ruleType = type(of: rule)
             for kind in ruleType.nodeKinds {
-                table[kind, default: []].append((ruleType.description.id, RuleListener(rule)))
+                if let slot = Self.slot(of: kind) { table[slot].append((ruleType.description.id, RuleListener(rule))) }
             }
         }
         self.listeners = table
@@ -70,21 +121,19 @@ final class FileWalker: SyntaxVisitor {
         // Names used further on may be declared in what the walk has not met yet: `LocalNames` leaves those to the lookup.
         context.localNames.walkNode = node
         if ScopeBuilder.opensScope(node, kind: kind), let frame = ScopeBuilder.frame(for: node) { context.scope.push(frame) }
-        if let interested = listeners[kind] {
-            for (ruleID, listener) in interested {
-                context.currentRuleID = ruleID
-                listener.enter(node, context: context)
-            }
+        // cannot fail: only the visit methods of dispatched kinds call this.
+        for (ruleID, listener) in listeners[Self.slot(of: kind)!] {
+            if let ruleID { context.currentRuleID = ruleID }
+            listener.enter(node, context: context)
         }
         return .visitChildren
     }
 
     private func exit(_ node: Syntax, _ kind: SyntaxKind) {
-        if let interested = listeners[kind] {
-            for (ruleID, listener) in interested {
-                context.currentRuleID = ruleID
-                listener.exit(node, context: context)
-            }
+        // cannot fail: only the visit methods of dispatched kinds call this.
+        for (ruleID, listener) in listeners[Self.slot(of: kind)!] {
+            if let ruleID { context.currentRuleID = ruleID }
+            listener.exit(node, context: context)
         }
         if ScopeBuilder.opensScope(node, kind: kind) { context.scope.pop(openedBy: node) }
     }
