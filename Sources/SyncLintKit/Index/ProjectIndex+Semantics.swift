@@ -212,7 +212,8 @@ extension ProjectIndex {
     /// a button that starts it in a task nobody keeps (tried on eight public apps; see docs/precision.md).
     /// Whether some function of the project mentions the function's name without calling it (`action: save`).
     func isReferencedWithoutCall(_ key: FunctionKey) -> Bool {
-        functionSummaries.values.contains { $0.passedReferences.contains(key.name) }
+        passedReferenceNames.value { [self] in functionSummaries.values.reduce(into: Set<String>()) { $0.formUnion($1.passedReferences) } }
+            .contains(key.name)
     }
 
     public func isCancellable(_ cancellation: Cancellability, depth: Int = ProjectIndex.callDepth) -> Bool {
@@ -222,7 +223,13 @@ extension ProjectIndex {
             case .always: return true
             case .never: return false
             case .ifHandleCancelled(let typeName, let property):
-                return functionSummaries.values.contains { $0.key.typeName == typeName && $0.cancelledHandles.contains(property) }
+                return cancelledHandleSet.value { [self] in
+                    var handles: Set<TaskHandle> = []
+                    for summary in functionSummaries.values {
+                        for handle in summary.cancelledHandles { handles.insert(TaskHandle(typeName: summary.key.typeName, property: handle)) }
+                    }
+                    return handles
+                }.contains(TaskHandle(typeName: typeName, property: property))
             case .ifCallersCancellable(let key):
                 guard remaining >= 0, seen.insert(key).inserted else { return false }
                 let sites = callSites(of: key)
@@ -281,6 +288,12 @@ extension ProjectIndex {
         let simple = qualified.split(separator: ".").last.map(String.init) ?? qualified
         return (viewConstructionsBySimpleName[simple] ?? []).filter { resolveType($0.typeName, from: $0.scope) == qualified }
     }
+}
+
+/// A stored task handle: a property of a type.
+struct TaskHandle: Hashable, Sendable {
+    let typeName: String?
+    let property: String
 }
 
 /// Values computed on first use for each key, from an immutable index; safe to use from any thread.

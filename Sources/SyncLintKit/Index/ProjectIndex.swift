@@ -73,6 +73,10 @@ public final class ProjectIndex: Sendable {
     let viewConstructionsBySimpleName: [String: [ViewConstruction]]
     /// Every call of the project by the called name, built on first use (most runs never ask).
     let callsByName = LazyBox<[String: [CallFact]]>()
+    /// Names some function mentions without calling them (`Button(action: save)`), built on first use.
+    let passedReferenceNames = LazyBox<Set<String>>()
+    /// Task handles some function cancels, built on first use.
+    let cancelledHandleSet = LazyBox<Set<TaskHandle>>()
     /// Call sites of the functions rules asked about, each resolved on first ask.
     let callSiteCache = LazyCache<FunctionKey, [CallFact]>()
     /// Restarted task handles by type name, built on first use.
