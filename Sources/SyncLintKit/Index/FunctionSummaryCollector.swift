@@ -162,7 +162,6 @@ final class FunctionSummaryCollector: FactCollector {
             location: context.location(of: target)))
     }
 
-    /// A read of `name` where it stands alone (not `a.b`'s `b`): a property of `self` unless a local has the name.
     /// A `try`, `for try` or `throw` in the body of the innermost function (not in a closure or nested type).
     private func recordThrow(_ node: Syntax, context: FileContext) {
         guard !frames.isEmpty, frames[frames.count - 1].thrown != nil, context.scope.currentClosure == nil,
@@ -181,6 +180,7 @@ final class FunctionSummaryCollector: FactCollector {
         }
     }
 
+    /// A read of `name` where it stands alone (not `a.b`'s `b`): a property of `self` unless a local has the name.
     private func recordBareRead(_ node: Syntax, name: String) {
         guard !frames[frames.count - 1].locals.contains(name), name.startsLowercase else { return }
         // A call's callee and a write target are not reads of a property.
