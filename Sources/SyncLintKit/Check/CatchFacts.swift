@@ -74,7 +74,10 @@ public struct CatchFacts: Sendable {
             if let loop = node.as(ForStmtSyntax.self), loop.tryKeyword != nil, loop.awaitKeyword != nil { result.append(nil) }
             guard let tryExpression = node.as(TryExprSyntax.self), tryExpression.questionOrExclamationMark == nil,
                   SyntaxFacts.containsAwait(tryExpression.expression) else { return }
-            guard let call = outermostCall(tryExpression.expression) else { result.append(nil); return }
+            guard let call = outermostCall(tryExpression.expression) ?? asyncLetCall(tryExpression.expression) else {
+                result.append(nil)
+                return
+            }
             let method = SyntaxFacts.calleeMethodName(call)
             if let member = call.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base, !SyntaxFacts.isSelf(base) {
                 result.append(CallReference(caller: caller, callee: method, receiver: ValueTypes.of(base, in: context)))
@@ -83,6 +86,23 @@ public struct CatchFacts: Sendable {
             }
         }
         return result
+    }
+
+    /// The call an `async let` the expression awaits was started with: `loadTop()` for `try await top` after
+    /// `async let top = loadTop()`. Its errors are the call's.
+    private static func asyncLetCall(_ expression: ExprSyntax) -> FunctionCallExprSyntax? {
+        var current = expression
+        while let awaited = current.as(AwaitExprSyntax.self) { current = awaited.expression }
+        guard let reference = current.as(DeclReferenceExprSyntax.self), let identifier = Identifier(reference.baseName) else { return nil }
+        for result in ValueTypes.lookup(reference, identifier) {
+            guard let name = result.names.first else { continue }
+            guard let binding = Syntax(name.syntax).parent?.as(PatternBindingSyntax.self),
+                  let declaration = binding.parent?.parent?.as(VariableDeclSyntax.self),
+                  declaration.modifiers.contains(where: { $0.name.tokenKind == .keyword(.async) }),
+                  let value = binding.initializer?.value else { return nil }
+            return outermostCall(value)
+        }
+        return nil
     }
 
     /// The call an awaited expression makes: `await f()`, `await service.load().items`.

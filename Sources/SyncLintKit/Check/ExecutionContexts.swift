@@ -69,7 +69,9 @@ public enum ExecutionContexts {
             switch frame {
             case .closure(let closure):
                 switch closure.kind {
-                case .viewTask, .taskGroupChild: return .always
+                case .viewTask: return .always
+                // A child task is cancelled with the task that runs its group: whatever decides for the group decides for it.
+                case .taskGroupChild: continue
                 case .other(let callee) where callee == "refreshable": return .always
                 case .task, .detachedTask:
                     guard let call = closure.call, let type = context.scope.currentType,

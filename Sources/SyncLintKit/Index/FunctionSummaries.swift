@@ -163,7 +163,8 @@ public struct CallReference: Sendable, Hashable {
 
 /// Whether code can be cancelled at all, as far as its own file tells.
 public enum Cancellability: Sendable, Hashable {
-    /// A `.task` / `.task(id:)` / `.refreshable` closure or a task-group child: cancelled by SwiftUI or the group.
+    /// A `.task` / `.task(id:)` / `.refreshable` closure: cancelled by SwiftUI. (A task-group child takes the
+    /// cancellability of the code that runs its group.)
     case always
     /// Synchronous code, `Task.detached`, or a `Task { }` whose handle nobody keeps: never cancelled.
     case never

@@ -114,7 +114,8 @@ final class FunctionSummaryCollector: FactCollector {
             let inView = isViewCode(context)
             guard inView || !frames.isEmpty else { return }
             let name = member.declName.baseName.text  // read once: each read builds a string
-            if inView { context.facts.viewReadNames.insert(Self.stateName(name)) }
+            // `self.error = error` in a view writes the state; only a read can show it.
+            if inView, !Self.isWriteTarget(node) { context.facts.viewReadNames.insert(Self.stateName(name)) }
             guard !frames.isEmpty, let base = member.base else { return }
             if node.parent?.is(LabeledExprSyntax.self) == true {
                 frames[frames.count - 1].summary.passedReferences.insert(name)
@@ -128,7 +129,9 @@ final class FunctionSummaryCollector: FactCollector {
             let inView = isViewCode(context)
             guard inView || !frames.isEmpty else { return }
             let (name, isIdentifier) = context.referenceName(reference)
-            if inView, !name.isEmpty, !name.startsUppercase { context.facts.viewReadNames.insert(Self.stateName(name)) }
+            if inView, !name.isEmpty, !name.startsUppercase, !Self.isWriteTarget(node) {
+                context.facts.viewReadNames.insert(Self.stateName(name))
+            }
             guard !frames.isEmpty else { return }
             if node.parent?.is(LabeledExprSyntax.self) == true { frames[frames.count - 1].summary.passedReferences.insert(name) }
             if isIdentifier { recordBareRead(node, name: name) }

@@ -205,7 +205,8 @@ extension ProjectIndex {
 
     // MARK: Cancellation
 
-    /// Whether code can be cancelled at all: `.task` closures and task-group children always can; a stored
+    /// Whether code can be cancelled at all: `.task` closures always can (and a task-group child whenever the code
+    /// that runs its group can); calls from tests and previews never decide; a stored
     /// `Task` when its type cancels that handle; an async function when some caller (to `depth` calls) can be.
     /// A function the project never calls counts as cancellable (its callers are outside what was linted),
     /// unless the project names it without calling it: on real apps such a function is passed by reference to
@@ -232,7 +233,8 @@ extension ProjectIndex {
                 }.contains(TaskHandle(typeName: typeName, property: property))
             case .ifCallersCancellable(let key):
                 guard remaining >= 0, seen.insert(key).inserted else { return false }
-                let sites = callSites(of: key)
+                // A test or a preview calling the function says nothing about how the app runs it.
+                let sites = callSites(of: key).filter { codeKind(of: $0.location) == .app }
                 // A function the project never calls may be called from outside the run (cancellable, as far as
                 // anything says), unless the project names it without calling it: passed by reference
                 // (`Button(action: save)`, `TaskButton(action: load)`), which starts it in a task nobody keeps.
@@ -253,7 +255,7 @@ extension ProjectIndex {
     func unresolvedCalls(named name: String) -> [Cancellability] {
         unresolvedCallMap.value { [self] in
             var result: [String: [Cancellability]] = [:]
-            for summary in functionSummaries.values {
+            for summary in functionSummaries.values where codeKind(of: summary.location) == .app {
                 for (method, cancellations) in summary.unresolvedCalls { result[method, default: []] += cancellations }
             }
             return result

@@ -434,6 +434,86 @@ struct CatchFactsTests {
             """)
         #expect(facts.map { index.isCancellable($0.cancellation) } == [true, false, true, false])
     }
+
+    /// A child task is cancelled with the task that runs its group; a test calling a function says nothing
+    /// about how the app runs it.
+    @Test func groupChildrenAndTestCallers() {
+        var cancellations: [Cancellability] = []
+        let index = Probe.index([
+            "/v/App.swift": """
+                @MainActor final class Feed {
+                    var error: Error?
+                    func fromView() async {
+                        await withTaskGroup(of: Void.self) { group in
+                            group.addTask { do { try await fetch() } catch { self.error = error } }
+                        }
+                    }
+                    func fromButton() {
+                        Task {
+                            await withTaskGroup(of: Void.self) { group in
+                                group.addTask { do { try await fetch() } catch { self.error = error } }
+                            }
+                        }
+                    }
+                    func reload() async { do { try await fetch() } catch { self.error = error } }
+                }
+                struct FeedView: View {
+                    let feed: Feed
+                    var body: some View {
+                        Text("").task { await feed.fromView() }
+                        Button("Reload") { Task { await feed.reload() } }
+                    }
+                }
+                """,
+            "/v/FeedTests.swift": """
+                import XCTest
+                final class FeedTests: XCTestCase {
+                    func testReload() async { let feed = Feed(); await feed.reload() }
+                }
+                """,
+        ]) { node, context in
+            guard let doStatement = node.as(DoStmtSyntax.self) else { return }
+            cancellations.append(CatchFacts.of(doStatement, clause: 0, context: context).cancellation)
+        }
+        #expect(cancellations.map { index.isCancellable($0) } == [true, false, false],
+                "a child of a `.task`'s group can be cancelled; one of a dropped `Task`'s group cannot; a test's call counts for nothing")
+    }
+
+    /// State a view only writes (`self.loadError = error`) is not state the view shows.
+    @Test func writesInViewCodeAreNotReads() {
+        let index = Probe.index("""
+            struct Sheet: View {
+                @State private var loadError: Error?
+                @State private var shownError: Error?
+                var body: some View {
+                    Text(shownError?.localizedDescription ?? "").task {
+                        do { try await load() } catch { loadError = error; self.shownError = error }
+                    }
+                }
+            }
+            """)
+        #expect(index.viewReadNames.contains("shownError"))
+        #expect(!index.viewReadNames.contains("loadError"))
+    }
+
+    /// `try await top` after `async let top = loadTop()` awaits `loadTop()`: a callee that wraps every error
+    /// in the app's own type hands over no cancellation.
+    @Test func anAsyncLetAwaitsTheCallItStarted() {
+        var awaited: [CallReference?] = []
+        _ = Probe.index("""
+            final class Tracker {
+                func refresh() async {
+                    async let top = loadTop()
+                    async let other = [1]
+                    do { _ = try await top; _ = try await other } catch {}
+                }
+            }
+            """) { node, context in
+            guard let doStatement = node.as(DoStmtSyntax.self) else { return }
+            awaited = CatchFacts.awaitedThrowingCalls(doStatement.body, context: context)
+        }
+        #expect(awaited.map { $0?.callee } == ["loadTop", nil])
+    }
 }
 
 struct IfConfigTests {

@@ -7,8 +7,8 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
         name: "Cancellation Reported As Error",
         whatItDoes: """
             Finds a catch-all `catch` in code that can be cancelled (a `.task` or `.refreshable` closure, a \
-            task-group child, a `Task` whose stored handle is cancelled, or an async function called from one of \
-            those or from outside the project) whose `do` awaits a throwing call, and that puts the error into user-visible state (a property named like `error`, \
+            `Task` whose stored handle is cancelled, a task-group child of either, or an async function called from \
+            one of those or from outside the project) whose `do` awaits a throwing call, and that puts the error into user-visible state (a property named like `error`, \
             `errorMessage` or `alert`; a `message`, `banner` or `toast` built from the error; a failed result such as \
             `results[key] = .failure(error)` or `state = .failed(error)`; the app's own wrapper `self.error = AppError(error)`; \
             or a `show...Error`/`show...Alert` call) with no earlier \
@@ -313,9 +313,10 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
             not by type); a callee with typed throws, or whose every `try` is caught and every `throw` builds the \
             app's own error, hands over no cancellation and keeps the catch quiet. After `catch is CancellationError`, \
             a catch-all is reported only when the `do` awaits a `URLSession` transfer and nothing handles \
-            `URLError.cancelled`. Opt-in: 20 of 22 findings judged right on ten public apps (91%), from a quick \
-            reading; the two wrong ones are functions started from button tasks through a receiver of unknown type. \
-            It goes default-on after a second, careful judgement; see docs/precision.md.
+            `URLError.cancelled`. Calls from tests and previews never make a function cancellable, and a task-group \
+            child is as cancellable as the task that runs its group. A callee reached through a protocol of \
+            another package is taken as able to throw a cancellation. Opt-in: on ten public apps, a careful \
+            judgement found 4 of 16 findings right (10 wrong were loads through such a protocol); see docs/precision.md.
             """,
         fixSafety: .unsafe)
 
