@@ -39,7 +39,10 @@ extension ProjectIndex {
             // A project with no view code at all (a package of models, a snippet) says nothing about what views read.
             return viewReadNames.isEmpty || viewReadNames.contains(name)
         case .callBlocks(let call):
-            guard let callee = callee(of: call) else { return false }
+            // Asked for every method call in async code: most names belong to no blocking function at all.
+            guard blockingFunctionNames.value({ [self] in
+                Set(functionSummaries.values.filter { !$0.blockingWaits.isEmpty }.map(\.key.name))
+            }).contains(call.callee), let callee = callee(of: call) else { return false }
             return summary(of: callee)?.blockingWaits.isEmpty == false
         case .all(let conditions):
             return conditions.allSatisfy(holds)

@@ -113,6 +113,8 @@ public struct XcodeProject: Sendable, Hashable {
         let objects: [String: Any]
         var sourceRoot: String
         private var parents: [String: String] = [:]
+        /// Resolved paths by object id: every file of a group asks for the group's path again.
+        private var resolvedPaths: [String: String?] = [:]
 
         init(objects: [String: Any], sourceRoot: String) {
             self.objects = objects
@@ -127,8 +129,15 @@ public struct XcodeProject: Sendable, Hashable {
         }
 
         /// The absolute path of a file reference or group; nil for SDK and build-product references.
-        func path(of id: String, depth: Int = 0) -> String? {
+        mutating func path(of id: String, depth: Int = 0) -> String? {
             guard depth < 64 else { return nil }  // a malformed file with a group cycle
+            if let known = resolvedPaths[id] { return known }
+            let resolved = unresolvedPath(of: id, depth: depth)
+            resolvedPaths[id] = resolved
+            return resolved
+        }
+
+        private mutating func unresolvedPath(of id: String, depth: Int) -> String? {
             let entry = object(id)
             let own = entry["path"] as? String
             switch entry["sourceTree"] as? String ?? "<group>" {
@@ -137,7 +146,7 @@ public struct XcodeProject: Sendable, Hashable {
             case "SOURCE_ROOT":
                 return own.map { XcodeProject.join(sourceRoot, $0) } ?? sourceRoot
             case "<group>":
-                let base = parents[id].flatMap { path(of: $0, depth: depth + 1) } ?? sourceRoot
+                let base = parents[id].flatMap { parent in path(of: parent, depth: depth + 1) } ?? sourceRoot
                 return own.map { XcodeProject.join(base, $0) } ?? base
             default:
                 return nil
@@ -148,7 +157,7 @@ public struct XcodeProject: Sendable, Hashable {
             XcodeProject.lexicallyStandardized(path)
         }
 
-        func target(_ id: String) -> XcodeTarget? {
+        mutating func target(_ id: String) -> XcodeTarget? {
             let entry = object(id)
             guard entry["isa"] as? String == "PBXNativeTarget", let name = entry["name"] as? String else { return nil }
             var files: Set<String> = []

@@ -129,15 +129,20 @@ extension ProjectIndex {
     /// (50,000 calls) cost a tenth of a second, and rules ask about a few functions only.
     public func callSites(of key: FunctionKey) -> [CallFact] {
         callSiteCache.value(for: key) {
+            // Where each name is called, as positions in the callers' call lists: copying every call fact
+            // would cost more than the questions.
             let named = callsByName.value { [self] in
-                var result: [String: [CallFact]] = [:]
+                var result: [String: [CallPosition]] = [:]
                 for summary in functionSummaries.values {
-                    for call in summary.calls { result[call.callee, default: []].append(call) }
+                    for (position, call) in summary.calls.enumerated() {
+                        result[call.callee, default: []].append(CallPosition(caller: summary.key, position: position))
+                    }
                 }
                 return result
             }[key.name] ?? []
+            let calls = named.compactMap { functionSummaries[$0.caller]?.calls[$0.position] }
             // In a fixed order whatever the dictionary's: by caller, then by place.
-            return named.filter { callee(of: $0) == key }.sorted { first, second in
+            return calls.filter { callee(of: $0) == key }.sorted { first, second in
                 if first.caller != second.caller { return first.caller < second.caller }
                 return (first.location.file, first.location.line, first.location.column)
                     < (second.location.file, second.location.line, second.location.column)
@@ -290,6 +295,12 @@ extension ProjectIndex {
         let simple = qualified.split(separator: ".").last.map(String.init) ?? qualified
         return (viewConstructionsBySimpleName[simple] ?? []).filter { resolveType($0.typeName, from: $0.scope) == qualified }
     }
+}
+
+/// A call of the project: the caller's summary and the call's position in its `calls`.
+struct CallPosition: Sendable {
+    let caller: FunctionKey
+    let position: Int
 }
 
 /// A stored task handle: a property of a type.

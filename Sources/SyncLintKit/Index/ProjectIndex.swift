@@ -72,7 +72,9 @@ public final class ProjectIndex: Sendable {
     /// Where view types are constructed, by the simple name they are called with.
     let viewConstructionsBySimpleName: [String: [ViewConstruction]]
     /// Every call of the project by the called name, built on first use (most runs never ask).
-    let callsByName = LazyBox<[String: [CallFact]]>()
+    let callsByName = LazyBox<[String: [CallPosition]]>()
+    /// Names of the functions that block on a semaphore or group, built on first use.
+    let blockingFunctionNames = LazyBox<Set<String>>()
     /// Names some function mentions without calling them (`Button(action: save)`), built on first use.
     let passedReferenceNames = LazyBox<Set<String>>()
     /// Task handles some function cancels, built on first use.
