@@ -9,7 +9,7 @@ import Darwin
 /// Lists a folder tree with `opendir`/`readdir`, depth first, names sorted in each folder. The kind of
 /// each entry comes from `readdir` itself (`d_type`), so the walk costs one system call per folder
 /// instead of one `stat` per entry: on ten real apps (9,000 entries) Foundation's enumerator with
-/// `isDirectory` resource values took 0.3 s of a 2 s run, this takes a few milliseconds.
+/// `isDirectory` resource values took about 0.3 s of a 2.2 s run; this walk takes a few milliseconds.
 ///
 /// Hidden entries (names starting with `.`) are left out, as Finder and Xcode hide them. A symbolic link
 /// is reported as a file, never followed as a folder, so a link cycle cannot make the walk loop.
@@ -27,17 +27,16 @@ enum DirectoryWalk {
         var pending = [root]
         while let current = pending.popLast() {
             guard let handle = opendir(current) else { continue }
+            let prefix = current.hasSuffix("/") ? current : current + "/"
             var children: [(name: String, isFolder: Bool)] = []
             while let entry = readdir(handle) {
                 let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
                     String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
                 }
                 guard !name.hasPrefix(".") else { continue }
-                let prefix = current.hasSuffix("/") ? current : current + "/"
                 children.append((name, isFolder(type: entry.pointee.d_type, path: prefix + name)))
             }
             closedir(handle)
-            let prefix = current.hasSuffix("/") ? current : current + "/"
             // Folders are pushed in reverse so the walk meets them in name order.
             var folders: [String] = []
             for child in children.sorted(by: { $0.name < $1.name }) {
