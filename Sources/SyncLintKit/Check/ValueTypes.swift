@@ -160,6 +160,12 @@ public enum ValueTypes {
         if syntax.is(ClosureShorthandParameterSyntax.self) {
             return ofClosureParameter(syntax, selfType: selfType, depth: depth, names: names)
         }
+        if let capture = syntax.as(ClosureCaptureSyntax.self) {
+            // `[x = value]`: the value's; `[x]`, `[weak x]`: the outer `x`'s, as visible where the closure starts.
+            if let value = capture.initializer?.value { return of(value, selfType: selfType, depth: depth, names: names) }
+            guard let closure = syntax.ancestor(ClosureExprSyntax.self) else { return .unknown }
+            return ofOuterName(capture.name, at: closure, skipping: syntax.id, selfType: selfType, depth: depth, names: names)
+        }
         guard let pattern = syntax.as(IdentifierPatternSyntax.self) else { return .unknown }
         var parent = pattern.parent
         // `let (a, b) = ...` and `case let .x(a)` bind parts of a value: their types take a compiler.
@@ -185,19 +191,25 @@ public enum ValueTypes {
     /// `if let deck` / `guard let deck`: the value of the `deck` visible where the condition stands.
     private static func ofShorthandBinding(_ condition: OptionalBindingConditionSyntax, name: TokenSyntax,
                                            selfType: String?, depth: Int, names: LocalNames?) -> ValueType {
+        // The binding itself is visible only after the condition.
+        ofOuterName(name, at: condition, skipping: condition.pattern.id, selfType: selfType, depth: depth, names: names)
+    }
+
+    /// The value of the name visible where `anchor` starts, other than the declaration `skipping` (a shorthand
+    /// binding's own pattern, a closure capture).
+    private static func ofOuterName(_ name: TokenSyntax, at anchor: some SyntaxProtocol, skipping: SyntaxIdentifier,
+                                    selfType: String?, depth: Int, names: LocalNames?) -> ValueType {
         if let names {
-            // The outer name, as visible where the condition starts (the binding itself is visible only after it).
-            switch names.answer(name, at: condition.positionAfterSkippingLeadingTrivia) {
+            switch names.answer(name, at: anchor.positionAfterSkippingLeadingTrivia) {
             case .declaration(let declaring): return ofDeclaringSyntax(declaring, selfType: selfType, depth: depth + 1, names: names)
             case .notLocal: return selfType.map { .member(.named($0, scope: nil), name.text) } ?? .unknown
             case .cannotTell: break
             }
         }
         guard let identifier = Identifier(name) else { return .unknown }
-        for result in ValueTypes.lookup(condition, identifier) {
+        for result in ValueTypes.lookup(anchor, identifier) {
             if case .lookForMembers = result { return selfType.map { .member(.named($0, scope: nil), name.text) } ?? .unknown }
-            // The binding itself is visible only after the condition; skip a match on its own pattern.
-            guard let match = result.names.first(where: { $0.syntax.id != condition.pattern.id }) else { continue }
+            guard let match = result.names.first(where: { $0.syntax.id != skipping }) else { continue }
             return ofDeclaration(match, selfType: selfType, depth: depth + 1, names: names)
         }
         return .unknown

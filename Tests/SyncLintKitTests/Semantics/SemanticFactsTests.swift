@@ -140,6 +140,27 @@ struct ValueTypeTests {
         #expect(calls.contains { $0.location.line == 18 } == false, "the implicit `error` is not a property of self")
     }
 
+    /// A closure's capture list: `[weak x]` holds the outer `x`, `[y = value]` the value.
+    @Test func capturedNamesHaveTheirOuterValuesType() {
+        let source = """
+            final class Shelf {
+                var deck: Deck? = nil
+                func start() {
+                    let current = deck
+                    Task { [weak current] in
+                        guard let current else { return }
+                        current.touch()
+                    }
+                    Task { [pile = deck] in pile?.touch() }
+                }
+            }
+            """
+        let index = Probe.index(["/v/Models.swift": Self.models, "/v/Code.swift": source])
+        let receivers = index.functionSummaries.values.flatMap(\.calls).filter { $0.callee == "touch" }
+            .sorted { $0.location.line < $1.location.line }.map { $0.receiver.flatMap { index.resolve($0)?.name } }
+        #expect(receivers == ["Deck", "Deck"])
+    }
+
     /// `Self.shared` is a static member of the type the code is in, as `Shelf.shared` would be.
     @Test func selfNamesTheEnclosingType() {
         let source = """

@@ -6,9 +6,11 @@ public final class MissingCancellationCheckRule: SyntaxRule {
         id: "missing_cancellation_check",
         name: "Missing Cancellation Check",
         whatItDoes: """
-            Inside a `Task { }` whose handle is stored on `self` (so it is meant to be cancelled), finds a write \
-            to state of `self` after an `await` that cannot throw (no `try`, or `try?`) with no \
-            `Task.checkCancellation()` or `Task.isCancelled` test between them.
+            Inside a `Task { }` whose handle is stored on `self` and cancelled somewhere in the type, finds a write \
+            to state of `self` after an `await` that cannot throw (no `try`, or `try?`), or of the value such an \
+            `await` returns (`results = await search()`), with no `Task.checkCancellation()` or `Task.isCancelled` \
+            test between them; and the same in an async method that such a task awaits directly \
+            (`task = Task { await recognizer.analyze(image) }`).
             """,
         whyIsThisBad: """
             Cancelling a task only sets a flag; code after a non-throwing `await` runs anyway. A cancelled, \
@@ -41,10 +43,73 @@ public final class MissingCancellationCheckRule: SyntaxRule {
                         }
                         pollTask = task
                     }
+                    func stop() { pollTask?.cancel() }
+                }
+                """),
+            RuleExample("""
+                @MainActor final class SearchModel {
+                    var results: [Result] = []
+                    private var searchTask: Task<Void, Never>?
+                    func search(_ query: String) {
+                        searchTask?.cancel()
+                        searchTask = Task { ↓results = await api.search(query) }
+                    }
+                }
+                """),
+            RuleExample("""
+                @MainActor final class Recognizer {
+                    var observations: [String] = []
+                    func analyze(_ image: Data) async {
+                        let found = await recognize(image)
+                        ↓observations = found
+                    }
+                }
+                @MainActor final class Scheduler {
+                    var recognizer: Recognizer = Recognizer()
+                    private var task: Task<Void, Never>?
+                    func schedule(_ image: Data) {
+                        task?.cancel()
+                        task = Task { await recognizer.analyze(image) }
+                    }
                 }
                 """),
         ],
         nonTriggeringExamples: [
+            RuleExample("""
+                final class Poller {
+                    var status = ""
+                    private var pollTask: Task<Void, Never>?
+                    func start() {
+                        pollTask = Task { [weak self] in
+                            try? await Task.sleep(for: .seconds(5))
+                            self?.status = "polled"
+                        }
+                    }
+                    func waitForPoll() async { await pollTask?.value }
+                }
+                """),
+            RuleExample("""
+                @MainActor final class Recognizer {
+                    var observations: [String] = []
+                    var isAnalyzing = false
+                    func analyze(_ image: Data) async {
+                        let found = await recognize(image)
+                        isAnalyzing = false
+                        guard !Task.isCancelled else { return }
+                        observations = found
+                    }
+                    func preview(_ image: Data) async { observations = await recognize(image) }
+                }
+                @MainActor final class Scheduler {
+                    var recognizer: Recognizer = Recognizer()
+                    private var task: Task<Void, Never>?
+                    func schedule(_ image: Data) {
+                        task?.cancel()
+                        task = Task { await recognizer.analyze(image) }
+                    }
+                    func show(_ image: Data) { Task { await recognizer.preview(image) } }
+                }
+                """),
             RuleExample("""
                 @MainActor final class LibraryModel {
                     var refreshTask: Task<Void, Never>?
@@ -99,39 +164,104 @@ public final class MissingCancellationCheckRule: SyntaxRule {
         ],
         knownLimitations: """
             Only tasks stored on `self` directly or through a local constant in the same function are checked; a \
-            handle stored in a collection is not. After a `try await` that throws `CancellationError` the write is \
+            handle stored in a collection is not, nor one only another type cancels. A method is checked when the \
+            task awaits it directly, not through another function. Resets (`isLoading = false`, `task = nil`) and \
+            starting the next task are cleanup, not results, and are not reported. After a `try await` that throws `CancellationError` the write is \
             skipped by the throw, so it is not reported, although a callee that ignores cancellation returns normally.
             """)
 
-    public static let nodeKinds: Set<SyntaxKind> = [.closureExpr]
+    public static let nodeKinds: Set<SyntaxKind> = [.closureExpr, .functionDecl]
 
     public init(options: RuleOptions) {}
 
     public func enter(_ node: Syntax, context: FileContext) {
+        if let function = node.as(FunctionDeclSyntax.self) {
+            checkAwaitedMethod(function, context: context)
+            return
+        }
         guard let closure = node.as(ClosureExprSyntax.self), let frame = context.scope.currentClosure,
               frame.kind == .task, let call = frame.call, let type = context.scope.currentType,
-              let handle = TaskFacts.storedHandleName(of: call, in: context.scope.currentFunction?.body) else { return }
-        let locals = FlowFacts.localNames(in: closure.statements)
-        var pendingAwait: AwaitExprSyntax?
-        var reportedProperty: String?
-        BodyScanner.scan(closure.statements) { node in
-            guard reportedProperty == nil else { return }
-            if let suspension = node.as(AwaitExprSyntax.self) {
-                pendingAwait = FlowFacts.isNonThrowingAwait(suspension) ? suspension : nil
-            } else if FlowFacts.isCancellationCheck(node) {
-                pendingAwait = nil
-            } else if pendingAwait != nil, let sequence = node.as(SequenceExprSyntax.self),
-                      let target = SyntaxFacts.writeTarget(sequence), let property = FlowFacts.selfProperty(target, locals: locals),
-                      // The task clearing its own handle is cleanup that must run when it is cancelled too.
-                      property != handle {
-                reportedProperty = property
-                let typeName = type.qualifiedName
-                context.report(target) { index in
-                    guard index.property(property, of: typeName) != nil else { return nil }
-                    return "this task is stored to be cancelled, but writes `\(property)` after an `await` without checking; " +
-                        "add `guard !Task.isCancelled else { return }` (or `try Task.checkCancellation()`) before the write"
-                }
+              let handle = TaskFacts.storedHandleName(of: call, in: context.scope.currentFunction?.body),
+              let write = Self.uncheckedWrite(in: closure.statements, locals: FlowFacts.localNames(in: closure.statements),
+                                              skipping: handle) else { return }
+        let typeName = type.qualifiedName
+        context.report(write.target) { index in
+            // A handle that is only awaited (`await loadTask?.value`) is never cancelled: the write is not stale.
+            guard index.property(write.property, of: typeName) != nil,
+                  index.isCancellable(.ifHandleCancelled(typeName: typeName, property: handle)) else { return nil }
+            return "this task is stored to be cancelled, but writes `\(write.property)` after an `await` without checking; " +
+                "add `guard !Task.isCancelled else { return }` (or `try Task.checkCancellation()`) before the write"
+        }
+    }
+
+    /// An async method that a stored task awaits directly (`task = Task { await model.analyze(image) }`) runs on
+    /// after a non-throwing `await` when that task is cancelled, just as the task's own code does.
+    private func checkAwaitedMethod(_ function: FunctionDeclSyntax, context: FileContext) {
+        guard function.signature.effectSpecifiers?.asyncSpecifier != nil, let body = function.body,
+              let type = context.scope.currentType, context.scope.currentFunction?.node.id == function.id else { return }
+        let parameters = Set(function.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text })
+        guard let write = Self.uncheckedWrite(in: body, locals: FlowFacts.localNames(in: body).union(parameters), skipping: nil)
+        else { return }
+        let key = FunctionKey(typeName: type.qualifiedName, name: function.name.text)
+        context.report(write.target) { index in
+            guard index.property(write.property, of: key.typeName ?? "") != nil,
+                  let caller = index.callSites(of: key).first(where: { site in
+                      // Awaited in the task's own code, not through another function: the task that is cancelled.
+                      if case .ifHandleCancelled = site.cancellation { return index.isCancellable(site.cancellation) }
+                      return false
+                  }) else { return nil }
+            return "`\(key.name)` is awaited by a task that `\(caller.caller.name)` stores and that is cancelled, but it writes " +
+                "`\(write.property)` after an `await` without checking; add `guard !Task.isCancelled else { return }` " +
+                "(or `try Task.checkCancellation()`) before the write"
+        }
+    }
+
+    /// The first write to a property of `self` that follows a non-throwing `await` (or takes its value, as
+    /// `results = await search()`) with no cancellation check between, outside nested closures.
+    static func uncheckedWrite(in body: some SyntaxProtocol, locals: Set<String>, skipping handle: String?)
+        -> (target: ExprSyntax, property: String)? {
+        var pendingAwait = false
+        var found: (target: ExprSyntax, property: String)?
+        BodyScanner.scan(body) { node in
+            guard found == nil else { return }
+            switch node.kind {
+            case .awaitExpr:
+                if let suspension = node.as(AwaitExprSyntax.self) { pendingAwait = FlowFacts.isNonThrowingAwait(suspension) }
+            case .sequenceExpr:
+                guard let sequence = node.as(SequenceExprSyntax.self), let target = SyntaxFacts.writeTarget(sequence),
+                      let property = FlowFacts.selfProperty(target, locals: locals),
+                      // The task clearing its own handle, or a flag or value reset (`isLoading = false`, `task = nil`),
+                      // is cleanup that must run when it is cancelled too.
+                      property != handle, !Self.resetsToLiteral(sequence) else { return }
+                if pendingAwait || Self.assignsAwaitedValue(sequence) { found = (target, property) }
+            default:
+                if FlowFacts.isCancellationCheck(node) { pendingAwait = false }
             }
         }
+        return found
+    }
+
+    /// `flag = false`, `handle = nil`, `count = 0`, `text = ""`: a reset, not a result; and `handle = Task { }`,
+    /// which starts the next task rather than writing this one's result.
+    private static func resetsToLiteral(_ sequence: SequenceExprSyntax) -> Bool {
+        guard let value = SyntaxFacts.assignment(sequence)?.value else { return false }
+        if let call = value.as(FunctionCallExprSyntax.self) {
+            let callee = SyntaxFacts.calleeName(call)
+            return callee == "Task" || callee == "Task.detached"
+        }
+        return SyntaxFacts.boolLiteral(value) == false || value.is(NilLiteralExprSyntax.self)
+            || value.trimmedText == "0" || value.trimmedText == "\"\""
+    }
+
+    /// `x = await f()`: the write happens after the suspension, when the value comes back.
+    private static func assignsAwaitedValue(_ sequence: SequenceExprSyntax) -> Bool {
+        guard let value = SyntaxFacts.assignment(sequence)?.value else { return false }
+        var current = value
+        while let wrapped = current.as(TryExprSyntax.self) {
+            guard wrapped.questionOrExclamationMark != nil else { return false }  // a throwing `try await` skips the write
+            current = wrapped.expression
+        }
+        guard let suspension = current.as(AwaitExprSyntax.self) else { return false }
+        return FlowFacts.isNonThrowingAwait(suspension)
     }
 }
