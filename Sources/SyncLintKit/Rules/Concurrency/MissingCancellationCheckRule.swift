@@ -170,15 +170,42 @@ public final class MissingCancellationCheckRule: SyntaxRule {
             skipped by the throw, so it is not reported, although a callee that ignores cancellation returns normally.
             """)
 
-    public static let nodeKinds: Set<SyntaxKind> = [.closureExpr, .functionDecl]
+    public static let nodeKinds: Set<SyntaxKind> = [
+        .closureExpr, .functionDecl, .awaitExpr, .sequenceExpr, .guardStmt, .ifExpr, .whileStmt, .functionCallExpr,
+    ]
 
     public init(options: RuleOptions) {}
 
+    /// An async method being walked that has no finding yet. Its body is followed as the walk goes, not scanned
+    /// again: every async method is a candidate, and few are awaited by a stored task.
+    private struct MethodWalk {
+        let id: SyntaxIdentifier
+        let key: FunctionKey
+        let body: CodeBlockSyntax
+        let parameters: Set<String>
+        /// A non-throwing `await` came last, with no cancellation check since.
+        var pendingAwait = false
+        var done = false
+    }
+
+    private var methods: [MethodWalk] = []
+
     public func enter(_ node: Syntax, context: FileContext) {
-        if let function = node.as(FunctionDeclSyntax.self) {
-            checkAwaitedMethod(function, context: context)
-            return
+        switch node.kind {
+        case .functionDecl:
+            startMethod(node, context: context)
+        case .closureExpr:
+            checkStoredTask(node, context: context)
+        default:
+            followMethod(node, context: context)
         }
+    }
+
+    public func exit(_ node: Syntax, context: FileContext) {
+        if methods.last?.id == node.id { methods.removeLast() }
+    }
+
+    private func checkStoredTask(_ node: Syntax, context: FileContext) {
         guard let closure = node.as(ClosureExprSyntax.self), let frame = context.scope.currentClosure,
               frame.kind == .task, let call = frame.call, let type = context.scope.currentType,
               let handle = TaskFacts.storedHandleName(of: call, in: context.scope.currentFunction?.body),
@@ -196,24 +223,69 @@ public final class MissingCancellationCheckRule: SyntaxRule {
 
     /// An async method that a stored task awaits directly (`task = Task { await model.analyze(image) }`) runs on
     /// after a non-throwing `await` when that task is cancelled, just as the task's own code does.
-    private func checkAwaitedMethod(_ function: FunctionDeclSyntax, context: FileContext) {
-        guard function.signature.effectSpecifiers?.asyncSpecifier != nil, let body = function.body,
-              let type = context.scope.currentType, context.scope.currentFunction?.node.id == function.id else { return }
+    private func startMethod(_ node: Syntax, context: FileContext) {
+        guard let function = node.as(FunctionDeclSyntax.self), function.signature.effectSpecifiers?.asyncSpecifier != nil,
+              let body = function.body, let type = context.scope.currentType,
+              context.scope.currentFunction?.node.id == function.id else { return }
         let parameters = Set(function.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text })
-        guard let write = Self.uncheckedWrite(in: body, locals: FlowFacts.localNames(in: body).union(parameters), skipping: nil)
-        else { return }
-        let key = FunctionKey(typeName: type.qualifiedName, name: function.name.text)
-        context.report(write.target) { index in
-            guard index.property(write.property, of: key.typeName ?? "") != nil,
+        methods.append(MethodWalk(id: node.id, key: FunctionKey(typeName: type.qualifiedName, name: function.name.text),
+                                  body: body, parameters: parameters))
+    }
+
+    /// A node of the method's own body (not of a closure or a nested function in it), in source order. Asked for
+    /// every call and assignment of the file: the cheap tests come first.
+    private func followMethod(_ node: Syntax, context: FileContext) {
+        guard !methods.isEmpty, !methods[methods.count - 1].done else { return }
+        let last = methods.count - 1
+        func inMethodBody() -> Bool {
+            context.scope.currentClosure == nil && context.scope.currentFunction?.node.id == methods[last].id
+        }
+        switch node.kind {
+        case .awaitExpr:
+            if let suspension = node.as(AwaitExprSyntax.self), inMethodBody() {
+                methods[last].pendingAwait = FlowFacts.isNonThrowingAwait(suspension)
+            }
+        case .guardStmt, .ifExpr, .whileStmt:
+            guard methods[last].pendingAwait else { return }
+            let conditions = node.as(GuardStmtSyntax.self)?.conditions ?? node.as(IfExprSyntax.self)?.conditions
+                ?? node.as(WhileStmtSyntax.self)?.conditions
+            if let conditions, Self.mentionsCancellation(context.sourceText(of: conditions)), inMethodBody() {
+                methods[last].pendingAwait = false
+            }
+        case .functionCallExpr:
+            if methods[last].pendingAwait, let call = node.as(FunctionCallExprSyntax.self),
+               context.calleeMethodName(call) == "checkCancellation", inMethodBody() {
+                methods[last].pendingAwait = false
+            }
+        case .sequenceExpr:
+            guard let sequence = node.as(SequenceExprSyntax.self), let target = SyntaxFacts.writeTarget(sequence),
+                  methods[last].pendingAwait || Self.assignsAwaitedValue(sequence), !Self.resetsToLiteral(sequence),
+                  inMethodBody() else { return }
+            let locals = FlowFacts.localNames(in: methods[last].body).union(methods[last].parameters)
+            guard let property = FlowFacts.selfProperty(target, locals: locals) else { return }
+            methods[last].done = true
+            report(write: target, property: property, in: methods[last].key, context: context)
+        default:
+            break
+        }
+    }
+
+    private func report(write target: ExprSyntax, property: String, in key: FunctionKey, context: FileContext) {
+        context.report(target) { index in
+            guard index.property(property, of: key.typeName ?? "") != nil,
                   let caller = index.callSites(of: key).first(where: { site in
                       // Awaited in the task's own code, not through another function: the task that is cancelled.
                       if case .ifHandleCancelled = site.cancellation { return index.isCancellable(site.cancellation) }
                       return false
                   }) else { return nil }
             return "`\(key.name)` is awaited by a task that `\(caller.caller.name)` stores and that is cancelled, but it writes " +
-                "`\(write.property)` after an `await` without checking; add `guard !Task.isCancelled else { return }` " +
+                "`\(property)` after an `await` without checking; add `guard !Task.isCancelled else { return }` " +
                 "(or `try Task.checkCancellation()`) before the write"
         }
+    }
+
+    static func mentionsCancellation(_ text: String) -> Bool {
+        text.contains("isCancelled") || text.contains("checkCancellation")
     }
 
     /// The first write to a property of `self` that follows a non-throwing `await` (or takes its value, as
