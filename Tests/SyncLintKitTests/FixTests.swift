@@ -151,6 +151,39 @@ struct FixTests {
                                     SourceEdit(range: AbsolutePosition(utf8Offset: 5)..<AbsolutePosition(utf8Offset: 5), replacement: "x")))
     }
 
+    /// `--fix FILE` sees what `lint FILE` sees: the file's project is indexed (here the model type is in
+    /// another file), and only the named file changes.
+    @Test func fixingOneFileIndexesItsProject() throws {
+        let folder = try Repository.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sources = folder.appendingPathComponent("Sources/App")
+        try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
+        try "// swift-tools-version: 6.0\n".write(to: folder.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        try "final class Item: NSManagedObject { @NSManaged var name: String? }\n"
+            .write(to: sources.appendingPathComponent("Item.swift"), atomically: true, encoding: .utf8)
+        let view = """
+            struct ItemView: View {
+                let item: Item
+                var body: some View {
+                    Text("").task { await load(self.item) }
+                }
+            }
+
+            """
+        let other = view.replacingOccurrences(of: "ItemView", with: "OtherView")
+        try view.write(to: sources.appendingPathComponent("ItemView.swift"), atomically: true, encoding: .utf8)
+        try other.write(to: sources.appendingPathComponent("OtherView.swift"), atomically: true, encoding: .utf8)
+        var configuration = Configuration()
+        configuration.onlyRules = ["task_without_id"]
+        let viewPath = sources.appendingPathComponent("ItemView.swift").standardizedFileURL.path
+        let result = FixEngine.fix(paths: [viewPath], configurations: .single(configuration), includeUnsafe: true)
+        #expect(result.changes.map(\.path) == [viewPath], "the model is in Item.swift; OtherView.swift is not named")
+        #expect(result.changes.first?.fixed.contains(".task(id: item.objectID)") == true)
+        // The whole folder fixes both views.
+        let whole = FixEngine.fix(paths: [folder.path], configurations: .single(configuration), includeUnsafe: true)
+        #expect(whole.changes.count == 2)
+    }
+
     /// `--fix --diff` writes nothing and prints a patch that applies; `--fix` writes atomically with the
     /// file's permissions kept; a second `--fix` changes nothing.
     @Test func commandLineFixDiffAndFixTwice() throws {

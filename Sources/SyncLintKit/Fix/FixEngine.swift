@@ -103,9 +103,39 @@ public enum FixEngine {
     }
 
     /// Each file is fixed by the rules, and with the options, of the configuration that applies to it.
+    /// The findings are those `synclint lint` reports for the same paths: a folder is indexed with its Xcode
+    /// projects' targets, and a named file inside its project (`OwningProject`), of which only the named
+    /// file is changed.
     public static func fix(paths: [String], configurations: ConfigurationTree, enableAllRules: Bool = false,
-                           includeUnsafe: Bool) -> Result {
-        let discovered = FileDiscovery.discover(paths: paths, configurations: configurations)
+                           includeUnsafe: Bool, currentFolder: String = FileManager.default.currentDirectoryPath) -> Result {
+        let base = URL(fileURLWithPath: currentFolder)
+        var roots: [String] = []
+        // The layout sees a named file's project folder, not the file, exactly as `lint FILE` does.
+        var layoutPaths: [String] = []
+        var folders: [String] = []  // named folders, absolute: their files may all change
+        var files: Set<String> = []  // named files, absolute
+        var projectOfAFile = false
+        for path in paths {
+            let absolute = URL(fileURLWithPath: path, relativeTo: base).standardizedFileURL.path
+            var isFolder: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: absolute, isDirectory: &isFolder)
+            if exists && isFolder.boolValue {
+                roots.append(path)
+                layoutPaths.append(path)
+                folders.append(absolute)
+                continue
+            }
+            files.insert(absolute)
+            roots.append(path)
+            if path.hasSuffix(".swift"), exists, let project = OwningProject.folder(of: absolute) {
+                if !roots.contains(project) { roots.append(project) }
+                if !layoutPaths.contains(project) { layoutPaths.append(project) }
+                projectOfAFile = true
+            } else {
+                layoutPaths.append(path)
+            }
+        }
+        let discovered = FileDiscovery.discover(paths: roots, configurations: configurations)
         var warnings = discovered.warnings
         var sources: [SourceInput] = []
         for path in discovered.swiftFiles {
@@ -114,13 +144,15 @@ public enum FixEngine {
             case .failure(let failure): warnings.append(failure.description)
             }
         }
-        var resources: [ResourceFile] = []
-        for (path, kind) in discovered.resourcePaths {
-            if case .success(let text) = SourceReader.read(path) { resources.append(ResourceFile(path: path, kind: kind, text: text)) }
-        }
-        var result = fix(sources: sources, resources: resources, configurations: configurations,
-                         enableAllRules: enableAllRules, includeUnsafe: includeUnsafe, using: fixes)
-        result.readWarnings = warnings
+        let (resources, xcodeProjects, resourceWarnings) = Linter.readResources(discovered)
+        let layout = ProjectLayout.make(paths: layoutPaths, swiftFiles: discovered.swiftFiles, xcodeProjects: xcodeProjects)
+        // Only what the command line names may change: its files, and every file of its folders.
+        let changeable: Set<String>? = projectOfAFile ? Set(sources.map(\.path).filter { source in
+            files.contains(source) || folders.contains { source.hasPrefix($0 + "/") }
+        }) : nil
+        var result = fix(sources: sources, resources: resources, layout: layout, configurations: configurations,
+                         enableAllRules: enableAllRules, includeUnsafe: includeUnsafe, changeable: changeable, using: fixes)
+        result.readWarnings = warnings + resourceWarnings
         return result
     }
 
@@ -137,8 +169,10 @@ public enum FixEngine {
             includeUnsafe: includeUnsafe, using: fixes)
     }
 
-    static func fix(sources: [SourceInput], resources: [ResourceFile], configurations: ConfigurationTree,
-                    enableAllRules: Bool, includeUnsafe: Bool, using fixes: [String: any RuleFix.Type]) -> Result {
+    /// `changeable`: the files fixes may change (nil: all of `sources`); the others are linted for the index only.
+    static func fix(sources: [SourceInput], resources: [ResourceFile], layout: ProjectLayout = ProjectLayout(),
+                    configurations: ConfigurationTree, enableAllRules: Bool, includeUnsafe: Bool,
+                    changeable: Set<String>? = nil, using fixes: [String: any RuleFix.Type]) -> Result {
         let allowed = fixableRules(includeUnsafe: includeUnsafe)
         let originals = Dictionary(sources.map { ($0.path, $0.text) }, uniquingKeysWith: { first, _ in first })
         var texts = originals
@@ -147,9 +181,12 @@ public enum FixEngine {
         for round in 1...maxRounds {
             // cannot fail: the keys come from `texts` itself.
             let inputs = texts.keys.sorted().map { SourceInput(path: $0, text: texts[$0]!) }
-            let findings = Linter.lint(sources: inputs, resources: resources, configurations: configurations,
+            let findings = Linter.lint(sources: inputs, resources: resources, layout: layout, configurations: configurations,
                                        enableAllRules: enableAllRules).findings
-                .filter { allowed.contains($0.ruleID) && texts[$0.file] != nil && !refused.contains($0.file) }
+                .filter { finding in
+                    allowed.contains(finding.ruleID) && texts[finding.file] != nil && !refused.contains(finding.file)
+                        && changeable.map { $0.contains(finding.file) } ?? true
+                }
             guard !findings.isEmpty else { break }
             result.rounds = round
             var changed = false
