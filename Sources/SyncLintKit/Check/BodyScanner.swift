@@ -56,6 +56,21 @@ enum FlowFacts {
         return nil
     }
 
+    /// Calls of `self`'s methods in a body, in source order: `load()` (a lowercase name; an uppercase one
+    /// builds a value) and `self.load()`, with the call node.
+    static func selfMethodCalls(in body: some SyntaxProtocol) -> [(name: String, node: Syntax)] {
+        var calls: [(name: String, node: Syntax)] = []
+        BodyScanner.scan(body) { node in
+            guard let call = node.as(FunctionCallExprSyntax.self) else { return }
+            if let reference = call.calledExpression.as(DeclReferenceExprSyntax.self), reference.baseName.text.startsLowercase {
+                calls.append((reference.baseName.text, node))
+            } else if let member = call.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base, SyntaxFacts.isSelf(base) {
+                calls.append((member.declName.baseName.text, node))
+            }
+        }
+        return calls
+    }
+
     /// `Task.isCancelled`, `Task.checkCancellation()`, `isCancelled` and `checkCancellation()`.
     static func isCancellationCheck(_ node: Syntax) -> Bool {
         if let member = node.as(MemberAccessExprSyntax.self) {

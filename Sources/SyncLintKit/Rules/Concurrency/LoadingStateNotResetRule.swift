@@ -227,7 +227,7 @@ public final class LoadingStateNotResetRule: SyntaxRule {
             }) {
                 reported.insert(flag)
                 // A method of `self` called on the way that resets the flag on every path of its own resets it here.
-                let helpers = Self.methodsCalled(in: Syntax(body)).filter { Self.resets($0.node, before: exit, after: set.node, root: body) }.map(\.name)
+                let helpers = FlowFacts.selfMethodCalls(in: body).filter { Self.resets($0.node, before: exit, after: set.node, root: body) }.map(\.name)
                 let message = "this exit leaves `\(flag)` true (set on line \(setLine)); add `defer { \(flag) = false }` right after setting it"
                 if helpers.isEmpty { context.report(exit, message); continue }
                 context.report(exit) { index in
@@ -240,8 +240,8 @@ public final class LoadingStateNotResetRule: SyntaxRule {
             // nothing after the `do` statement resets it either.
             guard let branch = Self.failureBranchWithoutReset(flag, from: set.node, resets: flagResets, in: body) else { continue }
             reported.insert(flag)
-            let helpers = Self.methodsCalled(in: Syntax(branch.clause.body)).map(\.name)
-                + Self.methodsCalled(in: Syntax(body)).filter { $0.node.position > branch.statement.endPosition }.map(\.name)
+            let helpers = FlowFacts.selfMethodCalls(in: branch.clause.body).map(\.name)
+                + FlowFacts.selfMethodCalls(in: body).filter { $0.node.position > branch.statement.endPosition }.map(\.name)
             let message = "when this catch runs, `\(flag)` stays true (set on line \(setLine)): only the `do` resets it; add `defer { \(flag) = false }` right after setting it"
             context.report(branch.clause.catchKeyword) { index in
                 helpers.contains { index.summary(of: FunctionKey(typeName: typeName, name: $0))?.resetFlags.contains(flag) == true }
@@ -267,20 +267,6 @@ public final class LoadingStateNotResetRule: SyntaxRule {
     }
 
     static let settingSuffixes = ["Enabled", "Disabled", "Allowed", "Supported", "Available", "Paused", "Preference", "Setting", "Settings"]
-
-    /// Methods of `self` called in the body (unqualified or through `self.`), outside closures, with the call.
-    static func methodsCalled(in body: Syntax) -> [(name: String, node: Syntax)] {
-        var calls: [(name: String, node: Syntax)] = []
-        BodyScanner.scan(body) { node in
-            guard let call = node.as(FunctionCallExprSyntax.self) else { return }
-            if let reference = call.calledExpression.as(DeclReferenceExprSyntax.self), reference.baseName.text.startsLowercase {
-                calls.append((reference.baseName.text, node))
-            } else if let member = call.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base, SyntaxFacts.isSelf(base) {
-                calls.append((member.declName.baseName.text, node))
-            }
-        }
-        return calls
-    }
 
     /// A `do` reached after the flag is set whose body resets it (as a statement of its own list) while its
     /// catch-all clause does not, with no reset of the flag after the `do` statement (closures included:

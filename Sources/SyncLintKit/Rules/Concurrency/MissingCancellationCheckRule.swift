@@ -208,7 +208,7 @@ public final class MissingCancellationCheckRule: SyntaxRule {
     private func checkStoredTask(_ node: Syntax, context: FileContext) {
         guard let closure = node.as(ClosureExprSyntax.self), let frame = context.scope.currentClosure,
               frame.kind == .task, let call = frame.call, let type = context.scope.currentType,
-              let handle = TaskFacts.storedHandleName(of: call, in: context.scope.currentFunction?.body),
+              let handle = context.storedHandleName(ofTask: call),
               let write = Self.uncheckedWrite(in: closure.statements, locals: FlowFacts.localNames(in: closure.statements),
                                               skipping: handle) else { return }
         let typeName = type.qualifiedName

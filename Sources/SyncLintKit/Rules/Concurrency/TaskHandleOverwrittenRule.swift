@@ -196,7 +196,7 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
                   let name = TaskFacts.propertyName(target) else { return }
             let position = target.positionAfterSkippingLeadingTrivia
             if Self.handleIsSettled(name, in: body, before: position) || Self.guardedBefore(position, in: body) { return }
-            let helpersCalledBefore = Self.methodsCalled(in: body, before: position)
+            let helpersCalledBefore = FlowFacts.selfMethodCalls(in: body).filter { $0.node.endPosition <= position }.map(\.name)
             context.report(target) { index in
                 guard let property = index.property(name, of: typeName), property.isStoredVar else { return nil }
                 if Self.cancelledElsewhere(name, typeName: typeName, function: functionKey, helpers: helpersCalledBefore, index: index) { return nil }
@@ -221,7 +221,7 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
         let cancellation = context.cancellabilityHere()
         let position = call.positionAfterSkippingLeadingTrivia
         if Self.guardedBefore(position, in: body) { return }
-        let helpersCalledBefore = Self.methodsCalled(in: body, before: position)
+        let helpersCalledBefore = FlowFacts.selfMethodCalls(in: body).filter { $0.node.endPosition <= position }.map(\.name)
         context.report(call) { index in
             guard let careful = index.restartedHandles(ofType: typeName).first(where: { handle in
                 handle.loads.contains(method) && handle.starter != functionKey && !handle.loads.contains(functionKey.name)
@@ -277,19 +277,6 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
             }
         }
         return guarded
-    }
-
-    /// Methods of `self` called (unqualified or through `self.`) before the position, outside closures.
-    static func methodsCalled(in body: Syntax, before position: AbsolutePosition) -> [String] {
-        var names: [String] = []
-        BodyScanner.scan(body) { node in
-            guard let call = node.as(FunctionCallExprSyntax.self), call.endPosition <= position else { return }
-            if let reference = call.calledExpression.as(DeclReferenceExprSyntax.self) { names.append(reference.baseName.text) }
-            if let member = call.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base, SyntaxFacts.isSelf(base) {
-                names.append(member.declName.baseName.text)
-            }
-        }
-        return names
     }
 
     /// `name?.cancel()` / `name.cancel()` / `name == nil` / `name != nil` before the position, also through a

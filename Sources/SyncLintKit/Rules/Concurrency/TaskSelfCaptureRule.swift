@@ -257,7 +257,7 @@ public final class TaskSelfCaptureRule: SyntaxRule {
         else { return }
         let uses = SelfUses(closure, enclosingFunction: context.scope.currentFunction?.name)
         let insideWeakClosure = context.scope.closures.contains { $0.capturesSelfWeakly }
-        let storedName = isTask ? TaskFacts.storedHandleName(of: call, in: context.scope.currentFunction?.body) : nil
+        let storedName = isTask ? context.storedHandleName(ofTask: call) : nil
         let kind = isTask ? "`Task`" : "re-scheduled closure"
         let reason: String
         if insideWeakClosure && (uses.loops || uses.reentersEnclosingFunction) {
