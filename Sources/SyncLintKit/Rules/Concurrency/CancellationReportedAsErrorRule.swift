@@ -145,6 +145,50 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
         ],
         nonTriggeringExamples: [
             RuleExample("""
+                struct TripSheet: View {
+                    @State private var loadError: Error?
+                    var body: some View {
+                        Text("Trip").task {
+                            do { try await load() } catch { loadError = error }
+                        }
+                    }
+                }
+                """),
+            RuleExample("""
+                enum TopError: Error { case download }
+                @MainActor final class Tracker {
+                    var errorMessage: String?
+                    var items: [String] = []
+                    func loadTop() async throws -> [String] {
+                        do { return try await api.top() } catch { throw TopError.download }
+                    }
+                    func refresh() async {
+                        async let top = loadTop()
+                        do { items = try await top } catch { errorMessage = error.localizedDescription }
+                    }
+                }
+                struct TopView: View {
+                    let tracker: Tracker
+                    var body: some View { Text(tracker.errorMessage ?? "").task { await tracker.refresh() } }
+                }
+                """),
+            RuleExample("""
+                @MainActor final class Feed {
+                    var error: Error?
+                    func reloadAll() {
+                        Task {
+                            await withTaskGroup(of: Void.self) { group in
+                                group.addTask { do { try await fetch() } catch { self.error = error } }
+                            }
+                        }
+                    }
+                }
+                struct FeedView: View {
+                    let feed: Feed
+                    var body: some View { Text(feed.error?.localizedDescription ?? "").onAppear { feed.reloadAll() } }
+                }
+                """),
+            RuleExample("""
                 enum FeedError: Error { case offline, server(Int) }
                 final class FeedClient {
                     func entries() async throws(FeedError) -> [String] { [] }
