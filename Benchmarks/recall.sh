@@ -6,7 +6,9 @@
 #                                             # default WORK_DIR: .recall (git-ignored)
 #
 # LIST has one fix a line: `owner/name  commit  expected_rule` (anything after is a note; `#` starts
-# a comment). Repositories come from RECALL_REPOS when set: a folder holding, for `owner/name`, a
+# a comment, and a `repository` header line is skipped). Benchmarks/corpus/fixes.tsv has that form, with the
+# half as the fourth column: HALF=tune or HALF=test runs only the rows of that half (a LIST without halves,
+# such as recall-commits.txt, needs HALF unset). Repositories come from RECALL_REPOS when set: a folder holding, for `owner/name`, a
 # bare mirror `owner+name/repo` or `owner+name.git`, or a clone `owner+name` or `name`; otherwise each
 # is cloned bare into WORK_DIR/repos (this needs the network). The parent and the commit are
 # exported with `git archive` (nothing in the repository changes), each tree is linted whole as a
@@ -35,9 +37,12 @@ defaults=$("$SYNCLINT" rules | awk '$3 == "on" { print $1 }')  # columns: id, en
 
 git_dir_for() { # owner/name -> a git directory holding its history
     local repository=$1 flat=${1/\//+} candidate
-    for candidate in "${RECALL_REPOS:-}/$flat/repo" "${RECALL_REPOS:-}/$flat.git" \
+    for candidate in "${RECALL_REPOS:-}/$flat/repo/.git" "${RECALL_REPOS:-}/$flat/repo" "${RECALL_REPOS:-}/$flat.git" \
                      "${RECALL_REPOS:-}/$flat/.git" "${RECALL_REPOS:-}/${repository#*/}/.git"; do
-        if [[ -n "${RECALL_REPOS:-}" && -d "$candidate" ]]; then echo "$candidate"; return; fi
+        # A snapshot with a work tree keeps its history in repo/.git; repo itself is then no git directory.
+        if [[ -n "${RECALL_REPOS:-}" && -d "$candidate" ]] && git --git-dir="$candidate" rev-parse --git-dir > /dev/null 2>&1; then
+            echo "$candidate"; return
+        fi
     done
     if [[ ! -d "$work/repos/$flat.git" ]]; then
         git clone --quiet --bare "https://github.com/$repository.git" "$work/repos/$flat.git" >&2
@@ -49,11 +54,21 @@ git_dir_for() { # owner/name -> a git directory holding its history
 # projects and SyncLint's own configuration (a stored mirror may lack large binary blobs, and
 # images or audio change no finding).
 export_tree() { # git_dir commit folder
+    local list="$3.files" path
     rm -rf "$3" && mkdir -p "$3"
-    git --git-dir="$1" ls-tree -r --name-only "$2" |
-        grep -E '\.swift$|\.entitlements$|\.xcodeproj/project\.pbxproj$|\.xcdatamodel/contents$|\.xccurrentversion$|(^|/)\.synclint\.yml$' |
-        xargs -r -d '\n' bash -c 'set -o pipefail
-            git --literal-pathspecs --git-dir="$0" archive "$1" -- "${@:3}" | tar -x -C "$2"' "$1" "$2" "$3"
+    # NUL-separated names: a path with non-ASCII characters is quoted otherwise, and then not found.
+    git --git-dir="$1" ls-tree -r -z --name-only "$2" |
+        grep -z -E '\.swift$|\.entitlements$|\.xcodeproj/project\.pbxproj$|\.xcdatamodel/contents$|\.xccurrentversion$|(^|/)\.synclint\.yml$' > "$list" || true
+    # git archive complains about a large blob a stored mirror lacks even when no listed file needs it; its
+    # complaints are silenced, and every listed file is checked below and read on its own if it is missing.
+    xargs -0 -r bash -c 'git --literal-pathspecs --git-dir="$0" archive "$1" -- "${@:3}" 2> /dev/null | tar -x -C "$2"' \
+        "$1" "$2" "$3" < "$list" || true
+    while IFS= read -r -d '' path; do
+        [[ -f "$3/$path" ]] && continue
+        mkdir -p "$3/$(dirname "$path")"
+        git --git-dir="$1" show "$2:$path" > "$3/$path" || { echo "recall.sh: cannot read $path at $2" >&2; return 1; }
+    done < "$list"
+    rm -f "$list"
 }
 
 # Findings of one rule within $near lines of the hunks on one side (old: before, new: after).
@@ -70,8 +85,9 @@ count_near() { # findings_file hunks_file side rule tree
 printf '%-28s %-12s %-34s %-7s %-5s %6s %6s\n' repository commit rule fired quiet before after
 fired_default=0 fired_any=0 quiet_count=0 total=0
 declare -A linted # a commit listed for two rules is exported and linted once per run
-while read -r -u 3 repository commit rule _; do
-    [[ -z "${repository:-}" || "$repository" == \#* ]] && continue
+while read -r -u 3 repository commit rule row_half _; do
+    [[ -z "${repository:-}" || "$repository" == \#* || "$repository" == repository ]] && continue
+    [[ -n "${HALF:-}" && "${row_half:-}" != "$HALF" ]] && continue
     git_dir=$(git_dir_for "$repository")
     parent=$(git --git-dir="$git_dir" rev-parse "$commit^")
     key="${repository/\//+}-${commit:0:12}"
