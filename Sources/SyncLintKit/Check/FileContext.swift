@@ -100,6 +100,9 @@ public final class FileContext {
     /// Control-flow graphs built during this walk, by the body's owner: built when first asked, once.
     private var controlFlowGraphs: [SyntaxIdentifier: BuiltControlFlowGraph?] = [:]
 
+    /// How many bodies' graphs this walk has built (tests check that graphs are built only when asked).
+    var builtControlFlowGraphCount: Int { controlFlowGraphs.count }
+
     /// The control-flow graph of a function, initializer, accessor or closure (or of a body given directly:
     /// a code block, a closure's statements), built the first time a rule or collector asks, then shared.
     func controlFlowGraph(of owner: some SyntaxProtocol) -> BuiltControlFlowGraph? {
