@@ -7,7 +7,7 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
         name: "Check Then Act Across Await",
         whatItDoes: """
             In an actor or a `@MainActor` type, finds an async method that checks a stored property in a `guard` \
-            or `if`, then suspends (`await`), then writes that same property, with nothing between the check and \
+            or in an `if` that decides whether the write happens (one of its outcomes cannot reach it), then suspends (`await`), then writes that same property, with nothing between the check and \
             the suspension that stops a second call: no in-flight task handle cancelled or awaited, and no \
             assignment to a property the check also reads (a flag such as `isLoading`).
             """,
@@ -58,6 +58,16 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
                 """),
         ],
         nonTriggeringExamples: [
+            RuleExample("""
+                @MainActor final class PagesModel {
+                    var pages: [Page] = []
+                    var previous: [Page] = []
+                    func load(_ chapter: Chapter) async {
+                        if !pages.isEmpty { previous = pages }
+                        pages = await loader.pages(of: chapter)
+                    }
+                }
+                """),
             RuleExample("""
                 @MainActor final class Cache {
                     var value: Data?
@@ -191,6 +201,14 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
         let beforeProtection = starts.reduce(into: Set<Int>()) { $0.formUnion(graph.reachable(from: $1, avoiding: { protections.contains($0.id) })) }
         let afterSuspension = suspensions.filter(beforeProtection.contains)
             .reduce(into: Set<Int>()) { $0.formUnion(graph.reachable(from: $1)) }
+        // An `if` whose outcomes all go on to the write does not decide whether it happens: a second call passing
+        // it changes nothing (`if !pages.isEmpty { keep(pages) }` before `pages = await load()`). A `guard`'s `else`
+        // leaves, so a guard decides by construction.
+        if check.node.is(IfExprSyntax.self), let last = starts.last {
+            let outcomes = graph.successors[last].map(\.to)
+            let allReach = { (targets: Set<Int>) in outcomes.allSatisfy { !graph.reachable(from: $0).isDisjoint(with: targets) } }
+            return writes.first { !$0.nodes.isDisjoint(with: afterSuspension) && !allReach($0.nodes) }?.property
+        }
         return writes.first { !$0.nodes.isDisjoint(with: afterSuspension) }?.property
     }
 
