@@ -97,6 +97,21 @@ public final class FileContext {
         return name
     }
 
+    /// Control-flow graphs built during this walk, by the body's owner: built when first asked, once.
+    private var controlFlowGraphs: [SyntaxIdentifier: BuiltControlFlowGraph?] = [:]
+
+    /// How many bodies' graphs this walk has built (tests check that graphs are built only when asked).
+    var builtControlFlowGraphCount: Int { controlFlowGraphs.count }
+
+    /// The control-flow graph of a function, initializer, accessor or closure (or of a body given directly:
+    /// a code block, a closure's statements), built the first time a rule or collector asks, then shared.
+    func controlFlowGraph(of owner: some SyntaxProtocol) -> BuiltControlFlowGraph? {
+        if let known = controlFlowGraphs[owner.id] { return known }
+        let built = ControlFlowGraphBuilder.build(of: owner)
+        controlFlowGraphs[owner.id] = built
+        return built
+    }
+
     /// Whether the file has an `#if` at all: most do not, and then no node sits in a clause.
     private lazy var hasIfConfig: Bool = text.utf8.withContiguousStorageIfAvailable { bytes in
         bytes.indices.dropLast(2).contains { bytes[$0] == UInt8(ascii: "#") && bytes[$0 + 1] == UInt8(ascii: "i") && bytes[$0 + 2] == UInt8(ascii: "f") }

@@ -92,8 +92,8 @@ public struct FunctionSummary: Sendable {
     /// Where a synchronous function blocks its thread on a semaphore or group (`semaphore.wait()`,
     /// `group.wait()`, `wait(timeout: .distantFuture)`) in its own body, outside closures.
     public var blockingWaits: [SourceLocation] = []
-    /// Flags it sets to `false` on every path: in a `defer` of its body, or in a statement of its body that no
-    /// earlier `return`, `throw` or `guard` can skip.
+    /// Flags it sets to `false` on every path of its control-flow graph from the entry to an exit (a return, an
+    /// error that leaves it, a cancellation), directly or in a `defer`; not in closures.
     public var resetsOnEveryPath: Set<String> = []
     public var calls: [CallFact] = []
     /// Method calls on a receiver whose type the syntax cannot tell (`viewModel.load()` where `viewModel`'s

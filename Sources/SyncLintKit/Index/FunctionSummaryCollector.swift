@@ -144,11 +144,12 @@ final class FunctionSummaryCollector: FactCollector {
         // Compared in place: `frames.last` would copy the frame, with every array of its summary, on every node.
         guard !frames.isEmpty, frames[frames.count - 1].nodeID == node.id else { return }
         var last = frames.removeLast()
-        // Which flags every path resets takes a second look at the body's statements: only for functions that
-        // set some property to `false` at all, known once the walk has seen the whole body.
+        // Which flags every path resets is asked of the body's control-flow graph: only for functions that set
+        // some property to `false` at all, known once the walk has seen the whole body.
         if last.summary.writes.contains(where: { $0.boolValue == false }),
-           let body = node.as(FunctionDeclSyntax.self)?.body ?? node.as(InitializerDeclSyntax.self)?.body {
-            last.summary.resetsOnEveryPath = Self.resetsOnEveryPath(body, locals: last.locals)
+           let body = node.as(FunctionDeclSyntax.self)?.body ?? node.as(InitializerDeclSyntax.self)?.body,
+           let graph = context.controlFlowGraph(of: node) {
+            last.summary.resetsOnEveryPath = Self.resetsOnEveryPath(body, graph: graph, locals: last.locals)
         }
         if let thrown = last.thrown { last.summary.throwsOnlyOwnErrors = thrown.onlyOwn && thrown.throwsSomething }
         if frames.isEmpty { context.localNames.close() }
@@ -336,42 +337,26 @@ final class FunctionSummaryCollector: FactCollector {
         return false
     }
 
-    /// Flags the body sets to `false` on every path (see `FunctionSummary.resetsOnEveryPath`).
-    static func resetsOnEveryPath(_ body: CodeBlockSyntax, locals: Set<String>) -> Set<String> {
-        var result: Set<String> = []
-        for item in body.statements {
-            let statement = Syntax(item.item)
-            let resetHere = deferredOrDirectResets(statement, locals: locals)
-            result.formUnion(resetHere)
-            // Anything that can leave the function makes the statements after it skippable.
-            var leaves = false
-            BodyScanner.scan(statement) { node in
-                if node.is(ReturnStmtSyntax.self) || node.is(ThrowStmtSyntax.self) || node.is(GuardStmtSyntax.self) { leaves = true }
-                if let tryExpression = node.as(TryExprSyntax.self), tryExpression.questionOrExclamationMark == nil { leaves = true }
-            }
-            if leaves { break }
-        }
-        return result
-    }
-
-    /// `flag = false` as the statement itself, or inside a `defer` statement.
-    private static func deferredOrDirectResets(_ statement: Syntax, locals: Set<String>) -> Set<String> {
-        var result: Set<String> = []
-        let scanned: Syntax
-        if let deferStatement = statement.as(DeferStmtSyntax.self) { scanned = Syntax(deferStatement.body) } else { scanned = statement }
-        func record(_ node: Syntax) {
+    /// Flags the body sets to `false` on every path from its entry to an exit: a normal return, an error that
+    /// leaves it, a cancellation (see `FunctionSummary.resetsOnEveryPath`). A reset in a `defer` runs on every
+    /// exit after it; one in a closure does not count (it runs at another time).
+    static func resetsOnEveryPath(_ body: CodeBlockSyntax, graph built: BuiltControlFlowGraph, locals: Set<String>) -> Set<String> {
+        var resets: [String: [Int]] = [:]
+        BodyScanner.scan(body) { node in
             guard let sequence = node.as(SequenceExprSyntax.self), let assignment = SyntaxFacts.assignment(sequence),
                   SyntaxFacts.boolLiteral(assignment.value) == false,
                   let property = FlowFacts.selfProperty(assignment.target, locals: locals) else { return }
-            result.insert(property)
+            resets[property, default: []].append(contentsOf: built.nodes(for: node))
         }
-        if statement.is(DeferStmtSyntax.self) {
-            BodyScanner.scan(scanned) { node in
-                // Only the defer's own statements, not those nested in an `if`.
-                if node.parent?.parent?.parent?.id == scanned.id || node.parent?.parent?.id == scanned.id { record(node) }
+        let graph = built.graph
+        var result: Set<String> = []
+        for (property, nodes) in resets {
+            let resetNodes = Set(nodes)
+            // A body no path leaves (an endless loop) resets nothing on the way out.
+            if graph.everyPathToExit(from: graph.entry, passes: { resetNodes.contains($0.id) }),
+               !graph.reachable(from: graph.entry).isDisjoint(with: graph.exits) {
+                result.insert(property)
             }
-        } else {
-            record(statement)
         }
         return result
     }

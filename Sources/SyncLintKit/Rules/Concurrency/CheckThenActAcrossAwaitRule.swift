@@ -7,7 +7,7 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
         name: "Check Then Act Across Await",
         whatItDoes: """
             In an actor or a `@MainActor` type, finds an async method that checks a stored property in a `guard` \
-            or `if`, then suspends (`await`), then writes that same property, with nothing between the check and \
+            or in an `if` that decides whether the write happens (one of its outcomes cannot reach it), then suspends (`await`), then writes that same property, with nothing between the check and \
             the suspension that stops a second call: no in-flight task handle cancelled or awaited, and no \
             assignment to a property the check also reads (a flag such as `isLoading`).
             """,
@@ -45,8 +45,43 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
                     }
                 }
                 """),
+            RuleExample("""
+                @MainActor final class Cache {
+                    var value: Data?
+                    var isOnline = true
+                    func load() async {
+                        ↓guard value == nil else { return }
+                        if !isOnline { await connectivity.wait() }
+                        value = store.read()
+                    }
+                }
+                """),
         ],
         nonTriggeringExamples: [
+            RuleExample("""
+                @MainActor final class PagesModel {
+                    var pages: [Page] = []
+                    var previous: [Page] = []
+                    func load(_ chapter: Chapter) async {
+                        if !pages.isEmpty { previous = pages }
+                        pages = await loader.pages(of: chapter)
+                    }
+                }
+                """),
+            RuleExample("""
+                @MainActor final class Cache {
+                    var value: Data?
+                    var isOnline = true
+                    func load() async {
+                        guard value == nil else { return }
+                        guard isOnline else {
+                            await connectivity.report()
+                            return
+                        }
+                        value = store.read()
+                    }
+                }
+                """),
             RuleExample("""
                 @MainActor final class ReaderViewModel {
                     var articleContent: String?
@@ -106,7 +141,7 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
         var locals = FlowFacts.localNames(in: body)
         for parameter in function.signature.parameterClause.parameters { locals.insert((parameter.secondName ?? parameter.firstName).text) }
         var checks: [(node: Syntax, reads: Set<String>)] = []
-        var events: [(position: AbsolutePosition, kind: Event)] = []
+        var events: [(position: AbsolutePosition, kind: Event, node: Syntax)] = []
         BodyScanner.scan(body) { node in
             if let guardStatement = node.as(GuardStmtSyntax.self) {
                 checks.append((node, Self.propertiesRead(guardStatement.conditions, locals: locals)))
@@ -114,33 +149,22 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
                 checks.append((node, Self.propertiesRead(ifExpression.conditions, locals: locals)))
             } else if let suspension = node.as(AwaitExprSyntax.self) {
                 let awaitsTaskValue = suspension.expression.as(MemberAccessExprSyntax.self)?.declName.baseName.text == "value"
-                events.append((node.positionAfterSkippingLeadingTrivia, awaitsTaskValue ? .protection : .suspension))
+                events.append((node.positionAfterSkippingLeadingTrivia, awaitsTaskValue ? .protection : .suspension, node))
             } else if let call = node.as(FunctionCallExprSyntax.self), context.calleeMethodName(call) == "cancel" {
-                events.append((node.positionAfterSkippingLeadingTrivia, .protection))
+                events.append((node.positionAfterSkippingLeadingTrivia, .protection, node))
             } else if let sequence = node.as(SequenceExprSyntax.self), let target = SyntaxFacts.writeTarget(sequence),
                       let property = FlowFacts.selfProperty(target, locals: locals) {
-                events.append((node.positionAfterSkippingLeadingTrivia, .write(property)))
+                events.append((node.positionAfterSkippingLeadingTrivia, .write(property), node))
             }
         }
         let typeName = type.qualifiedName
         for check in checks where !check.reads.isEmpty {
+            // Events after the checking statement (not in its own body), asked of the graph: a path from the check
+            // through a suspension to a write of what it read, with no protection before the suspension. A
+            // protection or an `await` in another branch, or in a `guard`'s `else` that leaves, is not on it.
             let later = events.filter { $0.position > check.node.endPosition }
-            guard let suspensionIndex = later.firstIndex(where: { if case .suspension = $0.kind { return true } else { return false } })
-            else { continue }
-            let beforeSuspension = later[..<suspensionIndex]
-            let protected = beforeSuspension.contains { event in
-                switch event.kind {
-                case .protection: return true
-                case .write(let property): return check.reads.contains(property)
-                case .suspension: return false
-                }
-            }
-            guard !protected else { continue }
-            let written = later[suspensionIndex...].compactMap { event -> String? in
-                if case .write(let property) = event.kind, check.reads.contains(property) { return property }
-                return nil
-            }
-            guard let property = written.first else { continue }
+            guard let built = context.controlFlowGraph(of: function),
+                  let property = Self.unprotectedWrite(after: check, events: later, in: built) else { continue }
             let keyword = check.node.as(GuardStmtSyntax.self)?.guardKeyword ?? check.node.as(IfExprSyntax.self)?.ifKeyword
             guard let keyword else { continue }
             context.report(keyword) { index in
@@ -150,6 +174,42 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
             }
             return
         }
+    }
+
+    /// The first property the check reads that some path writes after a suspension, when a path from the check
+    /// reaches that suspension with no protection on it.
+    private static func unprotectedWrite(after check: (node: Syntax, reads: Set<String>),
+                                         events: [(position: AbsolutePosition, kind: Event, node: Syntax)],
+                                         in built: BuiltControlFlowGraph) -> String? {
+        let graph = built.graph
+        let conditions = check.node.as(GuardStmtSyntax.self)?.conditions ?? check.node.as(IfExprSyntax.self)?.conditions
+        let starts = conditions.map { $0.flatMap { built.nodes(for: $0) } } ?? []
+        var protections: Set<Int> = []
+        var suspensions: [Int] = []
+        var writes: [(property: String, nodes: Set<Int>)] = []
+        for event in events {
+            let nodes = built.nodes(for: event.node)
+            switch event.kind {
+            case .protection: protections.formUnion(nodes)
+            case .suspension: suspensions.append(contentsOf: nodes)
+            case .write(let property):
+                guard check.reads.contains(property) else { continue }
+                protections.formUnion(nodes)
+                writes.append((property, Set(nodes)))
+            }
+        }
+        let beforeProtection = starts.reduce(into: Set<Int>()) { $0.formUnion(graph.reachable(from: $1, avoiding: { protections.contains($0.id) })) }
+        let afterSuspension = suspensions.filter(beforeProtection.contains)
+            .reduce(into: Set<Int>()) { $0.formUnion(graph.reachable(from: $1)) }
+        // An `if` whose outcomes all go on to the write does not decide whether it happens: a second call passing
+        // it changes nothing (`if !pages.isEmpty { keep(pages) }` before `pages = await load()`). A `guard`'s `else`
+        // leaves, so a guard decides by construction.
+        if check.node.is(IfExprSyntax.self), let last = starts.last {
+            let outcomes = graph.successors[last].map(\.to)
+            let allReach = { (targets: Set<Int>) in outcomes.allSatisfy { !graph.reachable(from: $0).isDisjoint(with: targets) } }
+            return writes.first { !$0.nodes.isDisjoint(with: afterSuspension) && !allReach($0.nodes) }?.property
+        }
+        return writes.first { !$0.nodes.isDisjoint(with: afterSuspension) }?.property
     }
 
     private enum Event {

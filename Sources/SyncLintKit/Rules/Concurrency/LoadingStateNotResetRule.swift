@@ -84,8 +84,41 @@ public final class LoadingStateNotResetRule: SyntaxRule {
                     }
                 }
                 """),
+            RuleExample("""
+                func load() async throws {
+                    isLoading = true
+                    guard let url else { ↓throw LoadError.missingURL }
+                    items = try await api.items(at: url)
+                    isLoading = false
+                }
+                """),
         ],
         nonTriggeringExamples: [
+            RuleExample("""
+                func load() async {
+                    isLoading = true
+                    do {
+                        guard let url else { throw LoadError.missingURL }
+                        items = try await api.items(at: url)
+                    } catch {
+                        errorMessage = error.localizedDescription
+                    }
+                    isLoading = false
+                }
+                """),
+            RuleExample("""
+                func refresh() async throws {
+                    isRefreshing = true
+                    if let account {
+                        items = try? await api.items(for: account)
+                        isRefreshing = false
+                        return
+                    } else {
+                        isRefreshing = false
+                        return
+                    }
+                }
+                """),
             RuleExample("""
                 final class FeedModel {
                     func fetchMore() async {
@@ -156,7 +189,8 @@ public final class LoadingStateNotResetRule: SyntaxRule {
                 """),
         ],
         knownLimitations: """
-            Paths are followed through the function's own statements; a reset in a closure that runs at once \
+            Paths are those of the function's control-flow graph (a `throw` that its own `catch` handles does not \
+            leave it; a `defer` runs on every exit after it); a reset in a closure that runs at once \
             (`MainActor.run`, `withAnimation`, `performAndWait`) counts, and so does a call of a method of the same type \
             that resets the flag on every path (its function summary). A reset only inside a completion handler does \
             not count for an exit before it. A function that falls off its end \
@@ -188,18 +222,16 @@ public final class LoadingStateNotResetRule: SyntaxRule {
     }
 
     public func exit(_ node: Syntax, context: FileContext) {
-        guard candidates.contains(node.id), let function = node.as(FunctionDeclSyntax.self), let body = function.body else { return }
-        let throwsOut = function.signature.effectSpecifiers?.throwsClause != nil
+        guard candidates.contains(node.id), let function = node.as(FunctionDeclSyntax.self), let body = function.body,
+              let built = context.controlFlowGraph(of: function) else { return }
         var sets: [(flag: String, node: Syntax)] = []
         var resets: [(flag: String, node: Syntax)] = []
         var exits: [Syntax] = []
-        var deferredResets: Set<String> = []
         BodyScanner.scan(body) { node in
             if let sequence = node.as(SequenceExprSyntax.self), let assignment = SyntaxFacts.assignment(sequence),
                let flag = FlowFacts.selfProperty(assignment.target, locals: []), self.isFlag(flag),
                let value = SyntaxFacts.boolLiteral(assignment.value) {
                 if value { sets.append((flag, node)) } else { resets.append((flag, node)) }
-                if !value, node.ancestorOrSelf(mapping: { $0.as(DeferStmtSyntax.self) }) != nil { deferredResets.insert(flag) }
             } else if let call = node.as(FunctionCallExprSyntax.self), Self.runsClosureNow(call) {
                 // `await MainActor.run { isLoading = false }`, `withAnimation { ... }`: the closure runs before the
                 // call returns, so its reset counts where the call stands.
@@ -209,35 +241,41 @@ public final class LoadingStateNotResetRule: SyntaxRule {
                         resets.append((token.text, node))
                     }
                 }
-            } else if node.is(ReturnStmtSyntax.self) || node.is(ThrowStmtSyntax.self) {
-                exits.append(node)
-            } else if throwsOut, let tryExpr = node.as(TryExprSyntax.self), tryExpr.questionOrExclamationMark == nil,
-                      !Self.isCaughtInside(tryExpr, body: body) {
+            } else if node.is(ReturnStmtSyntax.self) || node.is(ThrowStmtSyntax.self)
+                        || node.as(TryExprSyntax.self)?.questionOrExclamationMark == nil && node.is(TryExprSyntax.self) {
                 exits.append(node)
             }
         }
         let typeName = context.scope.currentType?.qualifiedName
+        let helperCalls = FlowFacts.selfMethodCalls(in: body)
         var reported: Set<String> = []
-        for set in sets where !deferredResets.contains(set.flag) && !reported.contains(set.flag) {
-            let flagResets = resets.filter { $0.flag == set.flag }.map(\.node)
+        for set in sets where !reported.contains(set.flag) {
             let flag = set.flag
             let setLine = context.location(of: set.node).line
-            if let exit = exits.first(where: { exit in
-                Self.isReachable(exit, from: set.node, root: body) && !flagResets.contains { Self.resets($0, before: exit, after: set.node, root: body) }
-            }) {
+            let resetNodes = Set(resets.filter { $0.flag == flag }.flatMap { built.nodes(for: $0.node) })
+            let question = UnresetExit(graph: built.graph, starts: built.nodes(for: set.node), resets: resetNodes)
+            // The first exit, in source order, that some path from the set reaches and leaves by with no reset.
+            if let exit = exits.first(where: { exit in question.leaks(through: built.nodes(for: exit), avoiding: []) }) {
                 reported.insert(flag)
-                // A method of `self` called on the way that resets the flag on every path of its own resets it here.
-                let helpers = FlowFacts.selfMethodCalls(in: body).filter { Self.resets($0.node, before: exit, after: set.node, root: body) }.map(\.name)
+                let exitNodes = built.nodes(for: exit)
                 let message = "this exit leaves `\(flag)` true (set on line \(setLine)); add `defer { \(flag) = false }` right after setting it"
-                if helpers.isEmpty { context.report(exit, message); continue }
+                // A method of `self` called on the way that resets the flag on every path of its own resets it here.
+                let helpers = Dictionary(grouping: helperCalls.flatMap { call in built.nodes(for: call.node).map { (call.name, $0) } }, by: \.0)
+                    .mapValues { Set($0.map(\.1)) }
+                let allHelperNodes = helpers.values.reduce(into: Set<Int>()) { $0.formUnion($1) }
+                if helpers.isEmpty || question.leaks(through: exitNodes, avoiding: allHelperNodes) {
+                    context.report(exit, message)
+                    continue
+                }
                 context.report(exit) { index in
-                    helpers.contains { index.summary(of: FunctionKey(typeName: typeName, name: $0))?.resetsOnEveryPath.contains(flag) == true }
-                        ? nil : message
+                    let resetting = helpers.filter { index.summary(of: FunctionKey(typeName: typeName, name: $0.key))?.resetsOnEveryPath.contains(flag) == true }
+                    return question.leaks(through: exitNodes, avoiding: resetting.values.reduce(into: Set<Int>()) { $0.formUnion($1) }) ? message : nil
                 }
                 continue
             }
             // A failure branch: the `do` resets the flag when the work succeeds, its catch-all does not, and
             // nothing after the `do` statement resets it either.
+            let flagResets = resets.filter { $0.flag == flag }.map(\.node)
             guard let branch = Self.failureBranchWithoutReset(flag, from: set.node, resets: flagResets, in: body) else { continue }
             reported.insert(flag)
             let helpers = FlowFacts.selfMethodCalls(in: branch.clause.body).map(\.name)
@@ -246,6 +284,34 @@ public final class LoadingStateNotResetRule: SyntaxRule {
             context.report(branch.clause.catchKeyword) { index in
                 helpers.contains { index.summary(of: FunctionKey(typeName: typeName, name: $0))?.resetFlags.contains(flag) == true }
                     ? nil : message
+            }
+        }
+    }
+
+    /// "From where the flag is set, does some path reach this exit and leave the function by it (a `return` to
+    /// the exit, a `throw` or `try` whose error leaves, running the `defer`s on the way) with no reset?"
+    /// Plain values: a pending finding asks it again once the index says which helper calls reset the flag.
+    struct UnresetExit: Sendable {
+        let graph: ControlFlowGraph
+        let starts: [Int]
+        let resets: Set<Int>
+
+        func leaks(through exitNodes: [Int], avoiding more: Set<Int>) -> Bool {
+            let avoided = resets.union(more)
+            let reached = starts.reduce(into: Set<Int>()) { $0.formUnion(graph.reachable(from: $1, avoiding: { avoided.contains($0.id) })) }
+            return exitNodes.contains { exit in
+                guard reached.contains(exit) else { return false }
+                switch graph.nodes[exit].kind {
+                case .returnStatement:
+                    return graph.reachable(from: exit, avoiding: { avoided.contains($0.id) }).contains(graph.exit)
+                default:
+                    // Only the error's own way out: not to a `catch` of this function, not the path on which nothing threw.
+                    return graph.successors[exit].contains { edge in
+                        (edge.kind == .throwOut || edge.kind == .cancellation) && !avoided.contains(edge.to)
+                            && graph.reachable(from: edge.to, avoiding: { avoided.contains($0.id) }, following: { $0 != .throwToCatch })
+                                .contains(graph.errorExit)
+                    }
+                }
             }
         }
     }
@@ -304,50 +370,5 @@ public final class LoadingStateNotResetRule: SyntaxRule {
                   let value = next.nextToken(viewMode: .sourceAccurate) else { return false }
             return value.text == "false"
         }
-    }
-
-    /// Inside a `do` body (not its catch clauses) whose catch clauses would catch the error.
-    static func isCaughtInside(_ node: TryExprSyntax, body: CodeBlockSyntax) -> Bool {
-        var current = Syntax(node)
-        while let parent = current.parent, parent.id != body.id {
-            if let doStatement = parent.as(DoStmtSyntax.self), doStatement.body.id == current.id, !doStatement.catchClauses.isEmpty {
-                return true
-            }
-            current = parent
-        }
-        return false
-    }
-
-    /// Whether `exit` can run after `start`: it comes later in a list enclosing `start`, or in a catch
-    /// clause of the `do` whose body holds `start`. Exits in an `else` of the `if` that set the flag cannot.
-    static func isReachable(_ exit: Syntax, from start: Syntax, root: CodeBlockSyntax) -> Bool {
-        guard exit.position > start.position else { return false }
-        let startLists = FlowFacts.enclosingLists(of: start, upTo: root.id)
-        for list in startLists {
-            guard let startItem = item(of: start, in: list), let exitItem = item(of: exit, in: list) else { continue }
-            if startItem.id != exitItem.id { return true }
-            // Same statement, different branches: only a do/catch lets control pass from one to the other.
-            if let doStatement = startItem.item.as(DoStmtSyntax.self) {
-                return start.isInside(doStatement.body) && doStatement.catchClauses.contains { exit.isInside($0) }
-            }
-            return false
-        }
-        return false
-    }
-
-    /// A reset dominates the exit when it comes after the set, before the exit, in a list that encloses the exit.
-    static func resets(_ reset: Syntax, before exit: Syntax, after start: Syntax, root: CodeBlockSyntax) -> Bool {
-        guard reset.position > start.position, reset.position < exit.position,
-              let resetList = FlowFacts.enclosingItem(of: reset)?.list else { return false }
-        return exit.isInside(resetList)
-    }
-
-    static func item(of node: Syntax, in list: CodeBlockItemListSyntax) -> CodeBlockItemSyntax? {
-        var current = node
-        while let parent = current.parent {
-            if parent.id == list.id { return current.as(CodeBlockItemSyntax.self) }
-            current = parent
-        }
-        return nil
     }
 }

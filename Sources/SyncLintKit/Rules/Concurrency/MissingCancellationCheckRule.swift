@@ -8,8 +8,9 @@ public final class MissingCancellationCheckRule: SyntaxRule {
         whatItDoes: """
             Inside a `Task { }` whose handle is stored on `self` and cancelled somewhere in the type, finds a write \
             to state of `self` after an `await` that cannot throw (no `try`, or `try?`), or of the value such an \
-            `await` returns (`results = await search()`), with no `Task.checkCancellation()` or `Task.isCancelled` \
-            test between them; and the same in an async method that such a task awaits directly \
+            `await` returns (`results = await search()`), when some path of the task's control-flow graph goes from \
+            the `await` to the write with no `Task.checkCancellation()` or `Task.isCancelled` test on it (a check or \
+            an `await` in another branch, or in a `guard`'s `else` that leaves, is not on the way); and the same in an async method that such a task awaits directly \
             (`task = Task { await recognizer.analyze(image) }`).
             """,
         whyIsThisBad: """
@@ -73,8 +74,71 @@ public final class MissingCancellationCheckRule: SyntaxRule {
                     }
                 }
                 """),
+            RuleExample("""
+                @MainActor final class SearchModel {
+                    var results: [Result] = []
+                    var status = ""
+                    private var searchTask: Task<Void, Never>?
+                    func search(_ query: String) {
+                        searchTask?.cancel()
+                        searchTask = Task {
+                            let found = await api.search(query)
+                            if found.isEmpty {
+                                guard !Task.isCancelled else { return }
+                                status = "No results"
+                            }
+                            ↓results = found
+                        }
+                    }
+                }
+                """),
+            RuleExample("""
+                @MainActor final class SearchModel {
+                    var results: [Result] = []
+                    private var searchTask: Task<Void, Never>?
+                    func search(_ query: String, prefetch: Bool) {
+                        searchTask?.cancel()
+                        searchTask = Task {
+                            if prefetch { await api.prefetch(query) }
+                            ↓results = cache.results(for: query)
+                        }
+                    }
+                }
+                """),
         ],
         nonTriggeringExamples: [
+            RuleExample("""
+                @MainActor final class SearchModel {
+                    var results: [Result] = []
+                    private var searchTask: Task<Void, Never>?
+                    func search(_ query: String, prefetch: Bool) {
+                        searchTask?.cancel()
+                        searchTask = Task {
+                            if prefetch {
+                                await api.prefetch(query)
+                            } else {
+                                results = cache.results(for: query)
+                            }
+                        }
+                    }
+                }
+                """),
+            RuleExample("""
+                @MainActor final class SearchModel {
+                    var results: [Result] = []
+                    private var searchTask: Task<Void, Never>?
+                    func search(_ query: String) {
+                        searchTask?.cancel()
+                        searchTask = Task {
+                            guard let cached = cache.results(for: query) else {
+                                await api.prefetch(query)
+                                return
+                            }
+                            results = cached
+                        }
+                    }
+                }
+                """),
             RuleExample("""
                 final class Poller {
                     var status = ""
@@ -171,7 +235,7 @@ public final class MissingCancellationCheckRule: SyntaxRule {
             """)
 
     public static let nodeKinds: Set<SyntaxKind> = [
-        .closureExpr, .functionDecl, .awaitExpr, .sequenceExpr, .guardStmt, .ifExpr, .whileStmt, .functionCallExpr,
+        .closureExpr, .functionDecl, .awaitExpr, .sequenceExpr,
     ]
 
     public init(options: RuleOptions) {}
@@ -180,11 +244,13 @@ public final class MissingCancellationCheckRule: SyntaxRule {
     /// again: every async method is a candidate, and few are awaited by a stored task.
     private struct MethodWalk {
         let id: SyntaxIdentifier
+        let function: FunctionDeclSyntax
         let key: FunctionKey
         let body: CodeBlockSyntax
         let parameters: Set<String>
-        /// A non-throwing `await` came last, with no cancellation check since.
-        var pendingAwait = false
+        /// The non-throwing `await`s of the body met so far. A write after one in source order is asked of the
+        /// method's graph: whether some path from one reaches it with no cancellation check.
+        var awaits: [AwaitExprSyntax] = []
         var done = false
     }
 
@@ -208,9 +274,9 @@ public final class MissingCancellationCheckRule: SyntaxRule {
     private func checkStoredTask(_ node: Syntax, context: FileContext) {
         guard let closure = node.as(ClosureExprSyntax.self), let frame = context.scope.currentClosure,
               frame.kind == .task, let call = frame.call, let type = context.scope.currentType,
-              let handle = context.storedHandleName(ofTask: call),
-              let write = Self.uncheckedWrite(in: closure.statements, locals: FlowFacts.localNames(in: closure.statements),
-                                              skipping: handle) else { return }
+              let handle = context.storedHandleName(ofTask: call), let graph = context.controlFlowGraph(of: closure),
+              let write = Self.uncheckedWrite(in: closure.statements, graph: graph,
+                                              locals: FlowFacts.localNames(in: closure.statements), skipping: handle) else { return }
         let typeName = type.qualifiedName
         context.report(write.target) { index in
             // A handle that is only awaited (`await loadTask?.value`) is never cancelled: the write is not stale.
@@ -228,7 +294,7 @@ public final class MissingCancellationCheckRule: SyntaxRule {
               let body = function.body, let type = context.scope.currentType,
               context.scope.currentFunction?.node.id == function.id else { return }
         let parameters = Set(function.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text })
-        methods.append(MethodWalk(id: node.id, key: FunctionKey(typeName: type.qualifiedName, name: function.name.text),
+        methods.append(MethodWalk(id: node.id, function: function, key: FunctionKey(typeName: type.qualifiedName, name: function.name.text),
                                   body: body, parameters: parameters))
     }
 
@@ -242,27 +308,19 @@ public final class MissingCancellationCheckRule: SyntaxRule {
         }
         switch node.kind {
         case .awaitExpr:
-            if let suspension = node.as(AwaitExprSyntax.self), inMethodBody() {
-                methods[last].pendingAwait = FlowFacts.isNonThrowingAwait(suspension)
-            }
-        case .guardStmt, .ifExpr, .whileStmt:
-            guard methods[last].pendingAwait else { return }
-            let conditions = node.as(GuardStmtSyntax.self)?.conditions ?? node.as(IfExprSyntax.self)?.conditions
-                ?? node.as(WhileStmtSyntax.self)?.conditions
-            if let conditions, Self.mentionsCancellation(context.sourceText(of: conditions)), inMethodBody() {
-                methods[last].pendingAwait = false
-            }
-        case .functionCallExpr:
-            if methods[last].pendingAwait, let call = node.as(FunctionCallExprSyntax.self),
-               context.calleeMethodName(call) == "checkCancellation", inMethodBody() {
-                methods[last].pendingAwait = false
+            if let suspension = node.as(AwaitExprSyntax.self), FlowFacts.isNonThrowingAwait(suspension), inMethodBody() {
+                methods[last].awaits.append(suspension)
             }
         case .sequenceExpr:
             guard let sequence = node.as(SequenceExprSyntax.self), let target = SyntaxFacts.writeTarget(sequence),
-                  methods[last].pendingAwait || Self.assignsAwaitedValue(sequence), !Self.resetsToLiteral(sequence),
+                  !methods[last].awaits.isEmpty || Self.assignsAwaitedValue(sequence), !Self.resetsToLiteral(sequence),
                   inMethodBody() else { return }
             let locals = FlowFacts.localNames(in: methods[last].body).union(methods[last].parameters)
             guard let property = FlowFacts.selfProperty(target, locals: locals) else { return }
+            if !Self.assignsAwaitedValue(sequence) {
+                guard let graph = context.controlFlowGraph(of: methods[last].function),
+                      Self.isUnchecked(sequence, after: methods[last].awaits, in: graph) else { return }
+            }
             methods[last].done = true
             report(write: target, property: property, in: methods[last].key, context: context)
         default:
@@ -284,33 +342,42 @@ public final class MissingCancellationCheckRule: SyntaxRule {
         }
     }
 
-    static func mentionsCancellation(_ text: String) -> Bool {
-        text.contains("isCancelled") || text.contains("checkCancellation")
-    }
-
-    /// The first write to a property of `self` that follows a non-throwing `await` (or takes its value, as
-    /// `results = await search()`) with no cancellation check between, outside nested closures.
-    static func uncheckedWrite(in body: some SyntaxProtocol, locals: Set<String>, skipping handle: String?)
-        -> (target: ExprSyntax, property: String)? {
-        var pendingAwait = false
-        var found: (target: ExprSyntax, property: String)?
+    /// The first write (in source order) to a property of `self` that some path from a non-throwing `await`
+    /// reaches with no cancellation check on it (or that takes such an `await`'s value, as
+    /// `results = await search()`), outside nested closures. An `await` or a check in another branch, or in a
+    /// `guard`'s `else` that leaves, is not on the way.
+    static func uncheckedWrite(in body: some SyntaxProtocol, graph: BuiltControlFlowGraph, locals: Set<String>,
+                               skipping handle: String?) -> (target: ExprSyntax, property: String)? {
+        var awaits: [AwaitExprSyntax] = []
+        var writes: [(sequence: SequenceExprSyntax, target: ExprSyntax, property: String)] = []
         BodyScanner.scan(body) { node in
-            guard found == nil else { return }
-            switch node.kind {
-            case .awaitExpr:
-                if let suspension = node.as(AwaitExprSyntax.self) { pendingAwait = FlowFacts.isNonThrowingAwait(suspension) }
-            case .sequenceExpr:
-                guard let sequence = node.as(SequenceExprSyntax.self), let target = SyntaxFacts.writeTarget(sequence),
+            if let suspension = node.as(AwaitExprSyntax.self) {
+                if FlowFacts.isNonThrowingAwait(suspension) { awaits.append(suspension) }
+            } else if let sequence = node.as(SequenceExprSyntax.self), let target = SyntaxFacts.writeTarget(sequence),
                       let property = FlowFacts.selfProperty(target, locals: locals),
                       // The task clearing its own handle, or a flag or value reset (`isLoading = false`, `task = nil`),
                       // is cleanup that must run when it is cancelled too.
-                      property != handle, !Self.resetsToLiteral(sequence) else { return }
-                if pendingAwait || Self.assignsAwaitedValue(sequence) { found = (target, property) }
-            default:
-                if FlowFacts.isCancellationCheck(node) { pendingAwait = false }
+                      property != handle, !Self.resetsToLiteral(sequence) {
+                writes.append((sequence, target, property))
             }
         }
-        return found
+        guard !awaits.isEmpty else { return nil }
+        let write = writes.first { write in
+            assignsAwaitedValue(write.sequence) || isUnchecked(write.sequence, after: awaits, in: graph)
+        }
+        return write.map { ($0.target, $0.property) }
+    }
+
+    /// Whether some path of the graph goes from one of the `await`s to the write without a cancellation check.
+    static func isUnchecked(_ write: SequenceExprSyntax, after awaits: [AwaitExprSyntax], in built: BuiltControlFlowGraph) -> Bool {
+        let targets = Set(built.nodes(for: write))
+        guard !targets.isEmpty else { return false }
+        let graph = built.graph
+        return awaits.contains { suspension in
+            built.nodes(for: suspension).contains { start in
+                !graph.reachable(from: start, avoiding: { $0.kind == .cancellationCheck }).isDisjoint(with: targets)
+            }
+        }
     }
 
     /// `flag = false`, `handle = nil`, `count = 0`, `text = ""`: a reset, not a result; and `handle = Task { }`,

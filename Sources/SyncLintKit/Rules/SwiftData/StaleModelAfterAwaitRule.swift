@@ -45,8 +45,37 @@ public final class StaleModelAfterAwaitRule: SyntaxRule {
                     context.delete(↓note)
                 }
                 """),
+            RuleExample("""
+                @Model final class Article { var id: UUID = UUID(); var content: String?; var cached: String? }
+                @MainActor func show(article: Article) async {
+                    if article.cached == nil {
+                        await downloader.fetch(article.id)
+                    }
+                    ↓article.content = article.cached
+                }
+                """),
         ],
         nonTriggeringExamples: [
+            RuleExample("""
+                @Model final class Article { var id: UUID = UUID(); var content: String?; var cached: String? }
+                @MainActor func show(article: Article) async {
+                    guard let cached = article.cached else {
+                        await downloader.fetch(article.id)
+                        return
+                    }
+                    article.content = cached
+                }
+                """),
+            RuleExample("""
+                @Model final class Article { var id: UUID = UUID(); var content: String?; var cached: String? }
+                @MainActor func show(article: Article, offline: Bool) async {
+                    if offline {
+                        await queue.enqueue(article.id)
+                    } else {
+                        article.content = article.cached
+                    }
+                }
+                """),
             RuleExample("""
                 @Model final class Article { var id: UUID = UUID(); var content: String? }
                 func fetchAndUpdate(article: Article) async throws -> Article {
@@ -78,8 +107,8 @@ public final class StaleModelAfterAwaitRule: SyntaxRule {
                 """),
         ],
         knownLimitations: """
-            Statements are taken in source order: an `await` in one branch and a write in another are treated \
-            as sequential. Locals are tracked when their type is written or visible (`: Article`, `as? Article`, \
+            An `await` counts when some path of the function's control-flow graph goes from where the reference was \
+            obtained through it to the write; whether that path can really run is not known. Locals are tracked when their type is written or visible (`: Article`, `as? Article`, \
             `FetchDescriptor<Article>`); others are not checked. Methods called on the object are not counted \
             as writes.
             """)
@@ -106,27 +135,33 @@ public final class StaleModelAfterAwaitRule: SyntaxRule {
     private struct Reference {
         let typeName: String
         var obtainedAt: AbsolutePosition
+        /// The statement, condition or assignment that obtained it; nil for a parameter (the body's entry).
+        var obtainedBy: Syntax?
     }
 
     private func analyze(_ body: some SyntaxProtocol, parameters: [(String, String)], context: FileContext) {
         var references: [String: Reference] = [:]
         for (name, typeName) in parameters where SyntaxFacts.isTypeName(typeName) {
-            references[name] = Reference(typeName: typeName, obtainedAt: body.position)
+            references[name] = Reference(typeName: typeName, obtainedAt: body.position, obtainedBy: nil)
         }
-        var awaits: [AbsolutePosition] = []
+        var awaits: [(position: AbsolutePosition, node: Syntax)] = []
         var reported: Set<String> = []
         BodyScanner.scan(body) { node in
             // By kind first: the scan meets every node of every async body.
             switch node.kind {
             case .awaitExpr:
-                awaits.append(node.positionAfterSkippingLeadingTrivia)
+                awaits.append((node.positionAfterSkippingLeadingTrivia, node))
             case .forStmt:
-                if node.as(ForStmtSyntax.self)?.awaitKeyword != nil { awaits.append(node.positionAfterSkippingLeadingTrivia) }
+                // The graph's `for await` suspension stands at the `for` keyword.
+                if let loop = node.as(ForStmtSyntax.self), loop.awaitKeyword != nil {
+                    awaits.append((node.positionAfterSkippingLeadingTrivia, Syntax(loop.forKeyword)))
+                }
             case .patternBinding:
                 guard let binding = node.as(PatternBindingSyntax.self),
                       let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { return }
                 if let typeName = Self.modelType(annotation: binding.typeAnnotation?.type, value: binding.initializer?.value) {
-                    references[name] = Reference(typeName: typeName, obtainedAt: node.endPosition)
+                    let declaration = node.ancestorOrSelf(mapping: { $0.as(VariableDeclSyntax.self) }).map(Syntax.init)
+                    references[name] = Reference(typeName: typeName, obtainedAt: node.endPosition, obtainedBy: declaration)
                 } else {
                     references[name] = nil
                 }
@@ -135,7 +170,7 @@ public final class StaleModelAfterAwaitRule: SyntaxRule {
                       let name = condition.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { return }
                 let value = condition.initializer?.value
                 if let typeName = Self.modelType(annotation: condition.typeAnnotation?.type, value: value) ?? references[value?.trimmedText ?? ""]?.typeName {
-                    references[name] = Reference(typeName: typeName, obtainedAt: node.endPosition)
+                    references[name] = Reference(typeName: typeName, obtainedAt: node.endPosition, obtainedBy: node.parent)
                 } else {
                     references[name] = nil
                 }
@@ -144,18 +179,22 @@ public final class StaleModelAfterAwaitRule: SyntaxRule {
                       let path = SyntaxFacts.memberPath(target), references[path.root] != nil else { return }
                 if path.members.isEmpty {
                     references[path.root]?.obtainedAt = node.endPosition  // re-assigned: a fresh reference
+                    references[path.root]?.obtainedBy = node
                 } else {
-                    self.check(path.root, write: target, awaits: awaits, references: references, reported: &reported, context: context)
+                    self.check(path.root, write: target, at: node, in: body, awaits: awaits, references: references,
+                               reported: &reported, context: context)
                 }
             case .functionCallExpr:
                 guard !references.isEmpty, let call = node.as(FunctionCallExprSyntax.self) else { return }
                 let method = SyntaxFacts.calleeMethodName(call)
                 if method == "delete", let argument = call.arguments.first?.expression, references[argument.trimmedText] != nil {
-                    self.check(argument.trimmedText, write: argument, awaits: awaits, references: references, reported: &reported, context: context)
+                    self.check(argument.trimmedText, write: argument, at: node, in: body, awaits: awaits, references: references,
+                               reported: &reported, context: context)
                 } else if Self.collectionMutations.contains(method),
                           let receiver = call.calledExpression.as(MemberAccessExprSyntax.self)?.base,
                           let path = SyntaxFacts.memberPath(receiver), !path.members.isEmpty, references[path.root] != nil {
-                    self.check(path.root, write: receiver, awaits: awaits, references: references, reported: &reported, context: context)
+                    self.check(path.root, write: receiver, at: node, in: body, awaits: awaits, references: references,
+                               reported: &reported, context: context)
                 }
             default:
                 return
@@ -165,10 +204,26 @@ public final class StaleModelAfterAwaitRule: SyntaxRule {
 
     static let collectionMutations: Set<String> = ["append", "insert", "remove", "removeAll", "removeFirst", "removeLast"]
 
-    private func check(_ name: String, write: ExprSyntax, awaits: [AbsolutePosition], references: [String: Reference],
+    /// Reports the write when an `await` lies on some path from where the reference was obtained to the write
+    /// (`event`: the assignment or call that writes). One in a branch the write is not on, or in a `guard`'s
+    /// `else` that leaves, is not.
+    private func check(_ name: String, write: ExprSyntax, at event: Syntax, in body: some SyntaxProtocol,
+                       awaits: [(position: AbsolutePosition, node: Syntax)], references: [String: Reference],
                        reported: inout Set<String>, context: FileContext) {
-        guard let reference = references[name], !reported.contains(name),
-              let suspension = awaits.last(where: { $0 > reference.obtainedAt && $0 < write.endPosition }) else { return }
+        guard let reference = references[name], !reported.contains(name) else { return }
+        let candidates = awaits.filter { $0.position > reference.obtainedAt && $0.position < write.endPosition }
+        guard !candidates.isEmpty, let built = context.controlFlowGraph(of: body) else { return }
+        let graph = built.graph
+        let obtained = reference.obtainedBy.map { built.nodes(for: $0) } ?? [graph.entry]
+        let writes = Set(built.nodes(for: event))
+        let afterObtaining = obtained.reduce(into: Set<Int>()) { $0.formUnion(graph.reachable(from: $1)) }
+        // A write or reference the graph does not hold (an unusual binding) keeps the source-order answer.
+        let onTheWay = obtained.isEmpty || writes.isEmpty ? candidates : candidates.filter { suspension in
+            built.nodes(for: suspension.node).contains { node in
+                afterObtaining.contains(node) && !graph.reachable(from: node).isDisjoint(with: writes)
+            }
+        }
+        guard let suspension = onTheWay.last?.position else { return }
         reported.insert(name)
         let typeName = reference.typeName
         let awaitLine = context.location(at: suspension).line
