@@ -278,7 +278,7 @@ public final class MissingCancellationCheckRule: SyntaxRule {
                       if case .ifHandleCancelled = site.cancellation { return index.isCancellable(site.cancellation) }
                       return false
                   }) else { return nil }
-            return "`\(key.name)` is awaited by a task that `\(caller.caller.name)` stores and that is cancelled, but it writes " +
+            return "`\(key.name)` is awaited by a task that `\(caller.caller.name)` stores (\(index.layout.shown(caller.location))) and that is cancelled, but it writes " +
                 "`\(property)` after an `await` without checking; add `guard !Task.isCancelled else { return }` " +
                 "(or `try Task.checkCancellation()`) before the write"
         }

@@ -202,7 +202,7 @@ public final class InsertWithoutDuplicateCheckRule: SyntaxRule {
             let fetched = (index.fetchKeysByModel[model] ?? []).filter { index.codeKind(of: $0.location) == .app }
             for key in fetched where properties.contains(where: { $0.name == key.property }) && !keys.contains(where: { $0.property == key.property }) {
                 keys.append(UniqueKey(property: key.property,
-                                      reason: "the app looks it up by `\(key.property)` at \(key.location.description), and CloudKit is on: \(evidence)"))
+                                      reason: "the app looks it up by `\(key.property)` at \(index.layout.shown(key.location)), and CloudKit is on: \(evidence)"))
             }
         }
         let doc = index.declarations(of: model).map(\.docComment).joined(separator: "\n")
