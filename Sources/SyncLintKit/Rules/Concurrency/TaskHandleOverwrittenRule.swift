@@ -240,7 +240,8 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
             let callers = index.callSites(of: functionKey)
             if !callers.isEmpty, callers.allSatisfy({ $0.caller == careful.starter
                 || $0.cancellation == .ifHandleCancelled(typeName: typeName, property: name) }) { return nil }
-            return "`\(method)()` starts again here while `\(name)` may still be running it: `\(careful.starter.name)` cancels `\(name)` before starting it, this entry point neither cancels nor awaits it; call `\(name)?.cancel()` first (or start the load through `\(careful.starter.name)`)"
+            let starterPlace = index.summary(of: careful.starter).map { " (\(index.layout.shown($0.location)))" } ?? ""
+            return "`\(method)()` starts again here while `\(name)` may still be running it: `\(careful.starter.name)`\(starterPlace) cancels `\(name)` before starting it, this entry point neither cancels nor awaits it; call `\(name)?.cancel()` first (or start the load through `\(careful.starter.name)`)"
         }
     }
 

@@ -229,7 +229,9 @@ public final class UnsynchronizedNotificationStateRule: SyntaxRule {
                 guard let write = index.writesOnCallersThread(of: FunctionKey(typeName: typeName, name: name)).first,
                       let notification = registration.runsOffMain(index, names: names) else { return nil }
                 let place = write.function.name == name ? "" : " (through `\(write.function.name)()`)"
-                return "`\(name)()` writes `\(write.write.property)`\(place) on the thread that runs this `\(notification)` handler, " +
+                // Where the helper is: it is another function, often in another file.
+                let at = index.summary(of: FunctionKey(typeName: typeName, name: name)).map { " (\(index.layout.shown($0.location)))" } ?? ""
+                return "`\(name)()`\(at) writes `\(write.write.property)`\(place) on the thread that runs this `\(notification)` handler, " +
                     "a private thread; hop to the main thread before calling it (`DispatchQueue.main.async { ... }`) or observe with `queue: .main`"
             }
         }
