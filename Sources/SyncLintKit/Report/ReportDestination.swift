@@ -148,7 +148,10 @@ public enum ReportDestination {
         let folder = ConfigurationTree.parent(of: target)
         let name = target.split(separator: "/").last.map(String.init) ?? "report"
         var template = Array("\(folder == "/" ? "" : folder)/.\(name).synclint-XXXXXX".utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        let descriptor = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
+            guard let base = buffer.baseAddress else { return -1 }
+            return mkstemp(base)
+        }
         guard descriptor >= 0 else { throw failure(path, errno) }
         let temporary = String(cString: template)
         var renamed = false

@@ -14,8 +14,7 @@ public final class BlockingWaitInAsyncRule: SyntaxRule {
         whyIsThisBad: """
             Swift concurrency runs on a small cooperative pool, one thread per core. A blocked thread is a lost \
             core, and when every pool thread waits for work that needs a pool thread, the app deadlocks; a lock \
-            held across an `await` may be released on another thread, or never (a dice app's pattern guide: mixing GCD \
-            and Swift concurrency). Use `Task.sleep(for:)`, `await` the work, or an actor instead.
+            held across an `await` may be released on another thread, or never. Use `Task.sleep(for:)`, `await` the work, or an actor instead.
             """,
         seed: "002",
         triggeringExamples: [

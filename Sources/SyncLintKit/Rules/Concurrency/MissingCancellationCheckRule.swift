@@ -14,8 +14,7 @@ public final class MissingCancellationCheckRule: SyntaxRule {
             """,
         whyIsThisBad: """
             Cancelling a task only sets a flag; code after a non-throwing `await` runs anyway. A cancelled, \
-            superseded load then writes its stale result over the newer one's (a reading app's post-mortem: \
-            "`Task.checkCancellation()` before and after async work"; "Check cancellation after suspension").
+            superseded load then writes its stale result over the newer one's.
             """,
         seed: "000, 001",
         triggeringExamples: [

@@ -13,8 +13,8 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
             """,
         whyIsThisBad: """
             Overwriting the handle drops the only way to cancel the task that was running: two loads now run at \
-            once, and whichever finishes last wins, even if it is the stale one (a reading app's guide to task races, "Cancellation \
-            Pattern": always cancel previous operations before starting new ones).
+            once, and whichever finishes last wins, even if it is the stale one. Cancel \
+            the previous operation before starting a new one.
             """,
         seed: "000, 001",
         // Opt-in: 0 of 19 findings right before the narrowing; 0 of the 8 left (1 unsure), judged again (docs/precision.md).

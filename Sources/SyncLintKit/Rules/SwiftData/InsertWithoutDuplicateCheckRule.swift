@@ -15,8 +15,7 @@ public final class InsertWithoutDuplicateCheckRule: SyntaxRule {
             """,
         whyIsThisBad: """
             With CloudKit there is no database constraint to stop a second record with the same key: saving the \
-            same URL twice, or on two devices, makes duplicates that sync everywhere (a CloudKit unique-constraint guide's red flag: \
-            "Missing duplicate detection before insert"). Look for the existing record first, and return it.
+            same URL twice, or on two devices, makes duplicates that sync everywhere. Look for the existing record first, and return it.
             """,
         seed: "003",
         options: [RuleOptionDescription("logical_unique_keys", default: "{}", "model name → properties that must be unique, e.g. `{ Article: [url] }`")],
