@@ -187,7 +187,9 @@ struct Lint: ParsableCommand {
                                         return try? String(contentsOfFile: path, encoding: .utf8)
                                     })
         if let path = writeBaselinePath {
-            do { try fullReport.baseline.write(to: path) } catch {
+            do { try fullReport.baseline.write(to: path) } catch let error as ReportDestination.WriteError {
+                throw ValidationError("cannot write baseline \(path): \(error.reason)")
+            } catch {
                 throw ValidationError("cannot write baseline \(path): \(error.localizedDescription)")
             }
         }

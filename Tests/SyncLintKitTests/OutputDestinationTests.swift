@@ -155,6 +155,22 @@ struct OutputDestinationTests {
         }
     }
 
+    /// `--write-baseline` writes the same way: through a link, and never over a read-only file.
+    @Test func baselinesAreWrittenTheSameWay() throws {
+        let folder = try folderWithBadView()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("baseline.json").path,
+                                                   withDestinationPath: "kept.json")
+        let linked = try Repository.run(["lint", "--write-baseline", "baseline.json", "ItemView.swift"], in: folder)
+        #expect(linked.status == 0, "\(linked.stderr)")
+        #expect(fileType(folder.appendingPathComponent("baseline.json").path) == .typeSymbolicLink)
+        #expect(try String(contentsOfFile: folder.appendingPathComponent("kept.json").path, encoding: .utf8).contains("task_without_id"))
+        #expect(chmod(folder.appendingPathComponent("kept.json").path, 0o444) == 0)
+        let readOnly = try Repository.run(["lint", "--write-baseline", "kept.json", "ItemView.swift"], in: folder)
+        #expect(readOnly.status == 2)
+        #expect(readOnly.stderr == "error: cannot write baseline kept.json: the file is read-only; nothing written\n", "\(readOnly.stderr)")
+    }
+
     @Test func aFolderIsRefused() throws {
         let folder = try folderWithBadView()
         defer { try? FileManager.default.removeItem(at: folder) }
