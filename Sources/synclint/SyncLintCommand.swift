@@ -65,7 +65,7 @@ struct Lint: ParsableCommand {
     @Option(help: "Output format (default: the configuration's `reporter`, else xcode): \(ReporterKind.allCases.map(\.rawValue).joined(separator: ", ")); SwiftLint's github-actions-logging and gitlab are accepted.")
     var reporter: String?
 
-    @Option(help: "Write the report to this file instead of standard output.")
+    @Option(help: "Write the report here instead of standard output: a regular file is replaced atomically (a read-only one is refused), a link followed, a FIFO, device or /dev/fd/N written in place.")
     var output: String?
 
     @Option(help: "Report only findings not recorded in this baseline file.")
