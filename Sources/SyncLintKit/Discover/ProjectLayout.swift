@@ -45,7 +45,8 @@ public struct ProjectLayout: Sendable {
     /// fields, so a message never names the user's machine. Absolute when no root holds it.
     public func shown(_ path: String) -> String {
         guard let root = root(of: path) else { return path }
-        let folder = root.path == path ? ConfigurationTree.parent(of: path) : root.path
+        // A file named alone is its own root: its folder is where it was linted from.
+        let folder = root.path == path ? String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) : root.path
         let prefix = folder.hasSuffix("/") ? folder : folder + "/"
         return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
     }
