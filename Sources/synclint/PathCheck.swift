@@ -6,7 +6,7 @@ enum PathCheck {
     /// SwiftLint's subcommands that SyncLint lacks. `synclint autocorrect` would otherwise be read as
     /// `synclint lint autocorrect` (lint is the default command) and fail as a missing folder.
     static let swiftLintCommands: [String: String] = [
-        "autocorrect": "synclint has no 'autocorrect'; SyncLint changes no code: run `synclint lint` and apply the fix each finding names",
+        "autocorrect": "synclint has no 'autocorrect'; run `synclint lint --fix` (safe fixes; add --unsafe-fixes for the rest, --diff to see them first)",
         "analyze": "synclint has no 'analyze'; `synclint lint` already analyzes the whole project and needs no compiler log",
     ]
 

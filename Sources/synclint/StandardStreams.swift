@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SyncLintKit
 
 /// Exit statuses, as README's "Exit status" paragraph documents them.
 enum ExitStatus {
@@ -54,41 +55,8 @@ enum StandardStreams {
     }
 
     static func write(_ text: String, to descriptor: Int32) throws {
-        let bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let result = bytes.withUnsafeBytes { buffer -> Int in
-                guard let base = buffer.baseAddress else { return 0 }
-                return systemWrite(descriptor, base + offset, buffer.count - offset)
-            }
-            if result > 0 {
-                offset += result
-                continue
-            }
-            if result == 0 { throw OutputFailure.failed(reason: "the system accepted no bytes") }
-            let code = errno
-            switch code {
-            case EINTR:
-                continue
-            case EAGAIN, EWOULDBLOCK:
-                // A CI runner may hand over a non-blocking pipe: wait until it drains.
-                var poller = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-                _ = poll(&poller, 1, -1)
-            case EPIPE:
-                throw OutputFailure.closedPipe
-            default:
-                throw OutputFailure.failed(reason: String(cString: strerror(code)))
-            }
-        }
-    }
-
-    private static func systemWrite(_ descriptor: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
-        #if canImport(Glibc)
-        return Glibc.write(descriptor, pointer, count)
-        #elseif canImport(Musl)
-        return Musl.write(descriptor, pointer, count)
-        #else
-        return Darwin.write(descriptor, pointer, count)
-        #endif
+        guard let code = ReportDestination.writeAll(Array(text.utf8), to: descriptor) else { return }
+        if code == EPIPE { throw OutputFailure.closedPipe }
+        throw OutputFailure.failed(reason: String(cString: strerror(code)))
     }
 }

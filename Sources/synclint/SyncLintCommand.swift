@@ -52,7 +52,7 @@ struct SyncLintCommand: ParsableCommand {
         commandName: "synclint",
         abstract: "Finds the task races, stale model writes, CloudKit schema crashes and lost sync updates of SwiftUI, SwiftData and Core Data apps.",
         version: RuleDocumentation.version,
-        subcommands: [Lint.self, Rules.self, Explain.self, GenerateDocs.self],
+        subcommands: [Lint.self, Rules.self, Explain.self, Reporters.self, Docs.self, Version.self, GenerateDocs.self],
         defaultSubcommand: Lint.self)
 }
 
@@ -62,10 +62,10 @@ struct Lint: ParsableCommand {
     @Argument(help: "Files or folders to lint (default: the current folder).")
     var paths: [String] = []
 
-    @Option(help: "Output format: \(ReporterKind.allCases.map(\.rawValue).joined(separator: ", ")).")
-    var reporter: String = "xcode"
+    @Option(help: "Output format (default: the configuration's `reporter`, else xcode): \(ReporterKind.allCases.map(\.rawValue).joined(separator: ", ")); SwiftLint's github-actions-logging and gitlab are accepted.")
+    var reporter: String?
 
-    @Option(help: "Write the report to this file instead of standard output.")
+    @Option(help: "Write the report here instead of standard output: a regular file is replaced atomically (a read-only one is refused), a link followed, a FIFO, device or /dev/fd/N written in place.")
     var output: String?
 
     @Option(help: "Report only findings not recorded in this baseline file.")
@@ -89,10 +89,16 @@ struct Lint: ParsableCommand {
     @Flag(help: "Turn on every rule, opt-in ones included.")
     var enableAllRules = false
 
+    @Option(name: .customLong("only-rule"), help: "Run only this rule (repeat for several), whatever the configuration enables.")
+    var onlyRules: [String] = []
+
+    @Flag(help: "Say which configuration files were loaded, on stderr.")
+    var verbose = false
+
     @Flag(help: "Accepted for SwiftLint compatibility; does nothing, since SyncLint keeps no cache.")
     var noCache = false
 
-    @Flag(help: "Lint the Swift text on standard input as the file at --stdin-path (for editors), inside that file's project.")
+    @Flag(help: "Lint the Swift text on standard input as the file at --stdin-path (for editors), inside that file's project; without --stdin-path, as a file named <stdin> in the current folder.")
     var useStdin = false
 
     @Option(help: "With --use-stdin: the file the text stands for (it need not exist, or may differ on disk); findings name it.")
@@ -101,25 +107,38 @@ struct Lint: ParsableCommand {
     @Flag(help: "Do not print the summary line (\"Done linting! ...\") on stderr.")
     var quiet = false
 
-    @Flag(help: "Exit with status 1 on any finding, not only on errors.")
+    @Flag(help: "Exit with status 1 on any finding, not only on errors (also the configuration's `strict: true`).")
     var strict = false
 
-    @Flag(help: "Print wall time per stage on stderr.")
+    @Flag(help: "Print the total time, each stage's, and each rule's and index fact collector's, on stderr.")
     var timings = false
 
     @Flag(help: "Exit 0 when the paths hold no Swift file, entitlements or Core Data model (default: an error).")
     var allowZeroLintableFiles = false
 
     func run() throws {
-        guard let reporterKind = ReporterKind(rawValue: reporter) else {
-            throw ValidationError("unknown reporter '\(reporter)'; use one of \(ReporterKind.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
+        let runStart = DispatchTime.now().uptimeNanoseconds
+        if let reporter, case .failure(let problem) = ReporterKind.named(reporter) { throw ValidationError(problem.description) }
         if let problem = PathCheck.firstProblem(in: paths) { throw ValidationError(problem) }
+        let known = Set(RuleRegistry.allDescriptions.map(\.id))
+        for rule in onlyRules where !known.contains(rule) {
+            throw ValidationError(Explain.unknownRule(rule, in: " in --only-rule"))
+        }
         let standardInput = try readStandardInput()
         let configuration = try loadConfiguration()
-        // An explicit --config decides alone, as in SwiftLint; else nested .synclint.yml files refine it.
-        let configurations = ConfigurationTree(main: configuration, nestedLookup: config == nil, appliesMainIncluded: paths.isEmpty && !useStdin)
+        // cannot fail: both names were checked, the configuration's when it was read.
+        let reporterKind = try ReporterKind.named(reporter ?? configuration.reporter ?? ReporterKind.xcode.rawValue).get()
+        let strict = strict || configuration.strict
         let currentFolder = FileManager.default.currentDirectoryPath
+        if config == nil, let file = configuration.shownPath ?? configuration.file,
+           let warning = ConfigurationDiscovery.outsideProjectWarning(configuration: file, paths: standardInput.map { [$0.path] } ?? paths,
+                                                                      currentFolder: currentFolder) {
+            standardError(warning)
+        }
+        // An explicit --config decides alone, as in SwiftLint; else nested .synclint.yml files refine it.
+        let configurations = ConfigurationTree(main: configuration, nestedLookup: config == nil, appliesMainIncluded: paths.isEmpty && !useStdin,
+                                               forcedOnlyRules: onlyRules.isEmpty ? nil : onlyRules)
+        Linter.measuresListeners = timings
         let targets = standardInput != nil ? [] : paths.isEmpty ? (configuration.included.isEmpty ? [currentFolder] : configurations.includedRoots) : paths
         // Where report paths and baseline identities are relative to: the buffer's path stands for the buffer.
         let reportedPaths = standardInput.map { [$0.path] } ?? targets
@@ -133,17 +152,34 @@ struct Lint: ParsableCommand {
         }
         let result = Linter.lintInProjects(paths: targets, standardInput: standardInput, configurations: configurations,
                                            enableAllRules: enableAllRules)
+        if verbose {
+            let files = configurations.loadedFiles
+            for file in files { standardError("Loading configuration from '\(file)'") }
+            if files.isEmpty { standardError("No configuration file found; using the defaults") }
+        }
         if let error = configurations.errors.first { throw ValidationError(error) }
         for warning in result.warnings { standardError(warning) }
+        // A file named on the command line that the configuration excludes is said to be, with the entry.
+        let excludedNames = (standardInput.map { [$0.path] } ?? paths).compactMap { path -> String? in
+            let absolute = URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: currentFolder)).standardizedFileURL.path
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: absolute, isDirectory: &isFolder), isFolder.boolValue { return nil }
+            return configurations.exclusionReason(forFile: absolute).map { "\(path): \($0)" }
+        }
         if result.lintableFiles == 0, !(allowZeroLintableFiles || configuration.allowZeroLintableFiles) {
+            if !excludedNames.isEmpty {
+                throw ValidationError("nothing to lint: \(excludedNames.joined(separator: "; ")) (pass --allow-zero-lintable-files if that is expected)")
+            }
             throw ValidationError("no lintable files found at \(reportedPaths.joined(separator: ", ")) (pass --allow-zero-lintable-files if that is expected)")
         }
+        for line in excludedNames { standardError("warning: \(line); not linted") }
         let reportStart = DispatchTime.now().uptimeNanoseconds
         let enabled = result.enabledRules
         let writeBaselinePath = writeBaseline ?? configuration.writeBaseline
         let bufferPath = standardInput.map { URL(fileURLWithPath: $0.path).standardizedFileURL.path }
         let fullReport = LintReport(findings: result.findings, rules: RuleRegistry.allDescriptions.filter { enabled.contains($0.id) },
                                     root: ProjectRoot.resolve(paths: reportedPaths, currentFolder: currentFolder),
+                                    documentationURL: configuration.documentationURL ?? RuleDocumentation.documentationURL,
                                     locate: reporterKind.usesIdentities || baselineIn != nil || writeBaselinePath != nil,
                                     text: { path in
                                         // Identities read the line's text: the buffer's, not the file on disk.
@@ -151,7 +187,9 @@ struct Lint: ParsableCommand {
                                         return try? String(contentsOfFile: path, encoding: .utf8)
                                     })
         if let path = writeBaselinePath {
-            do { try fullReport.baseline.write(to: path) } catch {
+            do { try fullReport.baseline.write(to: path) } catch let error as ReportDestination.WriteError {
+                throw ValidationError("cannot write baseline \(path): \(error.reason)")
+            } catch {
                 throw ValidationError("cannot write baseline \(path): \(error.localizedDescription)")
             }
         }
@@ -160,8 +198,11 @@ struct Lint: ParsableCommand {
             ? ExitStatus.findings : ExitStatus.clean
         let rendered = reporterKind.render(report)
         if let output {
-            do { try Data(rendered.utf8).write(to: URL(fileURLWithPath: output), options: .atomic) } catch {
-                standardError("error: cannot write \(output): \(error.localizedDescription)")
+            do { try ReportDestination.write(rendered, to: output) } catch let error as ReportDestination.WriteError {
+                // `--output /dev/stdout | head`, a FIFO whose reader left: quiet, as for standard output.
+                if error.readerWentAway { throw ExitCode(status) }
+                // No summary line: the run did not deliver its report.
+                standardError("error: \(error.description)")
                 throw ExitCode(ExitStatus.output)
             }
         } else {
@@ -174,19 +215,33 @@ struct Lint: ParsableCommand {
         }
         if !quiet { standardError(Self.summary(findings: report.findings, files: result.lintableFiles)) }
         if timings {
-            let report = Double(DispatchTime.now().uptimeNanoseconds - reportStart) / 1e9
-            let t = result.timings
-            let rows: [(String, Double)] = [
-                ("discover", t.discover), ("read (summed over threads)", t.read), ("parse (summed over threads)", t.parse),
-                ("walk: index facts + rules (summed over threads)", t.walk), ("read+parse+walk wall", t.filesWall),
-                ("index merge", t.index), ("rules: resolve + project rules", t.rules), ("report", report),
-            ]
-            standardError("timings for \(result.filesLinted) files:")
-            for (stage, seconds) in rows {
-                standardError("  " + stage.padding(toLength: 48, withPad: " ", startingAt: 0) + String(format: "%8.3f s", seconds))
+            let now = DispatchTime.now().uptimeNanoseconds
+            for line in Self.timingLines(result.timings, files: result.filesLinted, report: Double(now - reportStart) / 1e9,
+                                         total: Double(now - runStart) / 1e9) {
+                standardError(line)
             }
         }
         if status != ExitStatus.clean { throw ExitCode(status) }
+    }
+
+    /// `--timings`: the whole run, each stage, then each rule and each index fact collector, slowest
+    /// first. Work done in parallel is summed over threads, so those rows can add up to more than the total.
+    static func timingLines(_ t: StageTimings, files: Int, report: Double, total: Double) -> [String] {
+        func row(_ name: String, _ seconds: Double) -> String {
+            "  " + name.padding(toLength: 48, withPad: " ", startingAt: 0) + String(format: "%8.3f s", seconds)
+        }
+        var lines = ["timings for \(files) files:", row("total (wall)", total)]
+        let stages: [(String, Double)] = [
+            ("discover", t.discover), ("read (summed over threads)", t.read), ("parse (summed over threads)", t.parse),
+            ("walk: index facts + rules (summed over threads)", t.walk), ("read+parse+walk wall", t.filesWall),
+            ("index merge", t.index), ("rules: resolve + project rules", t.rules), ("report", report),
+        ]
+        lines += stages.map { row($0.0, $0.1) }
+        for (title, times) in [("per rule (summed over threads):", t.perRule), ("per index fact collector (summed over threads):", t.perCollector)] {
+            lines.append(title)
+            lines += times.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { row($0.key, $0.value) }
+        }
+        return lines
     }
 
     /// The closing line on stderr, worded like SwiftLint's so people and scripts that know it read it.
@@ -196,15 +251,19 @@ struct Lint: ParsableCommand {
             + "in \(files) file\(files == 1 ? "" : "s")."
     }
 
+    /// The name findings carry for a buffer given without `--stdin-path`: no file has it, so the
+    /// buffer replaces nothing on disk.
+    static let unnamedStandardInput = "<stdin>"
+
     /// `--use-stdin`: the text on standard input, standing for the file at `--stdin-path`.
     private func readStandardInput() throws -> SourceInput? {
         guard useStdin else {
             if stdinPath != nil { throw ValidationError("--stdin-path is used only with --use-stdin") }
             return nil
         }
-        guard let stdinPath, !stdinPath.isEmpty else {
-            throw ValidationError("--use-stdin needs --stdin-path PATH: the file the text stands for")
-        }
+        if stdinPath?.isEmpty == true { throw ValidationError("--stdin-path needs a path: the file the text stands for") }
+        // As SwiftLint's: without a path the buffer is a file of the current folder's project.
+        let stdinPath = stdinPath ?? Self.unnamedStandardInput
         if !paths.isEmpty { throw ValidationError("--use-stdin lints only the text on standard input; give no paths") }
         if fix || unsafeFixes || diff { throw ValidationError("--fix cannot be used with --use-stdin") }
         let data = FileHandle.standardInput.readDataToEndOfFile()
@@ -230,8 +289,11 @@ struct Lint: ParsableCommand {
                 return UnifiedDiff.render(old: change.original, new: change.fixed, oldName: "a/" + name, newName: "b/" + name)
             }.joined()
             if let output {
-                do { try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic) } catch {
-                    throw ValidationError("cannot write \(output): \(error.localizedDescription)")
+                do { try ReportDestination.write(text, to: output) } catch let error as ReportDestination.WriteError {
+                    if !error.readerWentAway {
+                        standardError("error: \(error.description)")
+                        throw ExitCode(ExitStatus.output)
+                    }
                 }
             } else {
                 do { try StandardStreams.writeOutput(text) } catch OutputFailure.closedPipe {}
@@ -253,7 +315,7 @@ struct Lint: ParsableCommand {
     }
 
     private func loadConfiguration() throws -> Configuration {
-        try loadLintConfiguration(explicit: config, paths: useStdin ? stdinPath.map { [$0] } ?? [] : paths)
+        try loadLintConfiguration(explicit: config, paths: useStdin ? [stdinPath ?? Self.unnamedStandardInput] : paths)
     }
 }
 
@@ -285,7 +347,16 @@ struct Rules: ParsableCommand {
     @Flag(help: "Show the rules as `lint --enable-all-rules` runs them: every one on.")
     var enableAllRules = false
 
+    @Argument(help: "A rule id: print that rule's documentation, as `synclint explain RULE` does (SwiftLint's `rules RULE`).")
+    var ruleID: String?
+
     func run() throws {
+        if let ruleID {
+            // SwiftLint users ask `rules RULE`; the answer is `explain`'s, and the hint names it.
+            try StandardStreams.writeOutput(try Explain.documentation(of: ruleID))
+            standardError("note: `synclint explain \(ruleID)` prints one rule's documentation; `synclint rules` lists every rule")
+            return
+        }
         let configuration = try loadLintConfiguration(explicit: config, paths: [])
         let enabled = Linter.enabledRules(configuration: configuration, enableAllRules: enableAllRules)
         try StandardStreams.writeOutput(Self.table(RuleRegistry.allDescriptions, enabled: enabled))
@@ -328,10 +399,54 @@ struct Explain: ParsableCommand {
     var ruleID: String
 
     func run() throws {
-        guard let rule = RuleRegistry.description(of: ruleID) else {
-            throw ValidationError("unknown rule '\(ruleID)'; `synclint rules` lists them")
-        }
-        try StandardStreams.writeOutput(RuleDocumentation.markdown(for: rule))
+        try StandardStreams.writeOutput(try Self.documentation(of: ruleID))
+    }
+
+    /// A rule's documentation, or a usage error with the closest rule id.
+    static func documentation(of ruleID: String) throws -> String {
+        guard let rule = RuleRegistry.description(of: ruleID) else { throw ValidationError(unknownRule(ruleID)) }
+        return RuleDocumentation.markdown(for: rule)
+    }
+
+    /// "unknown rule 'x'; did you mean 'y'?" with the closest id (the configuration's own helper), or
+    /// where the ids are listed.
+    static func unknownRule(_ ruleID: String, in place: String = "") -> String {
+        let suggestion = Configuration.suggestion(for: ruleID, among: Set(RuleRegistry.allDescriptions.map(\.id)))
+        return "unknown rule '\(ruleID)'\(place)" + (suggestion.isEmpty ? "; `synclint rules` lists them" : suggestion)
+    }
+}
+
+/// SwiftLint's `reporters`: every output format and what it is for.
+struct Reporters: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List the output formats `lint --reporter` accepts.")
+
+    func run() throws {
+        let width = ReporterKind.allCases.map(\.rawValue.count).max() ?? 0
+        let lines = ReporterKind.allCases.map { $0.rawValue.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.purpose }
+        try StandardStreams.writeOutput(lines.joined(separator: "\n") + "\n")
+    }
+}
+
+/// SwiftLint's `docs` opens its rule directory; SyncLint's rule reference is this build's own text.
+struct Docs: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the rule reference (every rule's documentation, as docs/rules.md), or one rule's.")
+
+    @Argument(help: "A rule id: only that rule's documentation.")
+    var ruleID: String?
+
+    func run() throws {
+        if let ruleID { return try StandardStreams.writeOutput(try Explain.documentation(of: ruleID)) }
+        try StandardStreams.writeOutput(RuleDocumentation.reference(RuleRegistry.allDescriptions))
+    }
+}
+
+/// SwiftLint's `version`, as `synclint --version`.
+struct Version: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Print SyncLint's version.")
+
+    func run() throws {
+        try StandardStreams.writeOutput(RuleDocumentation.version + "\n")
     }
 }
 
@@ -339,7 +454,9 @@ struct GenerateDocs: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "generate-docs",
         abstract: "For SyncLint's maintainers: rewrite SyncLint's own docs/rules.md and README rule table from the rules' metadata.",
-        discussion: "Run it in the SyncLint repository this synclint was built from; anywhere else it refuses and writes nothing.")
+        discussion: "Run it in the SyncLint repository this synclint was built from; anywhere else it refuses and writes nothing.",
+        // A maintainer's command: kept out of users' `--help`.
+        shouldDisplay: false)
 
     @Option(help: "Where to write the reference, inside the repository's docs/ folder.")
     var output = "docs/rules.md"

@@ -286,7 +286,7 @@ struct ConfigurationWarningTests {
         disabled_rules:
           - task_without_id
           - task_without_idd
-        reporter: json
+        reportr: json
         task_self_capture:
           severity: 3
           strict: yes
@@ -305,7 +305,7 @@ struct ConfigurationWarningTests {
                                                     knownRuleIDs: NestedConfigurationTests.known)
         #expect(configuration.warnings == [
             "/p/.synclint.yml:3: warning: unknown rule 'task_without_idd' in disabled_rules; did you mean 'task_without_id'?",
-            "/p/.synclint.yml:4: warning: unknown key 'reporter'",
+            "/p/.synclint.yml:4: warning: unknown key 'reportr'; did you mean 'reporter'?",
             "/p/.synclint.yml:6: warning: severity of 'task_self_capture' must be warning or error, not '3'; ignored",
             "/p/.synclint.yml:8: warning: unknown option 'strictt' for rule 'task_self_capture'; its options are severity, strict",
             "/p/.synclint.yml:10: warning: option 'flags' of 'loading_state_not_reset' must be a list of names, not '3'; ignored",

@@ -192,8 +192,15 @@ struct ProjectAwareLintTests {
         let alone = try Repository.run(["lint", "--use-stdin", "--stdin-path", "NoteView.swift"], in: elsewhere, input: view)
         #expect(alone.stdout.isEmpty, "outside the project nothing says Note is a model: \(alone.stdout)")
 
+        // Without --stdin-path, as SwiftLint's: a file named <stdin> in the current folder's project.
+        let unnamed = try Repository.run(["lint", "--reporter", "json", "--use-stdin"], in: folder, input: view)
+        let unnamedObjects = try JSONSerialization.jsonObject(with: Data(unnamed.stdout.utf8)) as? [[String: Any]]
+        #expect(unnamedObjects?.count == 1 && unnamedObjects?.first?["rule_id"] as? String == "task_without_id",
+                "the project's Model.swift still says Note is a model: \(unnamed.stdout)\(unnamed.stderr)")
+        #expect((unnamedObjects?.first?["file"] as? String)?.hasSuffix("/<stdin>") == true)
+
         for (arguments, message) in [
-            (["lint", "--use-stdin"], "error: --use-stdin needs --stdin-path PATH: the file the text stands for\n"),
+            (["lint", "--use-stdin", "--stdin-path", ""], "error: --stdin-path needs a path: the file the text stands for\n"),
             (["lint", "--stdin-path", "Model.swift"], "error: --stdin-path is used only with --use-stdin\n"),
             (["lint", "--use-stdin", "--stdin-path", "Model.swift", "Store.swift"], "error: --use-stdin lints only the text on standard input; give no paths\n"),
         ] {

@@ -18,7 +18,9 @@ struct ReporterTests {
                 message: "Remove it.\nCloudKit rejects it.", file: "/proj/Sources/Models.swift", line: 2, column: 5),
     ]
     static let rules = RuleRegistry.allDescriptions.filter { ["task_without_id", "cloudkit_unique_constraint", "on_appear_task"].contains($0.id) }
-    static let report = LintReport(findings: findings, rules: rules, root: root, text: { sources[$0] })
+    /// Where these tests publish the rule reference: reports link there only when one is set.
+    static let documentationURL = "https://docs.example.com/synclint/rules.md"
+    static let report = LintReport(findings: findings, rules: rules, root: root, documentationURL: documentationURL, text: { sources[$0] })
     static let empty = LintReport(findings: [], rules: rules, root: root, text: { sources[$0] })
 
     @Test func githubActionsEscapesDataAndProperties() {
@@ -118,8 +120,8 @@ struct ReporterTests {
 
             | Severity | Rule | Location | Message |
             |---|---|---|---|
-            | ⚠️ warning | [`task_without_id`](\(LintReport.defaultDocumentationURL)#task_without_id-task-without-id) | `Sources/Feed View.swift`:3:16 | Use `.task(id:)`: 50% <of> "loads" & a,b |
-            | ❌ error | [`cloudkit_unique_constraint`](\(LintReport.defaultDocumentationURL)#cloudkit_unique_constraint-cloudkit-unique-constraint) | `Sources/Models.swift`:2:5 | Remove it.<br>CloudKit rejects it. |
+            | ⚠️ warning | [`task_without_id`](\(Self.documentationURL)#task_without_id-task-without-id) | `Sources/Feed View.swift`:3:16 | Use `.task(id:)`: 50% <of> "loads" & a,b |
+            | ❌ error | [`cloudkit_unique_constraint`](\(Self.documentationURL)#cloudkit_unique_constraint-cloudkit-unique-constraint) | `Sources/Models.swift`:2:5 | Remove it.<br>CloudKit rejects it. |
 
             """)
         #expect(MarkdownReporter.cell("a|b\nc") == "a\\|b<br>c")

@@ -77,12 +77,12 @@ struct SARIFReporterTests {
         #expect(run["columnKind"] as? String == "unicodeCodePoints")
         #expect(((run["originalUriBaseIds"] as? [String: Any])?["%SRCROOT%"] as? [String: Any])?["uri"] as? String == "file:///proj/")
         let driver = try #require((run["tool"] as? [String: Any])?["driver"] as? [String: Any])
-        #expect(driver["informationUri"] as? String == LintReport.defaultDocumentationURL)
+        #expect(driver["informationUri"] as? String == ReporterTests.documentationURL)
         let rules = try #require(driver["rules"] as? [[String: Any]])
         #expect(rules.map { $0["id"] as? String } == ["cloudkit_unique_constraint", "on_appear_task", "task_without_id"],
                 "every rule that ran, also one with no finding")
         let taskRule = try #require(rules.last)
-        #expect(taskRule["helpUri"] as? String == LintReport.defaultDocumentationURL + "#task_without_id-task-without-id",
+        #expect(taskRule["helpUri"] as? String == ReporterTests.documentationURL + "#task_without_id-task-without-id",
                 "the anchor GitHub gives the rule heading in docs/rules.md")
         let title = try #require((taskRule["shortDescription"] as? [String: Any])?["text"] as? String)
         let whole = FindingIdentity.normalized(Substring(try #require(RuleRegistry.description(of: "task_without_id")).whatItDoes))

@@ -1,3 +1,4 @@
+import Dispatch
 import SwiftSyntax
 
 /// Something that listens to node kinds during the single walk: a rule or an index collector.
@@ -96,21 +97,28 @@ final class FileWalker: SyntaxVisitor {
     }
 
     private let context: FileContext
-    /// The listeners of each dispatched kind, by slot; a rule's listener carries its id, a collector's none.
-    private let listeners: [[(ruleID: String?, listener: any NodeListener)]]
+    /// The listeners of each dispatched kind, by slot; a rule's listener carries its id, a collector's
+    /// none; `timer` is the listener's slot in `listenerTimes`.
+    private let listeners: [[(ruleID: String?, listener: any NodeListener, timer: Int)]]
+    /// `--timings`: time spent in each listener (a rule's id or a collector's type name), or nil, and
+    /// then the walk reads no clock.
+    let listenerTimes: ListenerTimes?
 
-    init(context: FileContext, collectors: [any FactCollector], rules: [any SyntaxRule]) {
+    init(context: FileContext, collectors: [any FactCollector], rules: [any SyntaxRule], listenerTimes: ListenerTimes? = nil) {
         self.context = context
-        var table: [[(ruleID: String?, listener: any NodeListener)]] = Array(repeating: [], count: Self.dispatchedKinds.count)
+        self.listenerTimes = listenerTimes
+        var table: [[(ruleID: String?, listener: any NodeListener, timer: Int)]] = Array(repeating: [], count: Self.dispatchedKinds.count)
         for collector in collectors {
+            let timer = listenerTimes?.slot(for: "\(type(of: collector))", isRule: false) ?? 0
             for kind in type(of: collector).nodeKinds {
-                if let slot = Self.slot(of: kind) { table[slot].append((nil, collector)) }
+                if let slot = Self.slot(of: kind) { table[slot].append((nil, collector, timer)) }
             }
         }
         for rule in rules {
             let ruleType = type(of: rule)
+            let timer = listenerTimes?.slot(for: ruleType.description.id, isRule: true) ?? 0
             for kind in ruleType.nodeKinds {
-                if let slot = Self.slot(of: kind) { table[slot].append((ruleType.description.id, RuleListener(rule))) }
+                if let slot = Self.slot(of: kind) { table[slot].append((ruleType.description.id, RuleListener(rule), timer)) }
             }
         }
         self.listeners = table
@@ -122,18 +130,30 @@ final class FileWalker: SyntaxVisitor {
         context.localNames.walkNode = node
         if ScopeBuilder.opensScope(node, kind: kind), let frame = ScopeBuilder.frame(for: node) { context.scope.push(frame) }
         // cannot fail: only the visit methods of dispatched kinds call this.
-        for (ruleID, listener) in listeners[Self.slot(of: kind)!] {
+        for (ruleID, listener, timer) in listeners[Self.slot(of: kind)!] {
             if let ruleID { context.currentRuleID = ruleID }
-            listener.enter(node, context: context)
+            if let listenerTimes {
+                let start = DispatchTime.now().uptimeNanoseconds
+                listener.enter(node, context: context)
+                listenerTimes.add(DispatchTime.now().uptimeNanoseconds - start, to: timer)
+            } else {
+                listener.enter(node, context: context)
+            }
         }
         return .visitChildren
     }
 
     private func exit(_ node: Syntax, _ kind: SyntaxKind) {
         // cannot fail: only the visit methods of dispatched kinds call this.
-        for (ruleID, listener) in listeners[Self.slot(of: kind)!] {
+        for (ruleID, listener, timer) in listeners[Self.slot(of: kind)!] {
             if let ruleID { context.currentRuleID = ruleID }
-            listener.exit(node, context: context)
+            if let listenerTimes {
+                let start = DispatchTime.now().uptimeNanoseconds
+                listener.exit(node, context: context)
+                listenerTimes.add(DispatchTime.now().uptimeNanoseconds - start, to: timer)
+            } else {
+                listener.exit(node, context: context)
+            }
         }
         if ScopeBuilder.opensScope(node, kind: kind) { context.scope.pop(openedBy: node) }
     }
@@ -385,5 +405,31 @@ struct TypeDeclarationView {
         if let decl = node.as(ActorDeclSyntax.self) { return decl.name.text }
         if let decl = node.as(ProtocolDeclSyntax.self) { return decl.name.text }
         return nil
+    }
+}
+
+/// Nanoseconds spent in each listener of one file's walk, for `--timings`: one instance per file,
+/// used by one thread.
+final class ListenerTimes {
+    private(set) var names: [(name: String, isRule: Bool)] = []
+    private(set) var nanoseconds: [UInt64] = []
+
+    func slot(for name: String, isRule: Bool) -> Int {
+        if let index = names.firstIndex(where: { $0.name == name }) { return index }
+        names.append((name, isRule))
+        nanoseconds.append(0)
+        return names.count - 1
+    }
+
+    func add(_ elapsed: UInt64, to slot: Int) { nanoseconds[slot] += elapsed }
+
+    /// Seconds per rule id and per collector name.
+    var seconds: (rules: [String: Double], collectors: [String: Double]) {
+        var rules: [String: Double] = [:], collectors: [String: Double] = [:]
+        for (index, entry) in names.enumerated() {
+            let value = Double(nanoseconds[index]) / 1e9
+            if entry.isRule { rules[entry.name, default: 0] += value } else { collectors[entry.name, default: 0] += value }
+        }
+        return (rules, collectors)
     }
 }

@@ -23,13 +23,21 @@ public struct Configuration: Sendable {
     public var baseline: String?
     /// `write_baseline:`: record this run's findings in this file (absolute path).
     public var writeBaseline: String?
+    /// `reporter:`: the output format when the command line names none (SwiftLint's key), already
+    /// checked to name a reporter.
+    public var reporter: String?
+    /// `strict:`: exit 1 on any finding, as `--strict` (SwiftLint's key).
+    public var strict = false
+    /// `documentation_url:`: where the rule reference lives, for the help links of reports; without
+    /// it (and without the build's own, `RuleDocumentation.documentationURL`), reports link nowhere.
+    public var documentationURL: String?
     /// Problems that do not stop the run (unknown keys, rule ids and options, option values of the
     /// wrong type), one `path:line: warning: ...` line each.
     public var warnings: [String] = []
     /// The file this configuration was read from, absolute; nil for the defaults.
     public var file: String?
     /// The file's path as given (relative for the current folder's file), which messages name.
-    var shownPath: String?
+    public internal(set) var shownPath: String?
     /// Each `excluded` entry as written, with its line, for the warning about an entry that matches nothing.
     var excludedEntries: [(entry: String, line: Int)] = []
     /// Lines of the keys that apply to a whole run (`runWideKeys`), which a nested configuration cannot set.
@@ -42,9 +50,11 @@ public struct Configuration: Sendable {
     }
 
     static let topLevelKeys: Set<String> = ["disabled_rules", "opt_in_rules", "only_rules", "included", "excluded", "cloudkit",
-                                                  "baseline", "write_baseline", "allow_zero_lintable_files"]
+                                                  "baseline", "write_baseline", "allow_zero_lintable_files", "reporter", "strict",
+                                                  "documentation_url"]
     /// Keys read only from the main configuration: one project index and one report serve the whole run.
-    static let runWideKeys = ["baseline", "write_baseline", "cloudkit", "allow_zero_lintable_files"]
+    static let runWideKeys = ["baseline", "write_baseline", "cloudkit", "allow_zero_lintable_files", "reporter", "strict",
+                              "documentation_url"]
     /// In `opt_in_rules`, every opt-in rule; in `only_rules`, every rule (SwiftLint's `all`).
     public static let allRules = "all"
 
@@ -137,11 +147,25 @@ public struct Configuration: Sendable {
             }
             configuration.cloudKit = parsed
         }
-        if let (_, node) = entries["allow_zero_lintable_files"] {
-            guard let allow = Constructor.default.any(from: node) as? Bool else {
-                throw LoadError(description: "error: \(path): 'allow_zero_lintable_files' must be true or false")
+        for (key, target) in [("allow_zero_lintable_files", \Configuration.allowZeroLintableFiles), ("strict", \Configuration.strict)] {
+            guard let (_, node) = entries[key] else { continue }
+            guard let value = Constructor.default.any(from: node) as? Bool else {
+                throw LoadError(description: "error: \(path): '\(key)' must be true or false")
             }
-            configuration.allowZeroLintableFiles = allow
+            configuration[keyPath: target] = value
+        }
+        if let (_, node) = entries["reporter"] {
+            let name = "\(Constructor.default.any(from: node))"
+            if case .failure(let problem) = ReporterKind.named(name) {
+                throw LoadError(description: "error: \(path):\(node.mark?.line ?? 1): \(problem.description)")
+            }
+            configuration.reporter = name
+        }
+        if let (_, node) = entries["documentation_url"] {
+            guard let url = Constructor.default.any(from: node) as? String, !url.isEmpty else {
+                throw LoadError(description: "error: \(path): 'documentation_url' must be a URL")
+            }
+            configuration.documentationURL = url
         }
         configuration.runWideKeyLines = Dictionary(uniqueKeysWithValues: Self.runWideKeys.compactMap { key in
             entries[key].map { (key, $0.key.mark?.line ?? 1) }
@@ -206,7 +230,7 @@ public struct Configuration: Sendable {
     }
 
     /// "; did you mean 'x'?" for a name a few edits from a known one, else nothing.
-    static func suggestion(for name: String, among known: Set<String>) -> String {
+    public static func suggestion(for name: String, among known: Set<String>) -> String {
         guard let closest = known.min(by: { (SuppressionOutcome.editDistance($0, name), $0) < (SuppressionOutcome.editDistance($1, name), $1) }),
               SuppressionOutcome.editDistance(closest, name) <= max(2, name.count / 4) else { return "" }
         return "; did you mean '\(closest)'?"

@@ -27,6 +27,46 @@ public enum ConfigurationDiscovery {
         return nearestConfiguration(from: commonFolder(of: absolute), currentFolder: currentFolder) ?? inCurrentFolder
     }
 
+    /// A warning when the chosen configuration sits above the project of a linted path, outside any
+    /// repository: without a `.git` to stop the search, a `.synclint.yml` left in a
+    /// home or workspace folder would otherwise decide for every project below it, unseen. Nil when
+    /// the configuration is in the project, is inside a repository (`.git` in its folder or above), or was
+    /// named with `--config`.
+    public static func outsideProjectWarning(configuration file: String, paths: [String], currentFolder: String) -> String? {
+        let configurationFolder = URL(fileURLWithPath: file, relativeTo: URL(fileURLWithPath: currentFolder)).standardizedFileURL
+            .deletingLastPathComponent().path
+        var above = configurationFolder
+        while true {
+            if FileManager.default.fileExists(atPath: (above == "/" ? "" : above) + "/.git") { return nil }
+            if above == "/" { break }
+            above = ConfigurationTree.parent(of: above)
+        }
+        for path in paths.isEmpty ? [currentFolder] : paths {
+            let absolute = URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: currentFolder)).standardizedFileURL.path
+            guard absolute.hasPrefix(configurationFolder == "/" ? "/" : configurationFolder + "/") else { continue }
+            var isDirectory: ObjCBool = false
+            var folder = absolute
+            if !FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) || !isDirectory.boolValue {
+                folder = ConfigurationTree.parent(of: folder)
+            }
+            // Each folder from the path up to (not including) the configuration's: does one hold a project?
+            while folder.count > configurationFolder.count {
+                if holdsProject(folder) {
+                    return "warning: using \(file), found above the project at \(folder), outside any repository (no .git); "
+                        + "pass --config to choose a configuration, or put a .synclint.yml in the project"
+                }
+                folder = ConfigurationTree.parent(of: folder)
+            }
+        }
+        return nil
+    }
+
+    /// A folder with a `Package.swift` or an `*.xcodeproj`.
+    static func holdsProject(_ folder: String) -> Bool {
+        if FileManager.default.fileExists(atPath: folder + "/Package.swift") { return true }
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).contains { $0.hasSuffix(".xcodeproj") }
+    }
+
     /// The deepest folder holding every path (absolute, normalized).
     static func commonFolder(of paths: [String]) -> String {
         let split = paths.map { $0.split(separator: "/", omittingEmptySubsequences: true) }

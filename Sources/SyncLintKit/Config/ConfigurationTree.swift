@@ -24,6 +24,9 @@ public final class ConfigurationTree: @unchecked Sendable {
     }
 
     public let main: Configuration
+    /// `--only-rule`: exactly these rules run in every file, whatever each configuration says
+    /// (their options still come from the configurations).
+    public let forcedOnlyRules: [String]?
     let nestedLookup: Bool
     let appliesMainIncluded: Bool
     let knownRuleIDs: Set<String>
@@ -42,9 +45,12 @@ public final class ConfigurationTree: @unchecked Sendable {
     ///   - nestedLookup: false when the configuration was named explicitly (`--config`): it alone decides.
     ///   - appliesMainIncluded: true when the walk starts from the main configuration's `included`
     ///     (no path named): files must then match one of its entries.
-    public init(main: Configuration, nestedLookup: Bool, appliesMainIncluded: Bool = false,
+    public init(main: Configuration, nestedLookup: Bool, appliesMainIncluded: Bool = false, forcedOnlyRules: [String]? = nil,
                 knownRuleIDs: Set<String> = Set(RuleRegistry.allDescriptions.map(\.id))) {
+        var main = main
+        if let forcedOnlyRules { main.onlyRules = forcedOnlyRules }
         self.main = main
+        self.forcedOnlyRules = forcedOnlyRules
         self.nestedLookup = nestedLookup
         self.appliesMainIncluded = appliesMainIncluded
         self.knownRuleIDs = knownRuleIDs
@@ -66,6 +72,35 @@ public final class ConfigurationTree: @unchecked Sendable {
     /// Nested configuration files that could not be read, one `error:` line each. The command line
     /// stops with exit status 2 on them, as on a broken main configuration.
     public var errors: [String] { lock.withLock { loadErrors } }
+
+    /// The configuration files this run has read so far, the main one first, then the nested ones
+    /// discovery met, by path (SwiftLint's "Loading configuration from ..." lines).
+    public var loadedFiles: [String] {
+        lock.withLock { (main.shownPath.map { [$0] } ?? []) + nested.keys.sorted() }
+    }
+
+    /// Why discovery leaves out a file named on the command line: "excluded by FILE:LINE ('entry')"
+    /// for the first `excluded` entry of its chain that matches it, or "not in the `included` list of
+    /// FILE"; nil when it is linted.
+    public func exclusionReason(forFile path: String) -> String? {
+        lock.withLock {
+            let chain = resolve(folder: Self.parent(of: path))
+            for exclusion in chain.exclusions where exclusion.pattern.matches(path) {
+                let parts = exclusion.id.split(separator: "\u{1f}", omittingEmptySubsequences: false)
+                let file = String(parts.first ?? "")
+                let configuration = file == main.file ? main : nested[file]
+                if let configuration, let index = parts.last.flatMap({ Int($0) }), index < configuration.excludedEntries.count {
+                    let entry = configuration.excludedEntries[index]
+                    return "excluded by \(configuration.shownPath ?? file):\(entry.line) ('\(entry.entry)')"
+                }
+                return "excluded by \(file.isEmpty ? "the configuration" : file)"
+            }
+            if let included = chain.included, !included.contains(where: { $0.matches(path) }) {
+                return "not in the configuration's `included` list"
+            }
+            return nil
+        }
+    }
 
     func configuration(forFile path: String) -> Effective {
         lock.withLock { resolve(folder: Self.parent(of: path)) }
@@ -143,6 +178,7 @@ public final class ConfigurationTree: @unchecked Sendable {
             exclusions += Self.exclusions(of: child)
             if !child.included.isEmpty { included = child.included.map { PathPattern($0, in: "/") } }
         }
+        if let forcedOnlyRules { configuration.onlyRules = forcedOnlyRules }
         let result = Effective(key: key, configuration: configuration, exclusions: exclusions, included: included)
         effective[key] = result
         effectiveByFolder[folder] = result

@@ -40,6 +40,22 @@ public struct ProjectLayout: Sendable {
             .max { $0.path.count < $1.path.count }
     }
 
+    /// A path as a message shows it: relative to the folder it was linted from (the deepest
+    /// command-line path holding it; for a file named alone, its folder), as reporters show their file
+    /// fields, so a message never names the user's machine. Absolute when no root holds it.
+    public func shown(_ path: String) -> String {
+        guard let root = root(of: path) else { return path }
+        // A file named alone is its own root: its folder is where it was linted from.
+        let folder = root.path == path ? String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) : root.path
+        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
+    }
+
+    /// A location as a message shows it: `Sources/App.swift:12`, relative as `shown(_:)` makes it.
+    public func shown(_ location: SourceLocation) -> String {
+        "\(shown(location.file)):\(location.line)"
+    }
+
     /// The project a file belongs to: its root's path when that root holds its own project, else ""
     /// (every path that holds no project of its own is linted as one project).
     public func project(of path: String) -> String {

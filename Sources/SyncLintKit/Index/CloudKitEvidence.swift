@@ -1,7 +1,7 @@
 import Foundation
 
 /// Whether stores sync with CloudKit, and the file and line that says so. Every CloudKit rule applies
-/// only where this finds evidence, and names it in its message.
+/// only where this finds evidence, and names it in its message (relative to the linted folder).
 ///
 /// Evidence is asked for a place (a model's file, a container's file): it comes from the stores of the
 /// Xcode targets that compile that file, and from those targets' own entitlements, so an app target that
@@ -56,10 +56,10 @@ public struct CloudKitEvidence: Sendable {
             for store in scope.stores {
                 switch store.kind {
                 case .swiftDataCloudKit:
-                    return scope.described("`cloudKitDatabase` at \(store.location.description)")
+                    return scope.described("`cloudKitDatabase` at \(layout.shown(store.location))")
                 case .swiftDataAutomatic:
                     if let entitlements = scope.entitlements {
-                        return scope.described("the default configuration at \(store.location.description) with CloudKit in \(entitlements)")
+                        return scope.described("the default configuration at \(layout.shown(store.location)) with CloudKit in \(layout.shown(entitlements))")
                     }
                 default: break
                 }
@@ -87,7 +87,7 @@ public struct CloudKitEvidence: Sendable {
         }
         for scope in scopes(for: file) {
             if let store = scope.stores.first(where: { $0.kind == .coreDataCloudKit && matches($0.modelName) }) {
-                return scope.described("`NSPersistentCloudKitContainer` at \(store.location.description)")
+                return scope.described("`NSPersistentCloudKitContainer` at \(layout.shown(store.location))")
             }
         }
         return nil

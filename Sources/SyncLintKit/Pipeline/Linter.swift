@@ -29,6 +29,24 @@ public struct StageTimings: Sendable {
     /// Resolving index-dependent findings, project rules, suppression and sorting.
     public var rules = 0.0
     public var report = 0.0
+    /// Per rule id, with `Linter.measuresListeners`: its hooks in every walk, its end-of-file checks,
+    /// its questions to the index and, for a project rule, its check (summed over threads).
+    public var perRule: [String: Double] = [:]
+    /// Per index fact collector, with `Linter.measuresListeners`: its hooks in every walk.
+    public var perCollector: [String: Double] = [:]
+
+    /// Adds another run's times (several projects linted in one command).
+    mutating func add(_ other: StageTimings) {
+        discover += other.discover
+        read += other.read
+        parse += other.parse
+        walk += other.walk
+        filesWall += other.filesWall
+        index += other.index
+        rules += other.rules
+        perRule.merge(other.perRule, uniquingKeysWith: +)
+        perCollector.merge(other.perCollector, uniquingKeysWith: +)
+    }
 }
 
 public struct LintResult: Sendable {
@@ -48,6 +66,10 @@ public struct LintResult: Sendable {
 /// collects index facts and runs the syntax rules → merge the project index → resolve
 /// index-dependent findings and run project rules → suppress, sort.
 public enum Linter {
+    /// `--timings`: time every rule's and collector's hooks. Off by default, since reading the clock
+    /// around each hook of each node costs more than some hooks do. Set once, before a run.
+    nonisolated(unsafe) public static var measuresListeners = false
+
     /// Which rules run for a configuration.
     public static func enabledRules(configuration: Configuration, enableAllRules: Bool) -> Set<String> {
         let all = RuleRegistry.allDescriptions
@@ -138,6 +160,8 @@ public enum Linter {
         var suppression: SuppressionMap?
         var warning: String?
         var read = 0.0, parse = 0.0, walk = 0.0
+        /// With `measuresListeners`: seconds per rule id and per collector.
+        var ruleTimes: [String: Double] = [:], collectorTimes: [String: Double] = [:]
     }
 
     /// `parallel: false` processes the files one after another on the calling thread: a test compares
@@ -200,6 +224,8 @@ public enum Linter {
             timings.read += result.read
             timings.parse += result.parse
             timings.walk += result.walk
+            timings.perRule.merge(result.ruleTimes, uniquingKeysWith: +)
+            timings.perCollector.merge(result.collectorTimes, uniquingKeysWith: +)
         }
 
         // One index per project: the facts of one project (its CloudKit evidence, its models) never decide
@@ -222,12 +248,13 @@ public enum Linter {
                                      resources: resources.filter { layout.project(of: $0.path) == project },
                                      cloudKitMode: configuration.cloudKit, layout: layout.restricted(toProject: project))
             let indexTime = clock.lap()
+            var ruleTimes: [String: Double] = [:]
             let findings = checkProject(index: index, members: members, fileResults: fileResults, descriptions: descriptions,
-                                        groups: sortedGroups) { path in
+                                        groups: sortedGroups, ruleTimes: &ruleTimes) { path in
                 knownGroupKeys[path].flatMap { knownGroups[$0] }
                     ?? makeGroup(configurations.configuration(forFile: path).configuration, enableAllRules: enableAllRules)
             }
-            return ProjectOutcome(index: index, findings: findings, indexTime: indexTime, rulesTime: clock.lap())
+            return ProjectOutcome(index: index, findings: findings, indexTime: indexTime, rulesTime: clock.lap(), ruleTimes: ruleTimes)
         }
         var rulesClock = Stopwatch()
         let outcomes = ResultSlots<ProjectOutcome>(count: projectNames.count)
@@ -238,6 +265,7 @@ public enum Linter {
         }
         // cannot fail: every slot was filled above.
         let indexes = outcomes.values.map { $0! }
+        for outcome in indexes { timings.perRule.merge(outcome.ruleTimes, uniquingKeysWith: +) }
         var findings = indexes.flatMap(\.findings)
         var suppressions: [String: SuppressionMap] = [:]
         for (position, input) in files.enumerated() {
@@ -289,16 +317,22 @@ public enum Linter {
         let findings: [Finding]
         let indexTime: Double
         let rulesTime: Double
+        /// With `measuresListeners`: each rule's questions to this index and its project check.
+        let ruleTimes: [String: Double]
     }
 
     /// One project's findings: its files' pending findings resolved against its index, then the project
     /// rules, each kept where the finding's own file enables it and its kind of code is one the rule checks.
     static func checkProject(index: ProjectIndex, members: [Int], fileResults: [FileResult], descriptions: [String: RuleDescription],
-                             groups: [RuleGroup], group: (String) -> RuleGroup) -> [Finding] {
+                             groups: [RuleGroup], ruleTimes: inout [String: Double], group: (String) -> RuleGroup) -> [Finding] {
         var projectFindings: [Finding] = []
+        let measures = measuresListeners
         for position in members {
             for pending in fileResults[position].pending {
-                guard let message = pending.message(in: index),
+                var clock = Stopwatch()
+                let answer = pending.message(in: index)
+                if measures { ruleTimes[pending.ruleID, default: 0] += clock.lap() }
+                guard let message = answer,
                       let description = descriptions[pending.ruleID] else { continue }
                 projectFindings.append(Finding(ruleID: pending.ruleID, ruleName: description.name, severity: description.severity,
                                                message: message, file: pending.location.file, line: pending.location.line,
@@ -316,7 +350,10 @@ public enum Linter {
                 if !optionSets.contains(values) { optionSets.append(values) }
             }
             for values in optionSets {
-                projectFindings += rule.check(index: index, options: RuleOptions(values)).filter { finding in
+                var clock = Stopwatch()
+                let found = rule.check(index: index, options: RuleOptions(values))
+                if measures { ruleTimes[id, default: 0] += clock.lap() }
+                projectFindings += found.filter { finding in
                     let owner = group(finding.file)
                     return owner.enabled.contains(id) && (owner.configuration.ruleOptions[id]?.values ?? [:]) == values
                 }
@@ -351,11 +388,17 @@ public enum Linter {
         }
         let context = FileContext(path: input.path, text: text, tree: tree)
         let rules = plan.makeRules()
-        FileWalker(context: context, collectors: IndexCollectors.make(), rules: rules).walk(tree)
+        let listenerTimes = measuresListeners ? ListenerTimes() : nil
+        FileWalker(context: context, collectors: IndexCollectors.make(), rules: rules, listenerTimes: listenerTimes).walk(tree)
         for rule in rules {
             context.currentRuleID = type(of: rule).description.id
+            var finishClock = Stopwatch()
             rule.finishFile(context: context)
+            if let listenerTimes {
+                listenerTimes.add(UInt64(finishClock.lap() * 1e9), to: listenerTimes.slot(for: context.currentRuleID, isRule: true))
+            }
         }
+        if let listenerTimes { (result.ruleTimes, result.collectorTimes) = listenerTimes.seconds }
         result.facts = context.facts
         result.pending = context.pendingFindings
         result.suppression = SuppressionMap(text: text, tree: tree)

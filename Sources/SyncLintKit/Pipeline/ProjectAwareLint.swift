@@ -124,15 +124,7 @@ extension Linter {
             warnings.append(warning)
         }
         var timings = StageTimings()
-        for result in results {
-            timings.discover += result.timings.discover
-            timings.read += result.timings.read
-            timings.parse += result.timings.parse
-            timings.walk += result.timings.walk
-            timings.filesWall += result.timings.filesWall
-            timings.index += result.timings.index
-            timings.rules += result.timings.rules
-        }
+        for result in results { timings.add(result.timings) }
         var result = LintResult(findings: Array(Set(results.flatMap(\.findings))).sorted(by: Finding.ordered), warnings: warnings,
                                 filesLinted: results.map(\.filesLinted).reduce(0, +), timings: timings)
         result.lintableFiles = results.map(\.lintableFiles).reduce(0, +)

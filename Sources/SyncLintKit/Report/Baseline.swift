@@ -84,8 +84,10 @@ public struct Baseline: Sendable, Equatable {
     }
 
     /// Writes the baseline atomically (a temporary file renamed over the old one).
+    /// Written as `--output` writes a report (`ReportDestination`): a regular file atomically, a link
+    /// followed, a read-only file refused.
     public func write(to path: String) throws {
-        try Data(serialized().utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        try ReportDestination.write(serialized(), to: path)
     }
 
     public func contains(_ identity: FindingIdentity) -> Bool { identities.contains(identity) }

@@ -45,7 +45,9 @@ public enum HTMLReporter {
             <h1>SyncLint report</h1>
 
             """
-        html += "<p class=\"meta\">\(escape(report.root)) · \(report.rules.count) rules ran · SyncLint \(RuleDocumentation.version)</p>\n"
+        // The folder's name, not its absolute path: a report kept as an artifact names no one's machine.
+        let folder = report.root.split(separator: "/").last.map(String.init) ?? "/"
+        html += "<p class=\"meta\">\(escape(folder)) · \(report.rules.count) rules ran · SyncLint \(RuleDocumentation.version)</p>\n"
         html += "<div class=\"counts\"><div class=\"count\"><b>\(report.findings.count)</b>findings</div>"
         html += "<div class=\"count error\"><b>\(report.errorCount)</b>errors</div>"
         html += "<div class=\"count warning\"><b>\(report.warningCount)</b>warnings</div>"
@@ -75,7 +77,10 @@ public enum HTMLReporter {
             if let rule {
                 html += "<p class=\"why\">\(inlineCode(rule.whatItDoes))</p>\n"
                 html += "<details><summary>Why is this bad?</summary><p class=\"why\">\(inlineCode(rule.whyIsThisBad))</p>"
-                html += "<p><a href=\"\(escape(report.helpURL(for: rule.id)))\">Full documentation</a></p></details>\n"
+                if let help = report.helpURL(for: rule.id) {
+                    html += "<p><a href=\"\(escape(help))\">Full documentation</a></p>"
+                }
+                html += "</details>\n"
             }
             let byFile = Dictionary(grouping: group.findings, by: { report.path(of: $0) })
             for path in byFile.keys.sorted() {

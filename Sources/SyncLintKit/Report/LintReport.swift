@@ -10,14 +10,12 @@ public struct LintReport: Sendable {
     public let root: String
     /// Per finding, in the same order: its identity (baseline key, fingerprints).
     public let identities: [FindingIdentity]
-    /// Where each rule's documentation lives; `helpURL(for:)` appends the rule's anchor.
-    public let documentationURL: String
-
-    /// The published rule reference; each rule has an anchor named after its id.
-    public static let defaultDocumentationURL = "https://github.com/synclint/synclint/blob/main/docs/rules.md"
+    /// Where the rule reference (`docs/rules.md`) is published, or nil: then reports carry no help
+    /// links rather than a guessed address. `helpURL(for:)` appends the rule's anchor.
+    public let documentationURL: String?
 
     public init(findings: [Finding], rules: [RuleDescription] = RuleRegistry.allDescriptions, root: String = "/",
-                documentationURL: String = LintReport.defaultDocumentationURL, locate: Bool = true,
+                documentationURL: String? = RuleDocumentation.documentationURL, locate: Bool = true,
                 text: (String) -> String? = { try? String(contentsOfFile: $0, encoding: .utf8) }) {
         self.findings = findings
         self.rules = rules.sorted { $0.id < $1.id }
@@ -28,7 +26,7 @@ public struct LintReport: Sendable {
         self.identities = FindingIdentities.compute(findings, root: root, text: locate ? text : { _ in nil })
     }
 
-    init(findings: [Finding], rules: [RuleDescription], root: String, identities: [FindingIdentity], documentationURL: String) {
+    init(findings: [Finding], rules: [RuleDescription], root: String, identities: [FindingIdentity], documentationURL: String?) {
         self.findings = findings
         self.rules = rules
         self.root = root
@@ -42,8 +40,9 @@ public struct LintReport: Sendable {
     }
 
     /// The rule's section in the rule reference, by the anchor GitHub gives its heading.
-    public func helpURL(for ruleID: String) -> String {
-        documentationURL + "#" + (rule(ruleID).map(RuleDocumentation.anchor(for:)) ?? ruleID)
+    public func helpURL(for ruleID: String) -> String? {
+        guard let documentationURL else { return nil }
+        return documentationURL + "#" + (rule(ruleID).map(RuleDocumentation.anchor(for:)) ?? ruleID)
     }
 
     public func rule(_ id: String) -> RuleDescription? {

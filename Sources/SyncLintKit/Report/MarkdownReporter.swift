@@ -7,7 +7,7 @@ public enum MarkdownReporter {
         text += "| Severity | Rule | Location | Message |\n|---|---|---|---|\n"
         for finding in report.findings {
             let severity = finding.severity == .error ? "❌ error" : "⚠️ warning"
-            let rule = "[`\(finding.ruleID)`](\(report.helpURL(for: finding.ruleID)))"
+            let rule = report.helpURL(for: finding.ruleID).map { "[`\(finding.ruleID)`](\($0))" } ?? "`\(finding.ruleID)`"
             text += "| \(severity) | \(rule) | `\(cell(report.path(of: finding)))`:\(finding.line):\(finding.column) | \(cell(finding.message)) |\n"
         }
         return text

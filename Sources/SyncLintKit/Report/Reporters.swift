@@ -23,6 +23,53 @@ public enum ReporterKind: String, CaseIterable, Sendable {
     /// Finding counts per rule.
     case summary
 
+    /// SwiftLint's names for the same formats, accepted as they are.
+    public static let swiftLintAliases: [String: ReporterKind] = [
+        "github-actions-logging": .githubActions,
+        // SwiftLint's `gitlab` is JUnit XML for GitLab's test reports.
+        "gitlab": .junit,
+    ]
+
+    /// SwiftLint's reporters with no SyncLint twin, and what to use instead.
+    static let swiftLintReplacements: [String: String] = [
+        "csv": "use `json` (the same fields) or `checkstyle`",
+        "emoji": "use `xcode` or `summary`",
+        "sonarqube": "SonarQube imports SARIF: use `sarif`",
+        "relative-path": "use a CI format (`checkstyle`, `json`, `sarif`, …), whose paths are relative to the project root",
+    ]
+
+    public struct UnknownName: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The reporter a name (SyncLint's, or SwiftLint's for the same format) stands for, or why there is none.
+    public static func named(_ name: String) -> Result<ReporterKind, UnknownName> {
+        if let kind = ReporterKind(rawValue: name) ?? swiftLintAliases[name] { return .success(kind) }
+        let names = allCases.map(\.rawValue)
+        if let replacement = swiftLintReplacements[name] {
+            return .failure(UnknownName(description: "SyncLint has no '\(name)' reporter; \(replacement)"))
+        }
+        return .failure(UnknownName(description: "unknown reporter '\(name)'"
+            + Configuration.suggestion(for: name, among: Set(names).union(swiftLintAliases.keys))
+            + "; use one of \(names.joined(separator: ", "))"))
+    }
+
+    /// What the format is for, as `synclint reporters` lists it.
+    public var purpose: String {
+        switch self {
+        case .xcode: return "Xcode and editors: path:line:col: warning: message (rule_id)"
+        case .json: return "tools that read SwiftLint's JSON"
+        case .sarif: return "GitHub code scanning, SonarQube, CI dashboards (SARIF 2.1.0)"
+        case .githubActions: return "GitHub Actions annotations (SwiftLint: github-actions-logging)"
+        case .checkstyle: return "Jenkins, reviewdog, Danger (Checkstyle XML)"
+        case .junit: return "GitLab, Jenkins and Azure test results (JUnit XML; SwiftLint: gitlab)"
+        case .codeclimate: return "GitLab code quality (Code Climate JSON)"
+        case .markdown: return "$GITHUB_STEP_SUMMARY and merge-request comments"
+        case .html: return "one self-contained page to keep as an artifact"
+        case .summary: return "findings and files per rule"
+        }
+    }
+
     /// Whether the format prints identities (fingerprints), which need each file with findings read
     /// and parsed again. (Columns need nothing more: every finding's column already counts Unicode
     /// scalars, see `SourceColumn`.)

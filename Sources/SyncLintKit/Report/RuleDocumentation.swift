@@ -3,11 +3,15 @@
 public enum RuleDocumentation {
     public static let version = "0.1.0"
 
+    /// Where this build's rule reference is published, for the help links of SARIF, Markdown and HTML
+    /// reports: set it when you publish SyncLint (the address of your copy's `docs/rules.md`). A
+    /// project may name its own with the `documentation_url` configuration key. Nil: no links.
+    public static let documentationURL: String? = nil
+
     public static func markdown(for rule: RuleDescription) -> String {
         var text = "## `\(rule.id)`: \(rule.name)\n\n"
         text += "Default: \(rule.isOptIn ? "opt-in" : "on") · Severity: \(rule.severity.rawValue)"
         text += " · Fix: \(rule.fixSafety.rawValue) · Applies to: \(rule.appliesTo.summary)\n\n"
-        if let origin = origin(of: rule) { text += "Learned from \(origin).\n\n" }
         text += "### What it does\n\n\(rule.whatItDoes)\n\n"
         text += "### Why is this bad?\n\n\(rule.whyIsThisBad)\n\n"
         if !rule.options.isEmpty {

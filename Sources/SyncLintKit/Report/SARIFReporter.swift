@@ -17,16 +17,17 @@ public enum SARIFReporter {
     public static func render(_ report: LintReport) -> String {
         let ruleIndex = Dictionary(uniqueKeysWithValues: report.rules.enumerated().map { ($1.id, $0) })
         let driverRules: [[String: Any]] = report.rules.map { rule in
-            [
+            var entry: [String: Any] = [
                 "id": rule.id,
                 "name": rule.name,
                 "shortDescription": ["text": RuleDocumentation.firstSentence(rule.whatItDoes)],
                 "fullDescription": ["text": FindingIdentity.normalized(Substring(rule.whatItDoes))],
                 "defaultConfiguration": ["level": rule.severity.rawValue, "enabled": !rule.isOptIn],
                 "help": ["text": rule.whyIsThisBad, "markdown": RuleDocumentation.markdown(for: rule)],
-                "helpUri": report.helpURL(for: rule.id),
                 "properties": ["tags": Self.tags(for: rule), "fixSafety": rule.fixSafety.rawValue],
             ]
+            if let help = report.helpURL(for: rule.id) { entry["helpUri"] = help }
+            return entry
         }
         let results: [[String: Any]] = report.findings.indices.map { index in
             let finding = report.findings[index]
@@ -52,16 +53,13 @@ public enum SARIFReporter {
             return result
         }
         let rootURI = URL(fileURLWithPath: report.root, isDirectory: true).absoluteString
+        var driver: [String: Any] = ["name": "SyncLint", "version": RuleDocumentation.version, "rules": driverRules]
+        if let documentationURL = report.documentationURL { driver["informationUri"] = documentationURL }
         let log: [String: Any] = [
             "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
             "version": "2.1.0",
             "runs": [[
-                "tool": ["driver": [
-                    "name": "SyncLint",
-                    "version": RuleDocumentation.version,
-                    "informationUri": report.documentationURL,
-                    "rules": driverRules,
-                ]],
+                "tool": ["driver": driver],
                 "originalUriBaseIds": [rootBaseID: ["uri": rootURI.hasSuffix("/") ? rootURI : rootURI + "/"]],
                 "columnKind": "unicodeCodePoints",
                 "results": results,

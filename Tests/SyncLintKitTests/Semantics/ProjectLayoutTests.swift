@@ -50,7 +50,7 @@ struct ProjectLayoutTests {
             "AppAndWidget/Notes/Note.swift:5 cloudkit_unique_constraint",
         ], "the widget's local Snapshot model is quiet; the test's and the preview's containers are not app code")
         let message = try #require(result.findings.first { $0.ruleID == "cloudkit_unique_constraint" }?.message)
-        #expect(message.contains("Notes/NotesApp.swift:7 with CloudKit in \(Self.projects)/AppAndWidget/Notes/Notes.entitlements (target `Notes`)"),
+        #expect(message.contains("the default configuration at Notes/NotesApp.swift:7 with CloudKit in Notes/Notes.entitlements (target `Notes`)"),
                 "\(message)")
         #expect(!result.findings.contains { $0.file.contains("NotesTests") || $0.file.contains("Preview Content") })
     }

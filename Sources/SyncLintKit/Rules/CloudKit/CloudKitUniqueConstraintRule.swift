@@ -10,8 +10,8 @@ public enum CloudKitUniqueConstraintRule: ProjectRule {
         whyIsThisBad: """
             CloudKit supports no unique constraint at all. With one in the schema, loading a CloudKit-backed \
             store fails, `ModelContainer` creation throws, and the usual `fatalError` in its `catch` crashes the \
-            app on every launch. A popular guide to this very crash calls `@Attribute(.unique) private(set) var id: UUID` \
-            "OK: synthetic ID"; it is not: a unique synthetic id fails exactly the same way, so it is reported too.
+            app on every launch. A unique synthetic id (`@Attribute(.unique) private(set) var id: UUID`) \
+            fails exactly the same way, so it is reported too.
             """,
         seed: "003",
         severity: .error,
@@ -66,8 +66,8 @@ public enum CloudKitUniqueConstraintRule: ProjectRule {
         ],
         knownLimitations: """
             CloudKit is judged on for the whole project when any store syncs; a model kept only in a local \
-            configuration next to a synced one is reported too (set `cloudkit: off`, or suppress). The \
-            "synthetic ID" exception such guides make is deliberately not honoured: see `docs/departures-from-seeds.md`.
+            configuration next to a synced one is reported too (set `cloudkit: off`, or suppress). A \
+            unique synthetic id is reported like any other unique attribute.
             """)
 
     public static func check(index: ProjectIndex, options: RuleOptions) -> [Finding] {

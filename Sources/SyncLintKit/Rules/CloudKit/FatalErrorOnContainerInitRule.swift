@@ -12,8 +12,7 @@ public final class FatalErrorOnContainerInitRule: SyntaxRule {
         whyIsThisBad: """
             With CloudKit, container creation fails for reasons outside the app's control at run time: a schema \
             CloudKit rejects, an account or container problem, a migration. A `fatalError` there turns each of them \
-            into a crash on every launch, and the user can do nothing about it (a CloudKit unique-constraint guide: "App crashes at startup \
-            with `fatalError` during `ModelContainer` creation ... No graceful degradation"). Fall back to a local \
+            into a crash on every launch, and the user can do nothing about it. Fall back to a local \
             or in-memory store and tell the user.
             """,
         seed: "003",

@@ -14,8 +14,7 @@ public final class BlockingWaitInAsyncRule: SyntaxRule {
         whyIsThisBad: """
             Swift concurrency runs on a small cooperative pool, one thread per core. A blocked thread is a lost \
             core, and when every pool thread waits for work that needs a pool thread, the app deadlocks; a lock \
-            held across an `await` may be released on another thread, or never (a dice app's pattern guide: mixing GCD \
-            and Swift concurrency). Use `Task.sleep(for:)`, `await` the work, or an actor instead.
+            held across an `await` may be released on another thread, or never. Use `Task.sleep(for:)`, `await` the work, or an actor instead.
             """,
         seed: "002",
         triggeringExamples: [
@@ -168,8 +167,13 @@ public final class BlockingWaitInAsyncRule: SyntaxRule {
             } else {
                 return
             }
-            context.report(call, "`\(method)` waits on a semaphore or group, so calling it from async code blocks a thread of the cooperative pool (and the main thread, on the main actor); make it async and `await` the work",
-                           when: .callBlocks(CallReference(caller: caller, callee: method, receiver: receiver)))
+            let reference = CallReference(caller: caller, callee: method, receiver: receiver)
+            // The message says where the blocking function is: it is another function, often in another file.
+            context.report(call) { index in
+                guard index.holds(.callBlocks(reference)), let callee = index.callee(of: reference),
+                      let summary = index.summary(of: callee) else { return nil }
+                return "`\(method)` (\(index.layout.shown(summary.location))) waits on a semaphore or group, so calling it from async code blocks a thread of the cooperative pool (and the main thread, on the main actor); make it async and `await` the work"
+            }
         }
     }
 

@@ -17,8 +17,7 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
         whyIsThisBad: """
             Cancellation is how `.task(id:)` and task handles stop stale work, and it arrives as a thrown \
             `CancellationError` (or `URLError.cancelled`). Showing it as an error turns every normal \
-            navigation into a red banner (a reading app's post-mortem: "Separate `CancellationError` handling, doesn't \
-            show error UI").
+            navigation into a red banner.
             """,
         seed: "000, 001",
         // Opt-in: 20 of 22 findings judged right on ten public apps after the narrowing (docs/precision.md), a quick reading; the two wrong are async functions started from button tasks through a receiver whose type is not known.

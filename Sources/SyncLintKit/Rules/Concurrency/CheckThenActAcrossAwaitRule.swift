@@ -13,9 +13,8 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
             """,
         whyIsThisBad: """
             An actor runs other calls while a method is suspended. Two calls both pass the check before either \
-            writes, so the work runs twice and the later write wins with whichever result arrives last: the \
-            double load and stuck spinner of a reading app's post-mortem ("Race window between guard check and state \
-            mutation").
+            writes, so the work runs twice and the later write wins with whichever result arrives last: a \
+            double load, and a spinner that may never stop.
             """,
         seed: "000, 001",
         // Opt-in until narrowed further: 1 of 8 findings right on eight public apps: the callers held an in-flight flag, or a flag set before the suspension already guarded the method (docs/precision.md).

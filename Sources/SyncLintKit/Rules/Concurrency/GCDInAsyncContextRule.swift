@@ -13,8 +13,8 @@ public final class GCDInAsyncContextRule: SyntaxRule {
             """,
         whyIsThisBad: """
             The dispatched closure escapes the task: it is not cancelled with it, its errors cannot be thrown to \
-            the caller, and it gives no actor isolation, so the compiler cannot check what it touches (a dice app's \
-            pattern guide: "Mixing GCD and Swift Concurrency"). `Task.sleep(for:)` replaces \
+            the caller, and it gives no actor isolation, so the compiler cannot check what it touches. \
+            `Task.sleep(for:)` replaces \
             `asyncAfter`, `await MainActor.run` (or simply the code, when already on the main actor) replaces \
             `main.async`, and an async function or `Task.detached` replaces `global().async`.
             """,

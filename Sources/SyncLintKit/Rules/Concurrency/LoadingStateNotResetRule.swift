@@ -15,8 +15,7 @@ public final class LoadingStateNotResetRule: SyntaxRule {
             """,
         whyIsThisBad: """
             The flag drives a spinner. An early return or a thrown error that skips the reset leaves the spinner \
-            turning forever, and often blocks the next load too (a reading app's post-mortem: "`isLoading = false` \
-            guaranteed in all paths"). A `defer { isLoading = false }` right after setting it covers every exit.
+            turning forever, and often blocks the next load too. A `defer { isLoading = false }` right after setting it covers every exit.
             """,
         seed: "000, 001",
         options: [RuleOptionDescription("flags", default: "[isLoading, isFetching, isRefreshing, isSaving, isSyncing]",

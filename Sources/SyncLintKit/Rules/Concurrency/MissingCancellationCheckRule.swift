@@ -15,8 +15,7 @@ public final class MissingCancellationCheckRule: SyntaxRule {
             """,
         whyIsThisBad: """
             Cancelling a task only sets a flag; code after a non-throwing `await` runs anyway. A cancelled, \
-            superseded load then writes its stale result over the newer one's (a reading app's post-mortem: \
-            "`Task.checkCancellation()` before and after async work"; "Check cancellation after suspension").
+            superseded load then writes its stale result over the newer one's.
             """,
         seed: "000, 001",
         triggeringExamples: [
@@ -336,7 +335,7 @@ public final class MissingCancellationCheckRule: SyntaxRule {
                       if case .ifHandleCancelled = site.cancellation { return index.isCancellable(site.cancellation) }
                       return false
                   }) else { return nil }
-            return "`\(key.name)` is awaited by a task that `\(caller.caller.name)` stores and that is cancelled, but it writes " +
+            return "`\(key.name)` is awaited by a task that `\(caller.caller.name)` stores (\(index.layout.shown(caller.location))) and that is cancelled, but it writes " +
                 "`\(property)` after an `await` without checking; add `guard !Task.isCancelled else { return }` " +
                 "(or `try Task.checkCancellation()`) before the write"
         }

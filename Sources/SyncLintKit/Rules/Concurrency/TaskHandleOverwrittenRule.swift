@@ -13,8 +13,8 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
             """,
         whyIsThisBad: """
             Overwriting the handle drops the only way to cancel the task that was running: two loads now run at \
-            once, and whichever finishes last wins, even if it is the stale one (a reading app's guide to task races, "Cancellation \
-            Pattern": always cancel previous operations before starting new ones).
+            once, and whichever finishes last wins, even if it is the stale one. Cancel \
+            the previous operation before starting a new one.
             """,
         seed: "000, 001",
         // Opt-in: 0 of 19 findings right before the narrowing; 0 of the 8 left (1 unsure), judged again (docs/precision.md).
@@ -240,7 +240,8 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
             let callers = index.callSites(of: functionKey)
             if !callers.isEmpty, callers.allSatisfy({ $0.caller == careful.starter
                 || $0.cancellation == .ifHandleCancelled(typeName: typeName, property: name) }) { return nil }
-            return "`\(method)()` starts again here while `\(name)` may still be running it: `\(careful.starter.name)` cancels `\(name)` before starting it, this entry point neither cancels nor awaits it; call `\(name)?.cancel()` first (or start the load through `\(careful.starter.name)`)"
+            let starterPlace = index.summary(of: careful.starter).map { " (\(index.layout.shown($0.location)))" } ?? ""
+            return "`\(method)()` starts again here while `\(name)` may still be running it: `\(careful.starter.name)`\(starterPlace) cancels `\(name)` before starting it, this entry point neither cancels nor awaits it; call `\(name)?.cancel()` first (or start the load through `\(careful.starter.name)`)"
         }
     }
 

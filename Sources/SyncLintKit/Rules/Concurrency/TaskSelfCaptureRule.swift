@@ -17,14 +17,13 @@ public final class TaskSelfCaptureRule: SyntaxRule {
         whyIsThisBad: """
             `self` holds the task and the task holds `self`: a looping task keeps its owner alive forever, and \
             the owner's `deinit` (where it would cancel the task) never runs. A nested `Task` inside a \
-            `[weak self]` closure silently takes back the strong reference the outer closure gave up (a dice app's \
-            pattern guide; a reading app's "[weak self] Capture Pattern").
+            `[weak self]` closure silently takes back the strong reference the outer closure gave up.
             """,
         seed: "000, 002",
         // Opt-in until narrowed further: 1 of 7 findings right on the calibration apps; narrowed (singletons, task groups, name-only recursion), 1 of the 2 left is right: a loop that ends in an object a singleton owns (docs/precision.md).
         isOptIn: true,
         options: [RuleOptionDescription("strict", default: "false",
-                                        "report every `Task` in a class that uses `self` strongly, as a dice app's pattern guide asks")],
+                                        "report every `Task` in a class that uses `self` strongly")],
         triggeringExamples: [
             RuleExample("""
                 final class Ticker {
@@ -223,8 +222,8 @@ public final class TaskSelfCaptureRule: SyntaxRule {
         knownLimitations: """
             Implicit uses of `self` are recognized by member names the index knows for the enclosing type; a local \
             variable with a member's name counts as a use. In the default mode a one-shot task that uses `self` \
-            strongly is not reported: it releases `self` when it finishes (a dice app's pattern guide asks for `[weak self]` \
-            there too; turn on `strict`), nor is a one-shot `Task` nested in a `[weak self]` closure after \
+            strongly is not reported: it releases `self` when it finishes (turn on `strict` \
+            to report it too), nor is a one-shot `Task` nested in a `[weak self]` closure after \
             `guard let self`, which keeps `self` alive only until it ends. `self?.x` goes through the weak \
             reference and is never a strong use. Structs are never reported: a view's `self` is a value. An \
             app-lifetime singleton (a type with `static let shared = Type()`) is never reported: it lives as long as \

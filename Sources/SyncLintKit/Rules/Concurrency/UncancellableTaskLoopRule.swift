@@ -16,8 +16,7 @@ public final class UncancellableTaskLoopRule: SyntaxRule {
         whyIsThisBad: """
             Nothing holds the task, so nothing can cancel it, and it does not look for cancellation anyway: it \
             polls or listens for the rest of the process, keeps what it captured alive, and keeps working after \
-            the screen or object it served is gone (a dice app's pattern guide: "Always provide a way to cancel \
-            long-running async operations"). A bounded animation loop or a self-rescheduling `asyncAfter` chain \
+            the screen or object it served is gone. A bounded animation loop or a self-rescheduling `asyncAfter` chain \
             ends by itself, but nothing can stop it early, and calling it again starts a second run interleaved \
             with the first: two loops write the same value in turn.
             """,

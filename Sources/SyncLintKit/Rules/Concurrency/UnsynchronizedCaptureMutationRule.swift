@@ -13,8 +13,7 @@ public final class UnsynchronizedCaptureMutationRule: SyntaxRule {
             """,
         whyIsThisBad: """
             Each closure reads and writes the same variable with no synchronization: increments are lost and \
-            a "when all have finished" check fires twice or never (a dice app's pattern guide: the \
-            completion counter). Count with a task group, or keep the counter on the main actor. In Swift 6 language mode \
+            a "when all have finished" check fires twice or never. Count with a task group, or keep the counter on the main actor. In Swift 6 language mode \
             the compiler already rejects this for `@Sendable` closures (\"mutation of captured var in \
             concurrently-executing code\"); SyncLint also finds it in Swift 5 mode and in completion handlers the \
             compiler cannot see are concurrent.

@@ -14,8 +14,7 @@ public final class BackgroundContextOutsidePerformRule: SyntaxRule {
         whyIsThisBad: """
             A private-queue context may only be touched on its own queue; called from the current thread it \
             corrupts its row cache and crashes intermittently, and Core Data's concurrency debugging \
-            (`-com.apple.CoreData.ConcurrencyDebug 1`) traps on it (a macOS app's sync analysis: "Core Data operations ... \
-            not properly isolated").
+            (`-com.apple.CoreData.ConcurrencyDebug 1`) traps on it.
             """,
         seed: "004",
         triggeringExamples: [

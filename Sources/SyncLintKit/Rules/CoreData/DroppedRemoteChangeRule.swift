@@ -13,8 +13,7 @@ public final class DroppedRemoteChangeRule: SyntaxRule {
             """,
         whyIsThisBad: """
             Remote changes are not sent again. Dropping one while the user drags means the UI shows stale data until \
-            some unrelated reload, which is a macOS app's symptom: changes appear only after switching away and back \
-            (its sync analysis: "Edit mode/drag guards might block legitimate updates"). Set `needsReload = true` \
+            some unrelated reload: changes appear only after switching away and back. Set `needsReload = true` \
             and reload when the drag ends.
             """,
         seed: "004",

@@ -11,8 +11,8 @@ public final class LocalChangeFlagRule: SyntaxRule {
             """,
         whyIsThisBad: """
             The flag is racy by design: the notification for a local save arrives later, on another thread, and a \
-            remote change that lands in between is taken for the local save and ignored, so the UI never shows it \
-            (a macOS app's sync analysis). Persistent history tracking answers the question exactly: set the context's \
+            remote change that lands in between is taken for the local save and ignored, so the UI never shows it. \
+            Persistent history tracking answers the question exactly: set the context's \
             `transactionAuthor` when saving and skip transactions whose `author` is yours.
             """,
         seed: "004",

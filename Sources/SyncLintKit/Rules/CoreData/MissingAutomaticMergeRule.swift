@@ -10,8 +10,8 @@ public enum MissingAutomaticMergeRule: ProjectRule {
             """,
         whyIsThisBad: """
             CloudKit imports land in the persistent store, not in the view context: without merging, objects the UI \
-            holds stay stale until something refetches them, which looks exactly like a macOS app's "changes appear \
-            only after switching away and back". Opt-in until its precision is measured on more apps: projects that \
+            holds stay stale until something refetches them: changes appear \
+            only after switching away and back. Opt-in until its precision is measured on more apps: projects that \
             merge through persistent history in a helper the index does not recognize are reported.
             """,
         seed: "004",

@@ -13,8 +13,7 @@ public final class PostBeforePerformCompletesRule: SyntaxRule {
             """,
         whyIsThisBad: """
             `perform` only enqueues the block and returns at once, so the next statement runs before the block: \
-            observers are told to reload before the refresh happened and read old data (a macOS app's sync \
-            analysis: "Posting notification immediately, before refresh completes"). Move the statement into the block \
+            observers are told to reload before the refresh happened and read old data. Move the statement into the block \
             (hopping to the main thread if it must run there), or `await context.perform { }`.
             """,
         seed: "004",

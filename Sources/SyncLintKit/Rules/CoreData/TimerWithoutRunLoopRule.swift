@@ -15,9 +15,8 @@ public final class TimerWithoutRunLoopRule: SyntaxRule {
         whyIsThisBad: """
             `scheduledTimer` adds the timer to the current thread's run loop. Only the main thread's run loop runs \
             by itself; on a GCD worker or the private thread that posts `NSPersistentStoreRemoteChange`, nothing \
-            runs it, so the timer never fires. That is a likely real cause of a macOS app's lost updates (remote changes \
-            shown only after switching apps), which its own sync analysis missed: its debounce timer is created in the \
-            remote-change handler. Hop to the main thread first, or debounce with `Task.sleep` in a task.
+            runs it, so the timer never fires. A debounce timer created in a remote-change \
+            handler is one: remote changes then show only after something else reloads. Hop to the main thread first, or debounce with `Task.sleep` in a task.
             """,
         seed: "004",
         options: [NotificationHandlers.optionDescription],

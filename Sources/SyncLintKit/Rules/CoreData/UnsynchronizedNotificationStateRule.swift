@@ -15,9 +15,9 @@ public final class UnsynchronizedNotificationStateRule: SyntaxRule {
             """,
         whyIsThisBad: """
             Core Data posts these notifications on a private thread, and a selector or `queue: nil` handler runs \
-            right there, while the main thread uses the same properties: a macOS app's `isLocalSave` flag is read and \
+            right there, while the main thread uses the same properties: an `isLocalSave` flag read and \
             reset that way, so a remote change is randomly taken for a local save and dropped, and a `@Published` \
-            property changed there updates SwiftUI off the main thread (from that app's sync analysis). Hop first \
+            property changed there updates SwiftUI off the main thread. Hop first \
             (`guard Thread.isMainThread else { DispatchQueue.main.async { ... }; return }`), or register with `queue: .main`.
             """,
         seed: "004",
@@ -229,7 +229,9 @@ public final class UnsynchronizedNotificationStateRule: SyntaxRule {
                 guard let write = index.writesOnCallersThread(of: FunctionKey(typeName: typeName, name: name)).first,
                       let notification = registration.runsOffMain(index, names: names) else { return nil }
                 let place = write.function.name == name ? "" : " (through `\(write.function.name)()`)"
-                return "`\(name)()` writes `\(write.write.property)`\(place) on the thread that runs this `\(notification)` handler, " +
+                // Where the helper is: it is another function, often in another file.
+                let at = index.summary(of: FunctionKey(typeName: typeName, name: name)).map { " (\(index.layout.shown($0.location)))" } ?? ""
+                return "`\(name)()`\(at) writes `\(write.write.property)`\(place) on the thread that runs this `\(notification)` handler, " +
                     "a private thread; hop to the main thread before calling it (`DispatchQueue.main.async { ... }`) or observe with `queue: .main`"
             }
         }

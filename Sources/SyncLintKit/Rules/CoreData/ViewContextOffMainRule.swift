@@ -11,8 +11,7 @@ public final class ViewContextOffMainRule: SyntaxRule {
             """,
         whyIsThisBad: """
             `viewContext` is a main-queue context: it and its objects may only be used on the main thread. From \
-            another thread it races with SwiftUI reading the same objects and crashes intermittently (a macOS app's \
-            sync analysis: "Core Data operations and UI updates are not properly isolated to main thread"). Use \
+            another thread it races with SwiftUI reading the same objects and crashes intermittently. Use \
             `viewContext.perform { }`, or a background context with objects fetched by id.
             """,
         seed: "004",

@@ -14,8 +14,7 @@ public enum SuperfluousDisableCommandRule: ProjectRule {
         whyIsThisBad: """
             A disable comment outlives the code it was written for: once the finding is fixed or the line moves, \
             the comment silences nothing today and hides the next real finding on that line tomorrow. Removing \
-            stale comments keeps suppression meaningful, as SwiftLint's rule of the same name does. Not from a \
-            case study: it keeps the other rules' suppressions honest.
+            stale comments keeps suppression meaningful, as SwiftLint's rule of the same name does.
             """,
         seed: "—",
         triggeringExamples: [

@@ -12,8 +12,7 @@ public final class AliasComputedPropertyRule: SyntaxRule {
         whyIsThisBad: """
             A property named for what it should compute (`isAnyDieAnimating`) that just returns a separate flag \
             (`isAnimating`) keeps a second copy of the truth, which drifts from the real source (the dice) as soon \
-            as one update forgets it (a dice app's pattern guide: "Computed properties must actually compute. Don't \
-            duplicate state."). Opt-in: a plain alias kept for API compatibility or readability is common and fine.
+            as one update forgets it. Opt-in: a plain alias kept for API compatibility or readability is common and fine.
             """,
         seed: "002",
         isOptIn: true,

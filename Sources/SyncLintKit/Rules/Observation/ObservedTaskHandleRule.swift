@@ -12,7 +12,7 @@ public final class ObservedTaskHandleRule: SyntaxRule {
         whyIsThisBad: """
             The `@Observable` macro tracks every stored property. Storing or clearing a task handle then \
             invalidates every view that read it, which re-evaluates bodies and can restart `.task` modifiers in \
-            the middle of the work the handle belongs to (a reading app's guide to task races: "Why @ObservationIgnored is Essential"). \
+            the middle of the work the handle belongs to. \
             A task handle is bookkeeping, not state a view shows: mark it `@ObservationIgnored`.
             """,
         seed: "000, 001",

@@ -15,8 +15,7 @@ public final class InsertWithoutDuplicateCheckRule: SyntaxRule {
             """,
         whyIsThisBad: """
             With CloudKit there is no database constraint to stop a second record with the same key: saving the \
-            same URL twice, or on two devices, makes duplicates that sync everywhere (a CloudKit unique-constraint guide's red flag: \
-            "Missing duplicate detection before insert"). Look for the existing record first, and return it.
+            same URL twice, or on two devices, makes duplicates that sync everywhere. Look for the existing record first, and return it.
             """,
         seed: "003",
         options: [RuleOptionDescription("logical_unique_keys", default: "{}", "model name → properties that must be unique, e.g. `{ Article: [url] }`")],
@@ -202,7 +201,7 @@ public final class InsertWithoutDuplicateCheckRule: SyntaxRule {
             let fetched = (index.fetchKeysByModel[model] ?? []).filter { index.codeKind(of: $0.location) == .app }
             for key in fetched where properties.contains(where: { $0.name == key.property }) && !keys.contains(where: { $0.property == key.property }) {
                 keys.append(UniqueKey(property: key.property,
-                                      reason: "the app looks it up by `\(key.property)` at \(key.location.description), and CloudKit is on: \(evidence)"))
+                                      reason: "the app looks it up by `\(key.property)` at \(index.layout.shown(key.location)), and CloudKit is on: \(evidence)"))
             }
         }
         let doc = index.declarations(of: model).map(\.docComment).joined(separator: "\n")

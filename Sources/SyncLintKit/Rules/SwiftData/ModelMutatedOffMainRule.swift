@@ -12,8 +12,8 @@ public final class ModelMutatedOffMainRule: SyntaxRule {
             """,
         whyIsThisBad: """
             A model object belongs to the context (and thread) that fetched it; the main context's objects belong \
-            to the main thread. Writing one from another thread corrupts the context and crashes intermittently \
-            (a dice app's pattern guide: "Crash risk!"). Do the work on the main actor, or pass the object's id to a \
+            to the main thread. Writing one from another thread corrupts the context and crashes intermittently. \
+            Do the work on the main actor, or pass the object's id to a \
             background context and fetch it there.
             """,
         seed: "002",

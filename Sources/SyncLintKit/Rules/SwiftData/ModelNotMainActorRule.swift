@@ -5,7 +5,7 @@ public enum ModelNotMainActorRule: ProjectRule {
         name: "Model Not Main Actor",
         whatItDoes: "Finds a `@Model` class that is not annotated `@MainActor`.",
         whyIsThisBad: """
-            The first rule of a dice app's pattern guide: a model context is not thread-safe, and isolating models to the main actor lets \
+            A model context is not thread-safe, and isolating models to the main actor lets \
             the compiler reject every access from another thread. Opt-in, because apps that do background work \
             through `@ModelActor` contexts must not follow it: their models are used on those actors by design.
             """,

@@ -10,14 +10,13 @@ public final class SaveFailureWithoutRollbackRule: SyntaxRule {
             Finds a `catch` that handles the failure of `context.save()` (SwiftData or Core Data) without \
             `rollback()` (or `reset()`) and without a recovery such as re-fetching the existing record, and a \
             `try context.save()` after an insert in a throwing function that lets the error leave with the insert \
-            still in the context. A catch that only rethrows (a red flag of a CloudKit unique-constraint guide), and a propagated save, are \
+            still in the context. A catch that only rethrows, and a propagated save, are \
             quiet when every caller rolls back (followed three calls up).
             """,
         whyIsThisBad: """
             A failed save leaves the offending insert or change in the context. Every later save, for any \
             unrelated change, tries to write it again and fails the same way, so one duplicate or invalid object \
-            silently stops the app from saving anything (a CloudKit unique-constraint guide: "Rollback failed insert", "No fallback to \
-            existing record").
+            silently stops the app from saving anything.
             """,
         seed: "003",
         // Opt-in until narrowed further: 4 of 9 findings right on eight public apps: contexts handed over by `performBackgroundTask` and thrown away, nothing pending after a batch delete, and a catch that only sees a fetch error (docs/precision.md).

@@ -13,8 +13,7 @@ public final class StaleModelAfterAwaitRule: SyntaxRule {
             """,
         whyIsThisBad: """
             While the function is suspended, CloudKit sync and other tasks run: the object may have been \
-            changed or deleted, and writing to it overwrites synced data or touches a deleted object (a reading \
-            app's post-mortem: "Actor Reentrancy in ReaderService"). Capture the id before the suspension and re-fetch \
+            changed or deleted, and writing to it overwrites synced data or touches a deleted object. Capture the id before the suspension and re-fetch \
             the object after it.
             """,
         seed: "000, 001",

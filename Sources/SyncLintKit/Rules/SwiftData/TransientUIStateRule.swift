@@ -13,8 +13,7 @@ public enum TransientUIStateRule: ProjectRule {
         whyIsThisBad: """
             Everything a model stores is saved and, with CloudKit, synced to every device: an animation flag \
             saved mid-animation comes back `true` at the next launch, and a task or timer cannot be persisted \
-            at all (a dice app's pattern guide: "Animation state, UI flags, and computed values should be \
-            `@Transient`").
+            at all.
             """,
         seed: "002",
         options: [RuleOptionDescription("names", default: "[isAnimating, isFlipping, isRolling, isSelected, isExpanded, isHighlighted, isEditing, isDragging]",

@@ -6,12 +6,12 @@ public enum UnregisteredModelRule: ProjectRule {
         whatItDoes: """
             Finds a `@Model` class that is neither listed in any `.modelContainer(for:)`, `ModelContainer(for:)`, \
             `Schema([...])` or `VersionedSchema.models`, nor reachable through relationships from one that is. \
-            With `strict: true`, models reachable only through relationships are reported too, as a dice app's pattern guide asks.
+            With `strict: true`, models reachable only through relationships are reported too.
             """,
         whyIsThisBad: """
             A model the container does not know is not part of the store's schema: inserting it crashes, and a \
             model added later only through a relationship is easy to miss in migrations and CloudKit schema \
-            initialization (a dice app's pattern guide: "Register ALL @Model classes in the model container").
+            initialization.
             """,
         seed: "002",
         options: [RuleOptionDescription("strict", default: "false", "also report models reachable only through relationships")],

@@ -11,8 +11,7 @@ public final class MissingDisappearCleanupRule: SyntaxRule {
             """,
         whyIsThisBad: """
             Animations, timers and observers started on appear keep running after the view is gone: they burn \
-            CPU, hold the objects they capture, and write to state no screen shows (a dice app's pattern \
-            guide: "Clean up timers, tasks, and observers in `onDisappear`").
+            CPU, hold the objects they capture, and write to state no screen shows.
             """,
         seed: "002",
         triggeringExamples: [

@@ -11,7 +11,7 @@ public final class OnAppearTaskRule: SyntaxRule {
         whyIsThisBad: """
             The task is not tied to the view: it keeps running after the view disappears, is never cancelled, \
             and starts again each time the view reappears, so loads overlap and finish against a screen that is \
-            gone (a dice app's pattern guide: "Clean up ... tasks ... in `onDisappear`"). `.task { }` \
+            gone. `.task { }` \
             starts when the view appears and is cancelled when it disappears.
             """,
         seed: "002",

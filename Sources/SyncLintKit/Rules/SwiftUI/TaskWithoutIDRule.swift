@@ -16,8 +16,8 @@ public final class TaskWithoutIDRule: SyntaxRule {
         whyIsThisBad: """
             A `.task` without `id:` runs once per view identity. When the parent passes a different value \
             (another article, a view model whose model CloudKit just changed), the running task is neither \
-            cancelled nor restarted, so it finishes against the old value or races a second load: the \
-            endless spinner of a reading app's post-mortem. `.task(id:)` with the value's stable \
+            cancelled nor restarted, so it finishes against the old value or races a second load, and a \
+            spinner may never stop. `.task(id:)` with the value's stable \
             identity cancels the old task and starts a new one exactly when the identity changes.
             """,
         seed: "000, 001",

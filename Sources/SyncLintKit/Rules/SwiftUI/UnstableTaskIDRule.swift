@@ -14,7 +14,7 @@ public final class UnstableTaskIDRule: SyntaxRule {
         whyIsThisBad: """
             SwiftUI cancels and restarts the task every time the id changes. A title or a status that CloudKit \
             sync rewrites mid-load restarts the load under the user's feet, and a computed property can change on \
-            every evaluation (a reading app's guide to task races: "Choosing the Right Identity Value"). The id should be immutable for the \
+            every evaluation. The id should be immutable for the \
             entity's lifetime: its `id`.
             """,
         seed: "000",
