@@ -6,7 +6,8 @@ public enum TaskFacts {
     public static func isTaskCreation(_ call: FunctionCallExprSyntax, context: FileContext? = nil) -> Bool {
         let method = context?.calleeMethodName(call) ?? SyntaxFacts.calleeMethodName(call)
         guard FrameworkCalls.mentions(method) else { return false }
-        let runner = FrameworkCalls.lookup(method: method, receiver: "", callee: SyntaxFacts.calleeName(call))?.runsClosure
+        let callee = FrameworkCalls.needsCallee(method) ? SyntaxFacts.calleeName(call) : ""
+        let runner = FrameworkCalls.lookup(method: method, receiver: "", callee: callee)?.runsClosure
         return (runner == .unstructuredTask || runner == .detachedTask) && !SyntaxFacts.closures(of: call).isEmpty
     }
 

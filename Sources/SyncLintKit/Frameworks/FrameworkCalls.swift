@@ -287,8 +287,10 @@ public enum FrameworkCalls {
     /// Whether deciding a call of `method` needs the callee as written: build it only then.
     public static func needsCallee(_ method: String) -> Bool { methodsNeedingCallee.contains(method) }
 
-    /// Whether the closure of a call of `method` belongs to a task SwiftUI cancels (`.task`, `.refreshable`).
+    /// Whether the closure of a call of `method` that the walker left unclassified (`.other(callee:)`) runs in a
+    /// task SwiftUI cancels: `.refreshable`. (A `.task` closure is classified as a view task; a `Foo.task { }`
+    /// that the table does not match stays unknown.)
     public static func swiftUICancels(closureOf method: String) -> Bool {
-        byMethod[method]?.contains { $0.cancellation == .bySwiftUI } ?? false
+        byMethod[method]?.contains { $0.cancellation == .bySwiftUI && $0.runsClosure == nil } ?? false
     }
 }

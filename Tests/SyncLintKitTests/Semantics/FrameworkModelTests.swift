@@ -146,7 +146,9 @@ struct FrameworkCallTests {
     }
 
     @Test func aTypeReceiverIsNotAViewTask() {
-        #expect(Self.seen("func f() { Foo.task { probe() } }")?.closure == .other(callee: "task"))
+        let seen = Self.seen("func f() async { Foo.task { probe() } }")
+        #expect(seen?.closure == .other(callee: "task"))
+        #expect(seen?.cancellation == .ifCallersCancellable(FunctionKey(typeName: nil, name: "f")), "unknown: its callers decide, not SwiftUI")
         #expect(Self.entry(for: "task", in: "func f() { Foo.task { } }") == nil)
     }
 }
