@@ -54,6 +54,20 @@ struct CloudKitSituationTests {
         #expect(!result.findings.contains { $0.ruleID == "fatal_error_on_container_init" })
     }
 
+    @Test func aModelTypeNamedLikeAConfigurationIsStillAModel() {
+        // `ModelContainer(for: …, APIConfiguration.self)` builds the default configuration, which syncs here.
+        let result = lint("ModelNamedConfiguration")
+        #expect(schemaFindings(result) == Self.swiftDataFindings)
+        #expect(result.findings.contains { $0.ruleID == "fatal_error_on_container_init" && $0.line == 11 })
+    }
+
+    @Test func modelsOnlyInALocalContainerNextToASyncedOneAreNotChecked() {
+        let result = lint("SecondLocalContainer")
+        #expect(schemaFindings(result) == ["Models.swift:30 cloudkit_nonoptional_attribute"], "only Note is in the synced store")
+        let crashes = result.findings.filter { $0.ruleID == "fatal_error_on_container_init" }.map(\.line)
+        #expect(crashes == [6], "the `.none` container cannot hit a CloudKit failure")
+    }
+
     @Test func configurationForcesCloudKitEitherWay() {
         #expect(schemaFindings(lint("LocalOnly", cloudKit: .on)) == Self.swiftDataFindings)
         #expect(schemaFindings(lint("ExplicitPrivate", cloudKit: .off)).isEmpty)

@@ -40,8 +40,8 @@ public struct CatchFacts: Sendable {
         var handlesURLCancelled = false
         for earlier in clauses[...index] {
             let pattern = earlier.catchItems.trimmedText
-            if pattern.contains("CancellationError") { handlesCancellation = true }
-            if pattern.contains("URLError") && pattern.contains("cancelled") { handlesURLCancelled = true }
+            if catches(.cancellationError, pattern: pattern) { handlesCancellation = true }
+            if catches(.urlErrorCancelled, pattern: pattern) { handlesURLCancelled = true }
         }
         return CatchFacts(
             // `do throws(DomainError)`: every error it catches is of the app's own type, never a cancellation.
@@ -50,6 +50,12 @@ public struct CatchFacts: Sendable {
             bodyTestsCancellation: testsCancellation(clause.body), isCatchAll: isCatchAll(clause),
             destinations: destinations(of: clause, context: context),
             cancellation: context.cancellabilityHere())
+    }
+
+    /// Whether a `catch` pattern written as `pattern` names the error a cancelled call throws.
+    static func catches(_ signal: CancellationSignal, pattern: String) -> Bool {
+        let caught = signal.caughtAs
+        return pattern.contains(caught.type) && (caught.member.map { pattern.contains($0) } ?? true)
     }
 
     /// `try await f()` (not `try?`/`try!`) or `for try await` in the body, outside nested closures.
@@ -123,9 +129,11 @@ public struct CatchFacts: Sendable {
     static func awaitsURLSessionCall(_ body: CodeBlockSyntax) -> Bool {
         var found = false
         BodyScanner.scan(body) { node in
-            guard let call = node.as(FunctionCallExprSyntax.self),
-                  ["data", "download", "upload", "bytes"].contains(SyntaxFacts.calleeMethodName(call)),
-                  let receiver = SyntaxFacts.receiverText(call), receiver.lowercased().contains("session") else { return }
+            guard let call = node.as(FunctionCallExprSyntax.self) else { return }
+            let method = SyntaxFacts.calleeMethodName(call)
+            guard FrameworkCalls.mentions(method), let receiver = SyntaxFacts.receiverText(call),
+                  FrameworkCalls.lookup(method: method, receiver: receiver, callee: "")?.throwsOnCancellation == .urlErrorCancelled
+            else { return }
             var parent = call.parent
             while let node = parent, !node.is(CodeBlockItemSyntax.self) {
                 if node.is(AwaitExprSyntax.self) { found = true; return }

@@ -72,7 +72,7 @@ public enum ExecutionContexts {
                 case .viewTask: return .always
                 // A child task is cancelled with the task that runs its group: whatever decides for the group decides for it.
                 case .taskGroupChild: continue
-                case .other(let callee) where callee == "refreshable": return .always
+                case .other(let callee) where FrameworkCalls.swiftUICancels(closureOf: callee): return .always
                 case .task, .detachedTask:
                     guard let call = closure.call, let type = context.scope.currentType,
                           let property = context.storedHandleName(ofTask: call) else { return .never }
@@ -98,9 +98,10 @@ public enum ExecutionContexts {
         switch closure.kind {
         case .mainQueue, .mainActorRun, .onAppear, .onDisappear, .viewTask: return .mainActor
         case .backgroundQueue:
-            let receiver = closure.call.flatMap(SyntaxFacts.receiverText) ?? ""
-            let method = closure.call.map(SyntaxFacts.calleeMethodName) ?? ""
-            return receiver.hasPrefix("DispatchQueue.global") || method == "concurrentPerform" ? .concurrent : .serialQueue
+            guard let call = closure.call else { return .serialQueue }
+            let entry = FrameworkCalls.lookup(method: SyntaxFacts.calleeMethodName(call), receiver: SyntaxFacts.receiverText(call) ?? "",
+                                              callee: SyntaxFacts.calleeName(call))
+            return entry?.runsClosure == .concurrentQueue ? .concurrent : .serialQueue
         case .perform(let receiver), .performAndWait(let receiver):
             return isMainContext(receiver) ? .mainActor : .privateQueue
         case .detachedTask: return .detachedTask
@@ -108,9 +109,9 @@ public enum ExecutionContexts {
         case .task: return nil
         case .other(let callee):
             guard let call = closure.call else { return nil }
-            if callee == "addObserver", let name = SyntaxFacts.argument("forName", of: call) {
-                let queue = SyntaxFacts.argument("queue", of: call)?.trimmedText ?? "nil"
-                return queue.contains("main") ? .mainActor : .notificationHandler(NotificationNames.normalized(name.trimmedText))
+            if callee == FrameworkCallbacks.observerMethod, let name = SyntaxFacts.argument(FrameworkCallbacks.observerNameLabel, of: call) {
+                let queue = SyntaxFacts.argument(FrameworkCallbacks.observerQueueLabel, of: call)?.trimmedText ?? "nil"
+                return FrameworkCallbacks.observerRunsOnMain(queueText: queue) ? .mainActor : .notificationHandler(NotificationNames.normalized(name.trimmedText))
             }
             if isCompletionHandler(closure.node, of: call) { return .completionHandler }
             return nil
@@ -119,16 +120,16 @@ public enum ExecutionContexts {
 
     /// `viewContext`, `container.viewContext`, `mainContext`: contexts bound to the main queue.
     static func isMainContext(_ receiver: String) -> Bool {
-        receiver.hasSuffix("viewContext") || receiver.hasSuffix("mainContext")
+        FrameworkCallbacks.isMainQueueContext(receiver)
     }
 
     /// A closure passed as `completionHandler:` / `completion:` / `withCompletionHandler:`, or the trailing
     /// closure of a method whose name ends in `completionHandler`.
     static func isCompletionHandler(_ closure: ClosureExprSyntax, of call: FunctionCallExprSyntax) -> Bool {
         if let argument = closure.parent?.as(LabeledExprSyntax.self), let label = argument.label?.text {
-            return ["completionHandler", "completion", "withCompletionHandler", "completionBlock"].contains(label)
+            return FrameworkCallbacks.completionHandlerLabels.contains(label)
         }
-        return SyntaxFacts.calleeMethodName(call).hasSuffix("CompletionHandler")
+        return SyntaxFacts.calleeMethodName(call).hasSuffix(FrameworkCallbacks.completionHandlerMethodSuffix)
     }
 
     private static func enclosingType(of functionFrame: ScopeFrame, in scope: ScopeStack) -> TypeScope? {

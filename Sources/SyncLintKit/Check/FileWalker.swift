@@ -301,37 +301,29 @@ enum ScopeBuilder {
                             capturesSelfWeakly: SyntaxFacts.capturesSelfWeakly(closure), isMainActorAnnotated: isMainActor)
     }
 
-    /// Decides what runs a closure from the call it is passed to. Called for every closure and by rules
-    /// for many calls, so it looks at the method name's token first and builds receiver text only for
-    /// the few names that need it.
+    /// Decides what runs a closure from the call it is passed to, by asking the framework table
+    /// (`FrameworkCalls`). Called for every closure and by rules for many calls, so it looks the method
+    /// name up first and builds receiver text only for the few names the table knows.
     static func classify(_ call: FunctionCallExprSyntax) -> ClosureKind {
         let method = SyntaxFacts.calleeMethodName(call)
-        switch method {
-        case "Task":
-            return SyntaxFacts.calleeName(call) == "Task" ? .task : .other(callee: method)
-        case "detached":
-            return SyntaxFacts.calleeName(call) == "Task.detached" ? .detachedTask : .other(callee: method)
-        case "run":
-            return SyntaxFacts.calleeName(call) == "MainActor.run" ? .mainActorRun : .other(callee: method)
-        case "onAppear": return .onAppear
-        case "onDisappear": return .onDisappear
-        case "addTask", "addTaskUnlessCancelled": return .taskGroupChild
-        case "concurrentPerform": return .backgroundQueue
-        case "task", "perform", "performAndWait", "async", "asyncAfter", "sync", "asyncAndWait", "addOperation":
-            break
-        default:
+        guard FrameworkCalls.mentions(method) else { return .other(callee: method) }
+        let receiver = FrameworkCalls.needsReceiver(method) ? SyntaxFacts.receiverText(call) ?? "" : ""
+        let callee = FrameworkCalls.needsCallee(method) ? SyntaxFacts.calleeName(call) : ""
+        guard let runner = FrameworkCalls.lookup(method: method, receiver: receiver, callee: callee)?.runsClosure else {
             return .other(callee: method)
         }
-        let receiver = SyntaxFacts.receiverText(call) ?? ""
-        switch method {
-        case "task": return SyntaxFacts.isTypeName(receiver) ? .other(callee: method) : .viewTask
-        case "perform": return receiver.isEmpty ? .other(callee: method) : .perform(receiver: receiver)
-        case "performAndWait": return receiver.isEmpty ? .other(callee: method) : .performAndWait(receiver: receiver)
-        case "addOperation": return receiver == "OperationQueue.main" ? .mainQueue : .backgroundQueue
-        default:
-            if receiver.hasPrefix("DispatchQueue.main") || receiver == "OperationQueue.main" { return .mainQueue }
-            if receiver.hasPrefix("DispatchQueue") || receiver.lowercased().hasSuffix("queue") { return .backgroundQueue }
-            return .other(callee: method)
+        switch runner {
+        case .unstructuredTask: return .task
+        case .detachedTask: return .detachedTask
+        case .taskGroupChild: return .taskGroupChild
+        case .mainActorRun: return .mainActorRun
+        case .viewTask: return .viewTask
+        case .onAppear: return .onAppear
+        case .onDisappear: return .onDisappear
+        case .mainQueue: return .mainQueue
+        case .concurrentQueue, .otherQueue: return .backgroundQueue
+        case .contextPerform: return .perform(receiver: receiver)
+        case .contextPerformAndWait: return .performAndWait(receiver: receiver)
         }
     }
 }

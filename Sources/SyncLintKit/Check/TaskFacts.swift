@@ -5,9 +5,10 @@ public enum TaskFacts {
     /// `Task { }`, `Task(priority:) { }`, `Task.detached { }` with a closure.
     public static func isTaskCreation(_ call: FunctionCallExprSyntax, context: FileContext? = nil) -> Bool {
         let method = context?.calleeMethodName(call) ?? SyntaxFacts.calleeMethodName(call)
-        guard method == "Task" || method == "detached" else { return false }
-        let callee = SyntaxFacts.calleeName(call)
-        return (callee == "Task" || callee == "Task.detached") && !SyntaxFacts.closures(of: call).isEmpty
+        guard FrameworkCalls.mentions(method) else { return false }
+        let callee = FrameworkCalls.needsCallee(method) ? SyntaxFacts.calleeName(call) : ""
+        let runner = FrameworkCalls.lookup(method: method, receiver: "", callee: callee)?.runsClosure
+        return (runner == .unstructuredTask || runner == .detachedTask) && !SyntaxFacts.closures(of: call).isEmpty
     }
 
     /// The expression a value is assigned to, when the value is the right side of `target = value`.

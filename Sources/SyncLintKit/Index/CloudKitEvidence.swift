@@ -6,10 +6,11 @@ import Foundation
 /// Evidence is asked for a place (a model's file, a container's file): it comes from the stores of the
 /// Xcode targets that compile that file, and from those targets' own entitlements, so an app target that
 /// syncs never decides for a widget that does not. A file in no known target (a folder or package with no
-/// Xcode project) takes the whole project's stores and entitlements. Stores built in tests or previews,
-/// and in-memory stores, were left out before they got here.
+/// Xcode project) takes the whole project's stores and entitlements. Stores built in tests or previews
+/// were left out before they got here; in-memory stores are kept (they never count as evidence).
 public struct CloudKitEvidence: Sendable {
-    /// The app's stores: app code only, in-memory ones removed.
+    /// The app's stores: app code only (in-memory ones included: they never count as evidence, and they
+    /// tell that a container is not synced).
     let stores: [StoreConfiguration]
     /// Paths of the project's entitlements plists that list CloudKit and an iCloud container.
     let cloudKitEntitlements: [String]
@@ -45,15 +46,17 @@ public struct CloudKitEvidence: Sendable {
         }
     }
 
-    /// Evidence that SwiftData models declared (or containers built) in `file` sync, or nil.
-    public func swiftData(for file: String) -> String? {
+    /// Evidence that SwiftData models declared (or containers built) in `file` sync, or nil. Only the stores
+    /// `counts` accepts are asked (every store by default): the ones that hold a model, or that a container
+    /// builds.
+    public func swiftData(for file: String, counting counts: (StoreConfiguration) -> Bool = { _ in true }) -> String? {
         switch mode {
         case .off: return nil
         case .on: return Self.forced
         case .auto: break
         }
         for scope in scopes(for: file) {
-            for store in scope.stores {
+            for store in scope.stores where counts(store) {
                 switch store.kind {
                 case .swiftDataCloudKit:
                     return scope.described("`cloudKitDatabase` at \(layout.shown(store.location))")
@@ -77,6 +80,27 @@ public struct CloudKitEvidence: Sendable {
     /// Evidence that a Core Data store built in `file` syncs.
     public func coreDataAny(for file: String) -> String? {
         coreDataContainer(for: file) { _ in true }
+    }
+
+    /// Evidence that the SwiftData container created at `location` syncs: asked of its own stores when the
+    /// file says what every one of them is (inline, or bound to a name the container uses); nil when each is
+    /// local or in memory. A container whose configurations are built elsewhere is judged by its file's
+    /// targets, as any store built there.
+    public func swiftData(containerAt location: SourceLocation, configurationCount: Int?) -> String? {
+        let own = stores.filter { $0.container == location }
+        guard let configurationCount, !own.isEmpty, own.count >= configurationCount else { return swiftData(for: location.file) }
+        return swiftData(for: location.file) { $0.container == location }
+    }
+
+    /// Evidence that the Core Data container bound to `name` in `file` (`container` for `container.loadPersistentStores`)
+    /// syncs: nil when every container of that name built in the file is local or in memory; the file's
+    /// targets decide when the file builds none of that name.
+    public func coreData(containerNamed name: String, in file: String) -> String? {
+        guard mode == .auto else { return coreDataAny(for: file) }
+        let named = stores.filter { $0.location.file == file && $0.bindingName == name && [.coreDataCloudKit, .coreDataLocal, .inMemory].contains($0.kind) }
+        guard !named.isEmpty else { return coreDataAny(for: file) }
+        guard named.contains(where: { $0.kind == .coreDataCloudKit }) else { return nil }
+        return coreDataAny(for: file)
     }
 
     private func coreDataContainer(for file: String, loading matches: (String?) -> Bool) -> String? {

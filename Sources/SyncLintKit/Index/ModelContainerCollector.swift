@@ -25,42 +25,143 @@ final class ModelContainerCollector: FactCollector {
         let callee = SyntaxFacts.calleeName(call)
         let location = context.location(of: call)
         switch callee {
-        case "ModelContainer", "Schema":
+        case "ModelContainer":
             register(typesIn: call.arguments, at: location, context: context)
-            if callee == "ModelContainer", SyntaxFacts.argument("configurations", of: call) == nil,
-               !call.arguments.contains(where: { $0.expression.trimmedText.contains("Configuration") }) {
-                context.facts.storeConfigurations.append(StoreConfiguration(kind: .swiftDataAutomatic, location: location, modelName: nil))
+            recordContainer(call, at: location, context: context)
+        case "Schema":
+            register(typesIn: call.arguments, at: location, context: context)
+            if let name = Self.bindingName(of: call) {
+                context.facts.schemaBindings.append(SchemaBinding(name: name, models: Self.selfTypeNames(in: Syntax(call.arguments)), location: location))
             }
         case "ModelConfiguration":
-            let database = SyntaxFacts.argument("cloudKitDatabase", of: call)?.trimmedText
-            let kind: StoreConfiguration.Kind
-            switch database {
-            case _ where Self.isInMemory(call): kind = .inMemory
-            case nil: kind = .swiftDataAutomatic
-            case ".none", "ModelConfiguration.CloudKitDatabase.none": kind = .swiftDataLocal
-            default: kind = .swiftDataCloudKit
-            }
-            context.facts.storeConfigurations.append(StoreConfiguration(kind: kind, location: location, modelName: nil))
+            recordConfiguration(call, at: location, context: context)
         case "NSPersistentCloudKitContainer", "NSPersistentContainer":
             let name = SyntaxFacts.argument("name", of: call).flatMap(Self.stringLiteral)
-            var kind: StoreConfiguration.Kind = callee == "NSPersistentCloudKitContainer" ? .coreDataCloudKit : .coreDataLocal
+            var kind: StoreConfiguration.Kind = FrameworkStores.containerClasses[callee] == .syncs ? .coreDataCloudKit : .coreDataLocal
             if Self.alwaysInMemory(call) { kind = .inMemory }
-            context.facts.storeConfigurations.append(StoreConfiguration(kind: kind, location: location, modelName: name))
+            // `description.cloudKitContainerOptions = nil` on every path: the store stays local.
+            else if kind == .coreDataCloudKit, Self.alwaysClearsCloudKitOptions(call) { kind = .coreDataLocal }
+            context.facts.storeConfigurations.append(StoreConfiguration(kind: kind, location: location, modelName: name,
+                                                                        bindingName: Self.bindingName(of: call)))
         default:
             if method == "modelContainer", callee.hasPrefix(".") || !SyntaxFacts.isTypeName(callee) {
                 register(typesIn: call.arguments, at: location, context: context)
                 // `.modelContainer(for:)` builds a default configuration: CloudKit follows the entitlements.
-                if SyntaxFacts.argument("for", of: call) != nil {
+                if let models = SyntaxFacts.argument("for", of: call) {
                     let kind: StoreConfiguration.Kind = Self.isInMemory(call) ? .inMemory : .swiftDataAutomatic
-                    context.facts.storeConfigurations.append(StoreConfiguration(kind: kind, location: location, modelName: nil))
+                    let names = Self.selfTypeNames(in: Syntax(models))
+                    context.facts.storeConfigurations.append(StoreConfiguration(kind: kind, location: location, modelName: nil,
+                                                                                ownModels: names.isEmpty ? nil : names, container: location))
                 }
             }
         }
     }
 
+    /// `ModelContainer(for: A.self, B.self, migrationPlan: P.self, configurations: a, b)`: the models before the
+    /// labels that follow them, the configurations after `configurations:` (a variadic list or an array).
+    /// With no `configurations:` the container builds one default configuration, whose CloudKit follows the
+    /// entitlements ("combining your app's entitlements with the type's default values").
+    private func recordContainer(_ call: FunctionCallExprSyntax, at location: SourceLocation, context: FileContext) {
+        var models: [String] = []
+        var schemaName: String?
+        var configurations: [ExprSyntax] = []
+        var section = "for"
+        for argument in call.arguments {
+            if let label = argument.label?.text { section = label }
+            switch section {
+            case "for":
+                let names = Self.selfTypeNames(in: Syntax(argument.expression))
+                models += names
+                if names.isEmpty, let reference = argument.expression.as(DeclReferenceExprSyntax.self) { schemaName = reference.baseName.text }
+            case "configurations":
+                // An array built elsewhere (`configurations: configs`) counts as one configuration no
+                // binding matches: the container's stores then stay unknown.
+                if let array = argument.expression.as(ArrayExprSyntax.self) {
+                    configurations += array.elements.map(\.expression)
+                } else {
+                    configurations.append(argument.expression)
+                }
+            default: break
+            }
+        }
+        let names = configurations.compactMap { SyntaxFacts.memberPath($0).map { $0.members.last ?? $0.root } }
+        context.facts.containers.append(ContainerFact(location: location, models: models, schemaName: schemaName,
+                                                      configurationNames: names, configurationCount: configurations.count))
+        if SyntaxFacts.argument("configurations", of: call) == nil {
+            context.facts.storeConfigurations.append(StoreConfiguration(kind: .swiftDataAutomatic, location: location, modelName: nil,
+                                                                        container: location))
+        }
+    }
+
+    /// A `ModelConfiguration(...)`: whether its store syncs (from the table), the models it names, and the
+    /// container it is passed to when written inside one.
+    private func recordConfiguration(_ call: FunctionCallExprSyntax, at location: SourceLocation, context: FileContext) {
+        let kind: StoreConfiguration.Kind
+        if Self.isInMemory(call) {
+            kind = .inMemory
+        } else if let database = SyntaxFacts.argument("cloudKitDatabase", of: call) {
+            // A value the table does not know (a variable, a condition) may sync: counted as syncing, as before.
+            switch FrameworkStores.cloudKitDatabase(database.trimmedText) ?? .syncs {
+            case .local: kind = .swiftDataLocal
+            case .followsEntitlements: kind = .swiftDataAutomatic
+            case .syncs: kind = .swiftDataCloudKit
+            case .inMemory: kind = .inMemory
+            }
+        } else {
+            kind = .swiftDataAutomatic
+        }
+        var ownModels: [String]?
+        var ownSchemaName: String?
+        if SyntaxFacts.argument("for", of: call) != nil {
+            // `for: A.self, B.self`: the variadic list runs on over the unlabelled arguments after it.
+            var names: [String] = []
+            var inList = false
+            for argument in call.arguments {
+                if let label = argument.label?.text { inList = label == "for" }
+                if inList { names += Self.selfTypeNames(in: Syntax(argument.expression)) }
+            }
+            ownModels = names.isEmpty ? nil : names
+        } else if let schema = SyntaxFacts.argument("schema", of: call) {
+            if let reference = schema.as(DeclReferenceExprSyntax.self) {
+                ownSchemaName = reference.baseName.text
+            } else {
+                let names = Self.selfTypeNames(in: Syntax(schema))
+                ownModels = names.isEmpty ? nil : names
+            }
+        }
+        let container = Self.enclosingContainer(of: call).map { context.location(of: $0) }
+        context.facts.storeConfigurations.append(StoreConfiguration(kind: kind, location: location, modelName: nil,
+                                                                    bindingName: Self.bindingName(of: call), ownModels: ownModels,
+                                                                    ownSchemaName: ownSchemaName, container: container))
+    }
+
+    /// The `ModelContainer(...)` call a configuration is written inside, as one of its arguments.
+    private static func enclosingContainer(of call: FunctionCallExprSyntax) -> FunctionCallExprSyntax? {
+        var node = Syntax(call).parent
+        while let current = node {
+            if let outer = current.as(FunctionCallExprSyntax.self) {
+                return SyntaxFacts.calleeName(outer) == "ModelContainer" ? outer : nil
+            }
+            if current.is(CodeBlockItemSyntax.self) || current.is(ClosureExprSyntax.self) { return nil }
+            node = current.parent
+        }
+        return nil
+    }
+
+    /// The name a call's value is bound to: `x` in `let x = Call()`, `let x = try Call()`, `x = Call()`, `self.x = Call()`.
+    static func bindingName(of call: FunctionCallExprSyntax) -> String? {
+        var value = Syntax(call)
+        while let parent = value.parent, parent.is(TryExprSyntax.self) || parent.is(AwaitExprSyntax.self) { value = parent }
+        if let binding = value.parent?.as(InitializerClauseSyntax.self)?.parent?.as(PatternBindingSyntax.self) {
+            return binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
+        }
+        guard let expression = value.as(ExprSyntax.self), let target = TaskFacts.assignmentTarget(ofValue: expression) else { return nil }
+        return TaskFacts.propertyName(target)
+    }
+
     /// `isStoredInMemoryOnly: true`, `inMemory: true`, or a `/dev/null` URL among the call's arguments.
     static func isInMemory(_ call: FunctionCallExprSyntax) -> Bool {
-        for label in ["isStoredInMemoryOnly", "inMemory"] where SyntaxFacts.argument(label, of: call)?.trimmedText == "true" {
+        for label in FrameworkStores.inMemoryLabels where SyntaxFacts.argument(label, of: call)?.trimmedText == "true" {
             return true
         }
         return call.arguments.contains { mentionsInMemoryStore($0.expression) }
@@ -69,7 +170,7 @@ final class ModelContainerCollector: FactCollector {
     /// `NSInMemoryStoreType` or a `"/dev/null"` string anywhere in the node.
     static func mentionsInMemoryStore(_ node: some SyntaxProtocol) -> Bool {
         node.tokens(viewMode: .sourceAccurate).contains { token in
-            token.text == "NSInMemoryStoreType" || token.tokenKind == .stringSegment("/dev/null")
+            token.text == FrameworkStores.inMemoryStoreTypeName || token.tokenKind == .stringSegment(FrameworkStores.inMemoryStorePath)
         }
     }
 
@@ -82,6 +183,21 @@ final class ModelContainerCollector: FactCollector {
         return list.contains { sibling in
             !sibling.item.is(IfExprSyntax.self) && !(sibling.item.as(ExpressionStmtSyntax.self)?.expression.is(IfExprSyntax.self) ?? false)
                 && mentionsInMemoryStore(sibling.item)
+        }
+    }
+
+    /// A CloudKit container whose enclosing body, at its own level (not inside an `if`), sets a store
+    /// description's `cloudKitContainerOptions` to `nil`: "nil: this store stays local". A conditional
+    /// assignment (a setting that turns sync off) leaves it syncing.
+    static func alwaysClearsCloudKitOptions(_ call: FunctionCallExprSyntax) -> Bool {
+        guard let item = call.ancestorOrSelf(mapping: { $0.as(CodeBlockItemSyntax.self) }),
+              let list = item.parent?.as(CodeBlockItemListSyntax.self) else { return false }
+        return list.contains { sibling in
+            guard let sequence = sibling.item.as(ExpressionStmtSyntax.self)?.expression.as(SequenceExprSyntax.self)
+                    ?? sibling.item.as(SequenceExprSyntax.self),
+                  let assignment = SyntaxFacts.assignment(sequence) else { return false }
+            return SyntaxFacts.memberPath(assignment.target)?.members.last == FrameworkStores.cloudKitOptionsProperty
+                && assignment.value.is(NilLiteralExprSyntax.self)
         }
     }
 

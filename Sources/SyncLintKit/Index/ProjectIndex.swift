@@ -3,6 +3,10 @@ public struct FileFacts: Sendable {
     public var types: [TypeFact] = []
     public var modelRegistrations: [ModelRegistration] = []
     public var storeConfigurations: [StoreConfiguration] = []
+    /// Containers built in the file, and the `Schema([...])` values it names, so each store can be given
+    /// the models it holds (`StoreFacts.resolve`).
+    public var containers: [ContainerFact] = []
+    public var schemaBindings: [SchemaBinding] = []
     public var coreData = CoreDataFacts()
     /// What each function of the file does; see `FunctionSummary`.
     public var functionSummaries: [FunctionSummary] = []
@@ -47,6 +51,61 @@ public struct StoreConfiguration: Sendable {
     public let location: SourceLocation
     /// For Core Data: the model name passed to the container, if written as a literal.
     public let modelName: String?
+    /// The name the configuration (or Core Data container) is bound to: `config` in
+    /// `let config = ModelConfiguration(...)`, `container` in `container = NSPersistentContainer(...)`.
+    public var bindingName: String?
+    /// Models the configuration names itself: `ModelConfiguration(for: A.self)`, `schema: Schema([A.self])`.
+    public var ownModels: [String]?
+    /// The schema variable the configuration names: `schema` in `ModelConfiguration(schema: schema)`.
+    public var ownSchemaName: String?
+    /// Where the container that builds this store is created, once known.
+    public var container: SourceLocation?
+    /// The models the store holds, once known; nil when unknown (then it may hold any model).
+    public var models: [String]?
+
+    public init(kind: Kind, location: SourceLocation, modelName: String?, bindingName: String? = nil,
+                ownModels: [String]? = nil, ownSchemaName: String? = nil, container: SourceLocation? = nil, models: [String]? = nil) {
+        self.kind = kind
+        self.location = location
+        self.modelName = modelName
+        self.bindingName = bindingName
+        self.ownModels = ownModels
+        self.ownSchemaName = ownSchemaName
+        self.container = container
+        self.models = models
+    }
+
+    /// Whether the store syncs, as its configuration alone says (the target's entitlements decide `.followsEntitlements`).
+    public var sync: StoreSync {
+        switch kind {
+        case .swiftDataCloudKit, .coreDataCloudKit: return .syncs
+        case .swiftDataAutomatic: return .followsEntitlements
+        case .swiftDataLocal, .coreDataLocal: return .local
+        case .inMemory: return .inMemory
+        }
+    }
+}
+
+/// A SwiftData container created in code: `ModelContainer(for: A.self, B.self, configurations: config)`,
+/// `.modelContainer(for: [A.self])`.
+public struct ContainerFact: Sendable {
+    public let location: SourceLocation
+    /// The models it is created for (`X.self` outside its configurations).
+    public let models: [String]
+    /// The schema variable it is created for: `schema` in `ModelContainer(for: schema, ...)`.
+    public let schemaName: String?
+    /// The configuration variables it names: `config` in `configurations: config` or `[config]`.
+    public let configurationNames: [String]
+    /// How many configuration expressions it is given (`configurations: a, b`, `[a, b]`; an array built
+    /// elsewhere, `configurations: configs`, counts one).
+    public let configurationCount: Int
+}
+
+/// `let schema = Schema([A.self, B.self])`: a schema bound to a name in a file.
+public struct SchemaBinding: Sendable {
+    public let name: String
+    public let models: [String]
+    public let location: SourceLocation
 }
 
 /// The project-wide, read-only index the rules consult: declarations across all files, how stores are
@@ -85,6 +144,10 @@ public final class ProjectIndex: Sendable {
     let restartedHandleMap = LazyBox<[String: [RestartedHandle]]>()
     /// Calls on receivers of unknown type, by method name, built on first use.
     let unresolvedCallMap = LazyBox<[String: [Cancellability]]>()
+    /// The models each known set of registered models holds, relationships followed, built on first ask.
+    let heldModels = LazyCache<[String], Set<String>>()
+    /// SwiftData containers created in code, by where they are created.
+    let containerFacts: [SourceLocation: ContainerFact]
     /// One line each for resource files the index could not use (a malformed model).
     public let warnings: [String]
 
@@ -103,6 +166,7 @@ public final class ProjectIndex: Sendable {
         var types: [String: [TypeFact]] = [:]
         var registrations: [ModelRegistration] = []
         var stores: [StoreConfiguration] = []
+        var containers: [SourceLocation: ContainerFact] = [:]
         var coreData = CoreDataFacts()
         var summaries: [FunctionKey: FunctionSummary] = [:]
         var constructions: [String: [ViewConstruction]] = [:]
@@ -123,7 +187,8 @@ public final class ProjectIndex: Sendable {
             for construction in facts.viewConstructions { constructions[construction.typeName, default: []].append(construction) }
             for type in facts.types { types[type.qualifiedName, default: []].append(type) }
             registrations += facts.modelRegistrations
-            stores += facts.storeConfigurations
+            stores += StoreFacts.resolve(facts)
+            for container in facts.containers { containers[container.location] = container }
             coreData.registrations += facts.coreData.registrations
             coreData.posts += facts.coreData.posts
             coreData.localSaveFlags += facts.coreData.localSaveFlags
@@ -145,10 +210,11 @@ public final class ProjectIndex: Sendable {
         self.viewReadNames = viewReads
         self.modelRegistrations = registrations
         self.storeConfigurations = stores
+        self.containerFacts = containers
         self.resources = resources
         self.cloudKitMode = cloudKitMode
         // A container built in a test or a preview, or kept in memory, never decides whether the app syncs.
-        let appStores = stores.filter { $0.kind != .inMemory && Self.codeKind(of: $0.location, layout: layout, places: codePlaces) == .app }
+        let appStores = stores.filter { Self.codeKind(of: $0.location, layout: layout, places: codePlaces) == .app }
         self.cloudKit = CloudKitEvidence(stores: appStores, resources: resources, layout: layout, mode: cloudKitMode)
         var models: [CoreDataModel] = []
         var warnings: [String] = []

@@ -28,7 +28,7 @@ public enum CloudKitDenyDeleteRule: ProjectRule {
                 @Model final class Author {
                     @Relationship(deleteRule: .deny, inverse: \\Book.author) var ↓books: [Book]?
                 }
-                let configuration = ModelConfiguration(cloudKitDatabase: .automatic)
+                let configuration = ModelConfiguration(cloudKitDatabase: .private("iCloud.com.example.App"))
                 """),
         ],
         nonTriggeringExamples: [
@@ -46,14 +46,16 @@ public enum CloudKitDenyDeleteRule: ProjectRule {
                 """),
         ],
         knownLimitations: """
-            CloudKit is judged on for the whole project when any store syncs.
+            A SwiftData model counts as synced where a store that may hold it syncs (the stores of the targets that compile \
+            it, less those whose models the file that builds them names and that hold it neither directly nor through \
+            relationships); a store whose models are built elsewhere may hold any model.
             """)
 
     public static func check(index: ProjectIndex, options: RuleOptions) -> [Finding] {
         var findings: [Finding] = []
         for property in ModelSchema.synced(index: index).properties
         where property.fact.attributes.contains(where: { $0.name == "Relationship" && $0.arguments.contains(".deny") }) {
-            if let evidence = index.cloudKit.swiftData(for: property.fact.location.file) {
+            if let evidence = index.cloudKitEvidence(forModel: property.model, declaredIn: property.fact.location.file) {
                 findings.append(description.finding(at: property.fact.location,
                     "`.deny` on `\(property.model).\(property.fact.name)` makes the CloudKit store fail to load (CloudKit is on: \(evidence)); " +
                     "use `.nullify` or `.cascade` and check before deleting"))

@@ -36,7 +36,17 @@ public enum CloudKitNonoptionalAttributeRule: ProjectRule {
                     var ↓locked: Bool
                     init(value: Int) { self.value = value; self.locked = false }
                 }
-                let configuration = ModelConfiguration(cloudKitDatabase: .automatic)
+                let configuration = ModelConfiguration(cloudKitDatabase: .private("iCloud.com.example.App"))
+                """),
+            RuleExample("""
+                @Model final class Note { var body: String = "" }
+                @Model final class CachedImage {
+                    var ↓url: URL
+                    init(url: URL) { self.url = url }
+                }
+                let synced = try ModelContainer(for: Note.self, CachedImage.self,
+                                                configurations: ModelConfiguration(cloudKitDatabase: .private("iCloud.com.example.App")))
+                let cache = try ModelContainer(for: CachedImage.self, configurations: ModelConfiguration(cloudKitDatabase: .none))
                 """),
         ],
         nonTriggeringExamples: [
@@ -61,19 +71,39 @@ public enum CloudKitNonoptionalAttributeRule: ProjectRule {
                 @Model final class Item { var timestamp: Date; init(timestamp: Date) { self.timestamp = timestamp } }
                 @Model final class Chore { var title: String = "" }
                 let schema = Schema([Chore.self])
-                let configuration = ModelConfiguration(schema: schema, cloudKitDatabase: .automatic)
+                let configuration = ModelConfiguration(schema: schema, cloudKitDatabase: .private("iCloud.com.example.App"))
+                """),
+            RuleExample("""
+                @Model final class Note { var body: String = "" }
+                @Model final class CachedImage {
+                    var url: URL
+                    init(url: URL) { self.url = url }
+                }
+                let synced = try ModelContainer(for: Note.self, configurations: ModelConfiguration(cloudKitDatabase: .private("iCloud.com.example.App")))
+                let cache = try ModelContainer(for: CachedImage.self, configurations: ModelConfiguration(cloudKitDatabase: .none))
+                """),
+            RuleExample("""
+                @Model final class Note { var body: String = "" }
+                @Model final class CachedImage {
+                    var url: URL
+                    init(url: URL) { self.url = url }
+                }
+                let synced = ModelConfiguration("Synced", schema: Schema([Note.self]), cloudKitDatabase: .private("iCloud.com.example.App"))
+                let cache = ModelConfiguration("Cache", schema: Schema([CachedImage.self]), cloudKitDatabase: .none)
+                let container = try ModelContainer(for: Note.self, CachedImage.self, configurations: synced, cache)
                 """),
         ],
         knownLimitations: """
-            Relationships are left to `cloudkit_nonoptional_relationship`. CloudKit is judged on for the whole \
-            project when any store syncs. When the project registers models, only registered models (and those \
+            Relationships are left to `cloudkit_nonoptional_relationship`. A SwiftData model counts as synced where a store that may hold it syncs (the stores of the targets that compile \
+            it, less those whose models the file that builds them names and that hold it neither directly nor through \
+            relationships); a store whose models are built elsewhere may hold any model. When the project registers models, only registered models (and those \
             reachable from them) are checked, as with every SwiftData CloudKit rule.
             """)
 
     public static func check(index: ProjectIndex, options: RuleOptions) -> [Finding] {
         var findings: [Finding] = []
         for property in ModelSchema.synced(index: index).properties where !property.isRelationship && !property.fact.isOptional && !property.fact.hasDefault {
-            if let evidence = index.cloudKit.swiftData(for: property.fact.location.file) {
+            if let evidence = index.cloudKitEvidence(forModel: property.model, declaredIn: property.fact.location.file) {
                 findings.append(description.finding(at: property.fact.location,
                     "`\(property.model).\(property.fact.name)` is neither optional nor defaulted, so the CloudKit store fails to load " +
                     "(CloudKit is on: \(evidence)); give it a default value or make it optional"))

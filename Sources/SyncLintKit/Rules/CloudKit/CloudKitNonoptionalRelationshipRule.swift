@@ -31,7 +31,7 @@ public enum CloudKitNonoptionalRelationshipRule: ProjectRule {
                     @Relationship(deleteRule: .cascade) var ↓bookmarks: [Bookmark] = []
                 }
                 @Model final class Bookmark { var folder: Folder? }
-                let configuration = ModelConfiguration(cloudKitDatabase: .automatic)
+                let configuration = ModelConfiguration(cloudKitDatabase: .private("iCloud.com.example.App"))
                 """),
         ],
         nonTriggeringExamples: [
@@ -51,13 +51,16 @@ public enum CloudKitNonoptionalRelationshipRule: ProjectRule {
         ],
         knownLimitations: """
             A relationship is recognized by `@Relationship` or by a property type that is a `@Model` class the \
-            index knows (or an array or set of one). CloudKit is judged on for the whole project when any store syncs.
+            index knows (or an array or set of one). \
+            A SwiftData model counts as synced where a store that may hold it syncs (the stores of the targets that compile \
+            it, less those whose models the file that builds them names and that hold it neither directly nor through \
+            relationships); a store whose models are built elsewhere may hold any model.
             """)
 
     public static func check(index: ProjectIndex, options: RuleOptions) -> [Finding] {
         var findings: [Finding] = []
         for property in ModelSchema.synced(index: index).properties where property.isRelationship && !property.fact.isOptional {
-            if let evidence = index.cloudKit.swiftData(for: property.fact.location.file) {
+            if let evidence = index.cloudKitEvidence(forModel: property.model, declaredIn: property.fact.location.file) {
                 findings.append(description.finding(at: property.fact.location,
                     "relationship `\(property.model).\(property.fact.name)` is not optional, so the CloudKit store fails to load " +
                     "(CloudKit is on: \(evidence)); declare it optional, e.g. `[\(property.fact.elementTypeName ?? "Item")]?`"))

@@ -38,7 +38,7 @@ public enum CloudKitUniqueConstraintRule: ProjectRule {
                     ↓#Unique<Article>([\\.url])
                     var url: URL?
                 }
-                let configuration = ModelConfiguration(cloudKitDatabase: .automatic)
+                let configuration = ModelConfiguration(cloudKitDatabase: .private("iCloud.com.example.App"))
                 """),
         ],
         nonTriggeringExamples: [
@@ -65,9 +65,10 @@ public enum CloudKitUniqueConstraintRule: ProjectRule {
                 """),
         ],
         knownLimitations: """
-            CloudKit is judged on for the whole project when any store syncs; a model kept only in a local \
-            configuration next to a synced one is reported too (set `cloudkit: off`, or suppress). A \
-            unique synthetic id is reported like any other unique attribute.
+            A SwiftData model counts as synced where a store that may hold it syncs (the stores of the targets that compile \
+            it, less those whose models the file that builds them names and that hold it neither directly nor through \
+            relationships); a store whose models are built elsewhere may hold any model. A unique synthetic id is \
+            reported like any other unique attribute.
             """)
 
     public static func check(index: ProjectIndex, options: RuleOptions) -> [Finding] {
@@ -75,14 +76,14 @@ public enum CloudKitUniqueConstraintRule: ProjectRule {
         do {
             let schema = ModelSchema.synced(index: index)
             for property in schema.properties where property.fact.attributes.contains(where: { $0.name == "Attribute" && $0.arguments.contains(".unique") }) {
-                guard let evidence = index.cloudKit.swiftData(for: property.fact.location.file) else { continue }
+                guard let evidence = index.cloudKitEvidence(forModel: property.model, declaredIn: property.fact.location.file) else { continue }
                 findings.append(description.finding(at: property.fact.location,
                     "`@Attribute(.unique)` on `\(property.model).\(property.fact.name)` makes the CloudKit store fail to load (CloudKit is on: \(evidence)); " +
                     "remove it and check for an existing record before inserting"))
             }
             for model in schema.models {
                 for macro in model.memberMacros where macro.name == "Unique" {
-                    guard let evidence = index.cloudKit.swiftData(for: macro.location.file) else { continue }
+                    guard let evidence = index.cloudKitEvidence(forModel: model.name, declaredIn: macro.location.file) else { continue }
                     findings.append(description.finding(at: macro.location,
                         "`#Unique` on `\(model.name)` makes the CloudKit store fail to load (CloudKit is on: \(evidence)); " +
                         "remove it and check for an existing record before inserting"))

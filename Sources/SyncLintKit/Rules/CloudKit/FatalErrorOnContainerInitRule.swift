@@ -37,7 +37,36 @@ public final class FatalErrorOnContainerInitRule: SyntaxRule {
                 }
                 """),
             RuleExample("""
-                let shared = ↓try! ModelContainer(for: Item.self, configurations: ModelConfiguration(cloudKitDatabase: .automatic))
+                let shared = ↓try! ModelContainer(for: Item.self, configurations: ModelConfiguration(cloudKitDatabase: .private("iCloud.com.example.App")))
+                """),
+            RuleExample("""
+                let preview = ModelConfiguration(isStoredInMemoryOnly: true)
+                let cloud = ModelConfiguration(cloudKitDatabase: .private("iCloud.com.example.App"))
+                let previewContainer = try! ModelContainer(for: Item.self, configurations: preview)
+                let shared = ↓try! ModelContainer(for: Item.self, configurations: cloud)
+                """),
+            RuleExample("""
+                let cloud = ModelConfiguration(cloudKitDatabase: .private("iCloud.com.example.App"))
+                let fallback = ModelConfiguration(cloudKitDatabase: .private("iCloud.com.example.Other"))
+                func makeContainer() -> ModelContainer {
+                    do { return try ModelContainer(for: Item.self, configurations: cloud) }
+                    catch {
+                        do { return try ModelContainer(for: Item.self, configurations: fallback) }
+                        catch { ↓fatalError("No store at all: \\(error)") }
+                    }
+                }
+                """),
+            RuleExample("""
+                let cloudContainer = NSPersistentCloudKitContainer(name: "Lists")
+                func load() {
+                    cloudContainer.loadPersistentStores { _, error in
+                        guard error != nil else { return }
+                        let retry = NSPersistentCloudKitContainer(name: "Lists")
+                        retry.loadPersistentStores { _, error in
+                            if let error { ↓fatalError("Unresolved error \\(error)") }
+                        }
+                    }
+                }
                 """),
         ],
         nonTriggeringExamples: [
@@ -60,15 +89,67 @@ public final class FatalErrorOnContainerInitRule: SyntaxRule {
                 }
                 """),
             RuleExample("""
-                let configuration = ModelConfiguration(cloudKitDatabase: .automatic)
+                let cloud = ModelConfiguration(cloudKitDatabase: .private("iCloud.com.example.App"))
+                let preview = ModelConfiguration(isStoredInMemoryOnly: true)
+                let previewContainer = try! ModelContainer(for: Item.self, configurations: preview)
+                """),
+            RuleExample("""
+                let cloud = ModelConfiguration(cloudKitDatabase: .private("iCloud.com.example.App"))
+                func makeScratchContainer() -> ModelContainer {
+                    do {
+                        return try ModelContainer(for: Item.self, configurations: ModelConfiguration(url: URL(fileURLWithPath: "/dev/null")))
+                    } catch {
+                        fatalError("Could not create the scratch container: \\(error)")
+                    }
+                }
+                """),
+            RuleExample("""
+                let cloud = ModelConfiguration(cloudKitDatabase: .private("iCloud.com.example.App"))
+                let local = ModelConfiguration(cloudKitDatabase: .none)
+                func makeContainer() -> ModelContainer {
+                    do { return try ModelContainer(for: Item.self, configurations: cloud) }
+                    catch {
+                        do { return try ModelContainer(for: Item.self, configurations: local) }
+                        catch { fatalError("Not even a local store: \\(error)") }
+                    }
+                }
+                """),
+            RuleExample("""
+                let cloud = ModelConfiguration(cloudKitDatabase: .private("iCloud.com.example.App"))
+                var sharedModelContainer: ModelContainer = {
+                    if let container = try? ModelContainer(for: Item.self, configurations: cloud) { return container }
+                    do {
+                        return try ModelContainer(for: Item.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+                    } catch {
+                        fatalError("Could not create ModelContainer: \\(error)")
+                    }
+                }()
+                """),
+            RuleExample("""
+                let cloudContainer = NSPersistentCloudKitContainer(name: "Lists")
+                func load() {
+                    cloudContainer.loadPersistentStores { _, error in
+                        guard error != nil else { return }
+                        let local = NSPersistentContainer(name: "Lists")
+                        local.loadPersistentStores { _, error in
+                            if let error { fatalError("Unresolved error \\(error)") }
+                        }
+                    }
+                }
+                """),
+            RuleExample("""
+                let configuration = ModelConfiguration(cloudKitDatabase: .private("iCloud.com.example.App"))
                 func parse(_ data: Data) -> Config {
                     do { return try JSONDecoder().decode(Config.self, from: data) } catch { fatalError("bad bundled config") }
                 }
                 """),
         ],
         knownLimitations: """
-            A `try!` for an in-memory fallback container inside the `catch` is not reported (it cannot hit the \
-            CloudKit failure). CloudKit is judged on for the whole project when any store syncs.
+            Asks whether the container created there syncs: a container whose configurations are all written in \
+            the same file (inline or bound to a name it uses) is judged by them, so an in-memory, `/dev/null` or \
+            `cloudKitDatabase: .none` fallback is not reported; a container whose configurations come from \
+            elsewhere is judged by the targets that compile its file. A `try!` inside a `catch` is not \
+            reported. A Core Data crash is judged by the container the handler's receiver names in the same file.
             """)
 
     public static let nodeKinds: Set<SyntaxKind> = [.functionCallExpr, .tryExpr]
@@ -78,28 +159,47 @@ public final class FatalErrorOnContainerInitRule: SyntaxRule {
     public func enter(_ node: Syntax, context: FileContext) {
         if let tryExpression = node.as(TryExprSyntax.self) {
             guard tryExpression.questionOrExclamationMark?.tokenKind == .exclamationMark,
-                  Self.createsContainer(tryExpression.expression), !Self.isInsideCatch(node),
-                  !tryExpression.expression.trimmedText.contains("isStoredInMemoryOnly: true") else { return }
-            report(tryExpression.tryKeyword, what: "`try!`", coreData: false, context: context)
+                  Self.createsContainer(tryExpression.expression), !Self.isInsideCatch(node) else { return }
+            report(tryExpression.tryKeyword, what: "`try!`", store: .swiftDataContainers(Self.containerLocations(in: tryExpression.expression, context: context)),
+                   context: context)
             return
         }
         guard let call = node.as(FunctionCallExprSyntax.self),
               ["fatalError", "preconditionFailure"].contains(context.calleeMethodName(call)),
               call.calledExpression.is(DeclReferenceExprSyntax.self) else { return }
-        if context.scope.closures.contains(where: { $0.kind == .other(callee: "loadPersistentStores") }) {
-            report(call.calledExpression, what: "`\(SyntaxFacts.calleeName(call))`", coreData: true, context: context)
+        // The innermost `loadPersistentStores` handler: a fallback container loaded inside another's handler decides.
+        if let handler = context.scope.closures.first(where: { $0.kind == .other(callee: FrameworkCallbacks.loadPersistentStoresMethod) }) {
+            let receiver = handler.call?.calledExpression.as(MemberAccessExprSyntax.self)?.base.flatMap(SyntaxFacts.memberPath)
+            report(call.calledExpression, what: "`\(SyntaxFacts.calleeName(call))`",
+                   store: .coreDataContainer(named: receiver.map { $0.members.last ?? $0.root }), context: context)
             return
         }
         guard let clause = node.ancestorOrSelf(mapping: { $0.as(CatchClauseSyntax.self) }),
               let doStatement = clause.parent?.parent?.as(DoStmtSyntax.self),
               Self.createsContainer(doStatement.body) else { return }
-        report(call.calledExpression, what: "`\(SyntaxFacts.calleeName(call))`", coreData: false, context: context)
+        report(call.calledExpression, what: "`\(SyntaxFacts.calleeName(call))`",
+               store: .swiftDataContainers(Self.containerLocations(in: doStatement.body, context: context)), context: context)
     }
 
-    private func report(_ node: some SyntaxProtocol, what: String, coreData: Bool, context: FileContext) {
+    /// The container whose failure crashes: SwiftData containers created where the crash handles their
+    /// failure, or the Core Data container whose stores are loading.
+    private enum CrashingStore {
+        case swiftDataContainers([SourceLocation])
+        case coreDataContainer(named: String?)
+    }
+
+    private func report(_ node: some SyntaxProtocol, what: String, store: CrashingStore, context: FileContext) {
         let file = context.path
         context.report(node) { index in
-            let evidence = coreData ? index.cloudKit.coreDataAny(for: file) : index.cloudKit.swiftData(for: file)
+            let evidence: String?
+            switch store {
+            case .swiftDataContainers(let locations):
+                // A fallback to a local or in-memory container, or a preview's in-memory one, cannot hit the CloudKit failure.
+                evidence = locations.isEmpty ? index.cloudKit.swiftData(for: file)
+                    : locations.lazy.compactMap { index.cloudKitEvidence(forContainerAt: $0) }.first
+            case .coreDataContainer(let name):
+                evidence = name.map { index.cloudKit.coreData(containerNamed: $0, in: file) } ?? index.cloudKit.coreDataAny(for: file)
+            }
             guard let evidence else { return nil }
             return "\(what) turns a failed CloudKit store into a crash on every launch (CloudKit is on: \(evidence)); " +
                 "fall back to a local or in-memory store and report the error"
@@ -108,6 +208,15 @@ public final class FatalErrorOnContainerInitRule: SyntaxRule {
 
     static func createsContainer(_ node: some SyntaxProtocol) -> Bool {
         node.tokens(viewMode: .sourceAccurate).contains { $0.text == "ModelContainer" && $0.nextToken(viewMode: .sourceAccurate)?.text == "(" }
+    }
+
+    /// Where each `ModelContainer(...)` in `node` is created, as the store collector recorded it.
+    static func containerLocations(in node: some SyntaxProtocol, context: FileContext) -> [SourceLocation] {
+        node.tokens(viewMode: .sourceAccurate).compactMap { token -> SourceLocation? in
+            guard token.text == "ModelContainer", let call = token.parent?.parent?.as(FunctionCallExprSyntax.self),
+                  SyntaxFacts.calleeName(call) == "ModelContainer" else { return nil }
+            return context.location(of: call)
+        }
     }
 
     static func isInsideCatch(_ node: Syntax) -> Bool {

@@ -195,7 +195,7 @@ public final class InsertWithoutDuplicateCheckRule: SyntaxRule {
         if !configured.isEmpty { return configured.map { UniqueKey(property: $0, reason: "the configuration's `logical_unique_keys`") } }
         let properties = index.properties(of: model)
         var keys: [UniqueKey] = []
-        if let declaration = index.declarations(of: model).first, let evidence = index.cloudKit.swiftData(for: declaration.location.file) {
+        if let declaration = index.declarations(of: model).first, let evidence = index.cloudKitEvidence(forModel: declaration.name, declaredIn: declaration.location.file) {
             let unique = properties.filter { $0.attributes.contains { $0.name == "Attribute" && $0.arguments.contains(".unique") } }
             keys += unique.map { UniqueKey(property: $0.name, reason: "`@Attribute(.unique)`, which CloudKit cannot enforce") }
             let fetched = (index.fetchKeysByModel[model] ?? []).filter { index.codeKind(of: $0.location) == .app }
