@@ -2,6 +2,12 @@
 public struct AttributeFact: Sendable, Hashable {
     public let name: String
     public let arguments: String
+
+    /// Memberwise, for the layers above (a synthesized one is internal to this module).
+    package init(name: String, arguments: String) {
+        self.name = name
+        self.arguments = arguments
+    }
 }
 
 /// Where something is declared.
@@ -48,6 +54,19 @@ public struct PropertyFact: Sendable {
     public var looksLikeIdentity: Bool {
         TypeNames.isIdentityName(name)
     }
+
+    /// Memberwise, for the layers above (a synthesized one is internal to this module).
+    package init(name: String, isLet: Bool, isStatic: Bool, typeName: String?, isOptional: Bool, defaultValue: String?, attributes: [AttributeFact], isComputed: Bool, location: SourceLocation) {
+        self.name = name
+        self.isLet = isLet
+        self.isStatic = isStatic
+        self.typeName = typeName
+        self.isOptional = isOptional
+        self.defaultValue = defaultValue
+        self.attributes = attributes
+        self.isComputed = isComputed
+        self.location = location
+    }
 }
 
 public struct MethodFact: Sendable {
@@ -55,6 +74,14 @@ public struct MethodFact: Sendable {
     public let isAsync: Bool
     public let isStatic: Bool
     public let location: SourceLocation
+
+    /// Memberwise, for the layers above (a synthesized one is internal to this module).
+    package init(name: String, isAsync: Bool, isStatic: Bool, location: SourceLocation) {
+        self.name = name
+        self.isAsync = isAsync
+        self.isStatic = isStatic
+        self.location = location
+    }
 }
 
 public enum TypeKind: String, Sendable {
@@ -78,6 +105,20 @@ public struct TypeFact: Sendable {
 
     public func hasAttribute(_ name: String) -> Bool {
         attributes.contains { $0.name == name }
+    }
+
+    /// Memberwise, for the layers above (a synthesized one is internal to this module).
+    package init(name: String, qualifiedName: String, kind: TypeKind, attributes: [AttributeFact], inheritedTypes: [String], properties: [PropertyFact], methods: [MethodFact], docComment: String, location: SourceLocation, memberMacros: [(name: String, location: SourceLocation)] = []) {
+        self.name = name
+        self.qualifiedName = qualifiedName
+        self.kind = kind
+        self.attributes = attributes
+        self.inheritedTypes = inheritedTypes
+        self.properties = properties
+        self.methods = methods
+        self.docComment = docComment
+        self.location = location
+        self.memberMacros = memberMacros
     }
 }
 

@@ -25,6 +25,13 @@ public struct IfConfigClause: Sendable, Hashable {
     public let file: String
     public let offset: Int
     public let clause: Int
+
+    /// Memberwise, for the layers above (a synthesized one is internal to this module).
+    package init(file: String, offset: Int, clause: Int) {
+        self.file = file
+        self.offset = offset
+        self.clause = clause
+    }
 }
 
 /// A call made inside a function, with where it runs.
@@ -39,6 +46,17 @@ public struct CallFact: Sendable {
     public let cancellation: Cancellability
     public let location: SourceLocation
     public let ifConfigClauses: [IfConfigClause]
+
+    /// Memberwise, for the layers above (a synthesized one is internal to this module).
+    package init(caller: FunctionKey, callee: String, receiver: ValueType?, context: ExecutionContext, cancellation: Cancellability, location: SourceLocation, ifConfigClauses: [IfConfigClause]) {
+        self.caller = caller
+        self.callee = callee
+        self.receiver = receiver
+        self.context = context
+        self.cancellation = cancellation
+        self.location = location
+        self.ifConfigClauses = ifConfigClauses
+    }
 }
 
 /// A write to a stored property of `self`.
@@ -48,6 +66,14 @@ public struct StateWrite: Sendable {
     public let boolValue: Bool?
     public let context: ExecutionContext
     public let location: SourceLocation
+
+    /// Memberwise, for the layers above (a synthesized one is internal to this module).
+    package init(property: String, boolValue: Bool?, context: ExecutionContext, location: SourceLocation) {
+        self.property = property
+        self.boolValue = boolValue
+        self.context = context
+        self.location = location
+    }
 }
 
 /// What a method or free function does, from its own body (closures inside included, each effect with the
@@ -109,7 +135,7 @@ public struct FunctionSummary: Sendable {
     }
 
     /// Two overloads (or a function declared twice under `#if`) as one: every effect of either.
-    func merged(with other: FunctionSummary) -> FunctionSummary {
+    package func merged(with other: FunctionSummary) -> FunctionSummary {
         var merged = self
         merged.reads.formUnion(other.reads)
         merged.passedReferences.formUnion(other.passedReferences)
@@ -144,6 +170,13 @@ public struct RestartedHandle: Sendable {
     public let starter: FunctionKey
     /// Methods of `self` the task stored in the handle calls.
     public let loads: Set<String>
+
+    /// Memberwise, for the layers above (a synthesized one is internal to this module).
+    package init(property: String, starter: FunctionKey, loads: Set<String>) {
+        self.property = property
+        self.starter = starter
+        self.loads = loads
+    }
 }
 
 /// A call as a rule sees it during the walk, to be resolved to a project function by the index
@@ -193,4 +226,12 @@ public struct ViewConstruction: Sendable {
     public let scope: String?
     public let identity: Identity
     public let location: SourceLocation
+
+    /// Memberwise, for the layers above (a synthesized one is internal to this module).
+    package init(typeName: String, scope: String?, identity: Identity, location: SourceLocation) {
+        self.typeName = typeName
+        self.scope = scope
+        self.identity = identity
+        self.location = location
+    }
 }

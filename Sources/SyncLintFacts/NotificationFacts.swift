@@ -18,6 +18,16 @@ public struct NotificationRegistration: Sendable {
     public let fromAnyObject: Bool
     public let deliversOnMain: Bool
     public let location: SourceLocation
+
+    /// Memberwise, for the layers above (a synthesized one is internal to this module).
+    package init(typeName: String, handler: Handler, notification: String, fromAnyObject: Bool, deliversOnMain: Bool, location: SourceLocation) {
+        self.typeName = typeName
+        self.handler = handler
+        self.notification = notification
+        self.fromAnyObject = fromAnyObject
+        self.deliversOnMain = deliversOnMain
+        self.location = location
+    }
 }
 
 /// `NotificationCenter.default.post(name:)` and where it is posted from.
@@ -25,6 +35,13 @@ public struct NotificationPost: Sendable {
     public let typeName: String
     public let functionName: String
     public let notification: String
+
+    /// Memberwise, for the layers above (a synthesized one is internal to this module).
+    package init(typeName: String, functionName: String, notification: String) {
+        self.typeName = typeName
+        self.functionName = functionName
+        self.notification = notification
+    }
 }
 
 /// Core Data facts for the sync-notification rules, collected per file.
@@ -49,7 +66,7 @@ public enum NotificationNames {
         "NSManagedObjectContextDidSave", "didSaveObjectsNotification",
         "NSManagedObjectContextObjectsDidChange", "didChangeObjectsNotification",
     ]
-    static let contextNotifications: Set<String> = [
+    package static let contextNotifications: Set<String> = [
         "NSManagedObjectContextDidSave", "didSaveObjectsNotification",
         "NSManagedObjectContextObjectsDidChange", "didChangeObjectsNotification",
     ]
@@ -62,37 +79,5 @@ public enum NotificationNames {
             name = String(name[name.index(after: open)..<close])
         }
         return name.split(separator: ".").last.map(String.init) ?? name
-    }
-}
-
-extension ProjectIndex {
-    /// The off-main notification a type's method is registered for, if any (`names` from the rule's options).
-    public func offMainNotification(handledBy method: String, in typeName: String, names: Set<String>) -> String? {
-        coreData.registrations.first { registration in
-            registration.typeName == typeName && registration.handler == .method(method) && !registration.deliversOnMain
-                && Self.arrivesOffMain(registration, names: names)
-        }?.notification
-    }
-
-    static func arrivesOffMain(_ registration: NotificationRegistration, names: Set<String>) -> Bool {
-        guard names.contains(registration.notification) else { return false }
-        return !NotificationNames.contextNotifications.contains(registration.notification) || registration.fromAnyObject
-    }
-
-    /// A remote-change notification: an off-main one, or the app's own notification posted from a handler of one.
-    public func remoteChangeNotification(handledBy method: String, in typeName: String, names: Set<String>) -> String? {
-        let reposted = repostedRemoteChangeNotifications(names: names)
-        return coreData.registrations.first { registration in
-            registration.typeName == typeName && registration.handler == .method(method)
-                && ((names.contains(registration.notification) && Self.arrivesOffMain(registration, names: names))
-                    || reposted.contains(registration.notification))
-        }?.notification
-    }
-
-    /// Notifications the app posts from a type that handles an off-main notification (the seed's
-    /// `.coreDataRemoteChange`, reposted by its `CoreDataManager` from the handler and the helpers it calls).
-    func repostedRemoteChangeNotifications(names: Set<String>) -> Set<String> {
-        let handlingTypes = Set(coreData.registrations.filter { Self.arrivesOffMain($0, names: names) }.map(\.typeName))
-        return Set(coreData.posts.filter { handlingTypes.contains($0.typeName) }.map(\.notification)).subtracting(names)
     }
 }

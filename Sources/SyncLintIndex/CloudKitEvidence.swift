@@ -14,11 +14,11 @@ public struct CloudKitEvidence: Sendable {
     /// Paths of the project's entitlements plists that list CloudKit and an iCloud container.
     let cloudKitEntitlements: [String]
     let layout: ProjectLayout
-    let mode: Configuration.CloudKitMode
+    let mode: CloudKitMode
 
     static let forced = "the configuration's `cloudkit: on`"
 
-    init(stores: [StoreConfiguration], resources: [ResourceFile], layout: ProjectLayout, mode: Configuration.CloudKitMode) {
+    init(stores: [StoreConfiguration], resources: [ResourceFile], layout: ProjectLayout, mode: CloudKitMode) {
         self.stores = stores
         self.cloudKitEntitlements = resources.filter { $0.kind == .entitlements && Self.listsCloudKit($0) }.map(\.path)
         self.layout = layout

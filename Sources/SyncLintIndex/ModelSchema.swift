@@ -54,11 +54,11 @@ public struct ModelSchema {
 
 /// Findings made by project rules, with the rule's own id, name and severity.
 extension RuleDescription {
-    func finding(at location: SourceLocation, _ message: String) -> Finding {
+    package func finding(at location: SourceLocation, _ message: String) -> Finding {
         Finding(ruleID: id, ruleName: name, severity: severity, message: message, file: location.file, line: location.line, column: location.column)
     }
 
-    func finding(inModel model: CoreDataModel, line: Int, _ message: String) -> Finding {
+    package func finding(inModel model: CoreDataModel, line: Int, _ message: String) -> Finding {
         Finding(ruleID: id, ruleName: name, severity: severity, message: message, file: model.path, line: line, column: 1)
     }
 }

@@ -1,54 +1,3 @@
-/// What one file contributes to the project index, collected during its single walk.
-public struct FileFacts: Sendable {
-    public var types: [TypeFact] = []
-    public var modelRegistrations: [ModelRegistration] = []
-    public var storeConfigurations: [StoreConfiguration] = []
-    public var coreData = CoreDataFacts()
-    /// What each function of the file does; see `FunctionSummary`.
-    public var functionSummaries: [FunctionSummary] = []
-    /// SwiftUI view types constructed in the file's views.
-    public var viewConstructions: [ViewConstruction] = []
-    /// Whether the file is test code, and where its preview code is.
-    public var codePlaces = FileCodePlaces()
-    /// Properties the file's `#Predicate`s look models up by.
-    public var fetchKeys: [FetchKey] = []
-    /// Names the file's view code reads (`model.errorMessage`, `$error`, `alertItem`); see `ProjectIndex.viewReadNames`.
-    public var viewReadNames: Set<String> = []
-
-    public init() {}
-}
-
-/// A place that lists `@Model` types for a container: `.modelContainer(for:)`, `ModelContainer(for:)`,
-/// `Schema([...])`, `VersionedSchema.models`.
-public struct ModelRegistration: Sendable {
-    public let typeNames: [String]
-    public let location: SourceLocation
-}
-
-/// How the project creates a persistent store, and whether that store syncs with CloudKit.
-public struct StoreConfiguration: Sendable {
-    public enum Kind: String, Sendable {
-        /// `ModelConfiguration(cloudKitDatabase: .private(...))` / `.automatic`.
-        case swiftDataCloudKit
-        /// `ModelConfiguration(cloudKitDatabase: .none)`.
-        case swiftDataLocal
-        /// A `ModelConfiguration` or `.modelContainer` without `cloudKitDatabase`: syncs when entitlements allow.
-        case swiftDataAutomatic
-        /// `NSPersistentCloudKitContainer(...)`.
-        case coreDataCloudKit
-        /// `NSPersistentContainer(...)`.
-        case coreDataLocal
-        /// A store kept in memory (`isStoredInMemoryOnly: true`, `inMemory: true`, a `/dev/null` URL, or a
-        /// container whose function always sets `NSInMemoryStoreType` or `/dev/null`): never synced.
-        case inMemory
-    }
-
-    public let kind: Kind
-    public let location: SourceLocation
-    /// For Core Data: the model name passed to the container, if written as a literal.
-    public let modelName: String?
-}
-
 /// The project-wide, read-only index the rules consult: declarations across all files, how stores are
 /// created, and the non-Swift files (entitlements, Core Data models) found by discovery.
 public final class ProjectIndex: Sendable {
@@ -60,7 +9,7 @@ public final class ProjectIndex: Sendable {
     public let storeConfigurations: [StoreConfiguration]
     public let resources: [ResourceFile]
     /// The config's `cloudkit` setting: `on`/`off` force CloudKit rules either way.
-    public let cloudKitMode: Configuration.CloudKitMode
+    public let cloudKitMode: CloudKitMode
     /// Whether stores sync with CloudKit, and where the project says so.
     public let cloudKit: CloudKitEvidence
     /// Notification registrations and posts, background contexts, local-save flags, change merging.
@@ -98,7 +47,7 @@ public final class ProjectIndex: Sendable {
     /// name only (`$x` counted as `x`): state that no view reads under any name reaches no user.
     public let viewReadNames: Set<String>
 
-    public init(files: [FileFacts], resources: [ResourceFile] = [], cloudKitMode: Configuration.CloudKitMode = .auto,
+    public init(files: [FileFacts], resources: [ResourceFile] = [], cloudKitMode: CloudKitMode = .auto,
                 layout: ProjectLayout = ProjectLayout()) {
         var types: [String: [TypeFact]] = [:]
         var registrations: [ModelRegistration] = []

@@ -22,7 +22,7 @@ public struct ProjectLayout: Sendable {
     }
 
     /// Builds the layout from the command line's paths and what discovery found under them.
-    static func make(paths: [String], swiftFiles: [String], xcodeProjects: [XcodeProject]) -> ProjectLayout {
+    package static func make(paths: [String], swiftFiles: [String], xcodeProjects: [XcodeProject]) -> ProjectLayout {
         var roots: [Root] = []
         for path in paths {
             let root = URL(fileURLWithPath: path).standardizedFileURL.path
@@ -48,7 +48,7 @@ public struct ProjectLayout: Sendable {
     }
 
     /// This layout seen from one project: its roots and the Xcode projects inside them.
-    func restricted(toProject project: String) -> ProjectLayout {
+    package func restricted(toProject project: String) -> ProjectLayout {
         ProjectLayout(roots: roots.filter { ($0.isOwnProject ? $0.path : "") == project },
                       xcodeProjects: xcodeProjects.filter { self.project(of: $0.path) == project })
     }

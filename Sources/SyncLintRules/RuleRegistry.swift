@@ -58,6 +58,17 @@ public enum RuleRegistry {
         SuperfluousDisableCommandRule.self,
     ]
 
+    /// The rules' automatic fixes (`FixEngine` looks each finding's up by rule id).
+    // Metatypes of stateless enums; the list is never written.
+    nonisolated(unsafe) package static let fixes: [any RuleFix.Type] = [
+        OnAppearTaskFix.self, ObservedTaskHandleFix.self, LoadingStateNotResetFix.self, CancellationReportedAsErrorFix.self,
+        TaskWithoutIDFix.self,
+    ]
+
+    /// The rule whose findings are suppression directives that suppressed nothing: the engine makes them
+    /// when it applies suppression, after every other rule ran.
+    public static let unusedSuppressionRuleID = SuperfluousDisableCommandRule.description.id
+
     public static var allDescriptions: [RuleDescription] {
         (syntaxRules.map { $0.description } + projectRules.map { $0.description }).sorted { $0.id < $1.id }
     }

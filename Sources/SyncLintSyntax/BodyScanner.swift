@@ -3,7 +3,7 @@ import SwiftSyntax
 /// Visits a function or closure body in source order without entering nested closures, functions
 /// or types, whose code runs at another time. Flow rules use it on the few bodies a cheap test on
 /// the shared walk selected; it never walks a whole file.
-final class BodyScanner: SyntaxAnyVisitor {
+package final class BodyScanner: SyntaxAnyVisitor {
     private let visitNode: (Syntax) -> Void
     private let root: SyntaxIdentifier
 
@@ -13,15 +13,15 @@ final class BodyScanner: SyntaxAnyVisitor {
         super.init(viewMode: .sourceAccurate)
     }
 
-    static func scan(_ node: some SyntaxProtocol, _ visit: @escaping (Syntax) -> Void) {
+    package static func scan(_ node: some SyntaxProtocol, _ visit: @escaping (Syntax) -> Void) {
         let scanner = BodyScanner(root: Syntax(node), visit: visit)
         scanner.walk(node)
     }
 
     /// Tokens are not handed on: no scan asks about one, and they are half the nodes.
-    override func visit(_ token: TokenSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    package override func visit(_ token: TokenSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
 
-    override func visitAny(_ node: Syntax) -> SyntaxVisitorContinueKind {
+    package override func visitAny(_ node: Syntax) -> SyntaxVisitorContinueKind {
         if node.id != root {
             switch node.kind {
             case .closureExpr, .functionDecl, .classDecl, .structDecl, .enumDecl, .actorDecl, .protocolDecl, .extensionDecl:
@@ -35,10 +35,10 @@ final class BodyScanner: SyntaxAnyVisitor {
 }
 
 /// Facts about statements that flow rules share.
-enum FlowFacts {
+package enum FlowFacts {
     /// Names declared in a body (parameters excluded): `let x`, `var x`, `if let x = y`, `for x in`.
     /// The shorthand `if let x` is left out: it unwraps the property `x` itself.
-    static func localNames(in body: some SyntaxProtocol) -> Set<String> {
+    package static func localNames(in body: some SyntaxProtocol) -> Set<String> {
         var names: Set<String> = []
         BodyScanner.scan(body) { node in
             guard let pattern = node.as(IdentifierPatternSyntax.self) else { return }
@@ -49,7 +49,7 @@ enum FlowFacts {
     }
 
     /// The stored property of `self` an expression names: `x` (not a local) or `self.x` / `self?.x`.
-    static func selfProperty(_ expression: ExprSyntax, locals: Set<String>) -> String? {
+    package static func selfProperty(_ expression: ExprSyntax, locals: Set<String>) -> String? {
         guard let path = SyntaxFacts.memberPath(expression) else { return nil }
         if path.root == "self", let first = path.members.first { return first }
         if path.members.isEmpty, !locals.contains(path.root), !SyntaxFacts.isTypeName(path.root) { return path.root }
@@ -58,7 +58,7 @@ enum FlowFacts {
 
     /// Calls of `self`'s methods in a body, in source order: `load()` (a lowercase name; an uppercase one
     /// builds a value) and `self.load()`, with the call node.
-    static func selfMethodCalls(in body: some SyntaxProtocol) -> [(name: String, node: Syntax)] {
+    package static func selfMethodCalls(in body: some SyntaxProtocol) -> [(name: String, node: Syntax)] {
         var calls: [(name: String, node: Syntax)] = []
         BodyScanner.scan(body) { node in
             guard let call = node.as(FunctionCallExprSyntax.self) else { return }
@@ -72,7 +72,7 @@ enum FlowFacts {
     }
 
     /// `Task.isCancelled`, `Task.checkCancellation()`, `isCancelled` and `checkCancellation()`.
-    static func isCancellationCheck(_ node: Syntax) -> Bool {
+    package static func isCancellationCheck(_ node: Syntax) -> Bool {
         if let member = node.as(MemberAccessExprSyntax.self) {
             let name = member.declName.baseName.text
             return name == "isCancelled" || name == "checkCancellation"
@@ -85,7 +85,7 @@ enum FlowFacts {
     }
 
     /// An `await` whose failure cannot throw out: not under `try`, or under `try?`/`try!`.
-    static func isNonThrowingAwait(_ suspension: AwaitExprSyntax) -> Bool {
+    package static func isNonThrowingAwait(_ suspension: AwaitExprSyntax) -> Bool {
         var node = Syntax(suspension)
         while let parent = node.parent, !parent.is(CodeBlockItemSyntax.self) {
             if let tryExpr = parent.as(TryExprSyntax.self) { return tryExpr.questionOrExclamationMark != nil }
@@ -95,7 +95,7 @@ enum FlowFacts {
     }
 
     /// The nearest enclosing statement list and the item of it that holds `node`.
-    static func enclosingItem(of node: Syntax) -> (list: CodeBlockItemListSyntax, item: CodeBlockItemSyntax)? {
+    package static func enclosingItem(of node: Syntax) -> (list: CodeBlockItemListSyntax, item: CodeBlockItemSyntax)? {
         var current = node
         while let parent = current.parent {
             if let item = parent.as(CodeBlockItemSyntax.self), let list = item.parent?.as(CodeBlockItemListSyntax.self) {
@@ -107,7 +107,7 @@ enum FlowFacts {
     }
 
     /// Every statement list from `node` up to (and including) the one that is `root`'s statements.
-    static func enclosingLists(of node: Syntax, upTo root: SyntaxIdentifier) -> [CodeBlockItemListSyntax] {
+    package static func enclosingLists(of node: Syntax, upTo root: SyntaxIdentifier) -> [CodeBlockItemListSyntax] {
         var lists: [CodeBlockItemListSyntax] = []
         var current = node
         while let parent = current.parent {
@@ -121,7 +121,7 @@ enum FlowFacts {
 
 extension SyntaxProtocol {
     /// Whether this node lies within `ancestor` (or is it).
-    func isInside(_ ancestor: some SyntaxProtocol) -> Bool {
+    package func isInside(_ ancestor: some SyntaxProtocol) -> Bool {
         var current: Syntax? = Syntax(self)
         while let node = current {
             if node.id == ancestor.id { return true }

@@ -53,7 +53,7 @@ public struct CatchFacts: Sendable {
     }
 
     /// `try await f()` (not `try?`/`try!`) or `for try await` in the body, outside nested closures.
-    static func awaitsThrowingCall(_ body: CodeBlockSyntax) -> Bool {
+    package static func awaitsThrowingCall(_ body: CodeBlockSyntax) -> Bool {
         var found = false
         BodyScanner.scan(body) { node in
             if let tryExpression = node.as(TryExprSyntax.self), tryExpression.questionOrExclamationMark == nil,
@@ -67,7 +67,7 @@ public struct CatchFacts: Sendable {
 
     /// The calls awaited under `try` in the body (outside nested closures), as the index can resolve them;
     /// nil for an awaited throw that names no call (`try await pending` of an `async let`, `for try await`).
-    static func awaitedThrowingCalls(_ body: CodeBlockSyntax, context: FileContext) -> [CallReference?] {
+    package static func awaitedThrowingCalls(_ body: CodeBlockSyntax, context: FileContext) -> [CallReference?] {
         let caller = FunctionKey(typeName: context.scope.currentType?.qualifiedName, name: context.scope.currentFunction?.name ?? "")
         var result: [CallReference?] = []
         BodyScanner.scan(body) { node in
@@ -120,7 +120,7 @@ public struct CatchFacts: Sendable {
 
     /// The body awaits a `URLSession` transfer (`URLSession.shared.data(from:)`, `session.download(for:)`),
     /// which reports its own cancellation as `URLError.cancelled`, not `CancellationError`.
-    static func awaitsURLSessionCall(_ body: CodeBlockSyntax) -> Bool {
+    package static func awaitsURLSessionCall(_ body: CodeBlockSyntax) -> Bool {
         var found = false
         BodyScanner.scan(body) { node in
             guard let call = node.as(FunctionCallExprSyntax.self),
@@ -136,7 +136,7 @@ public struct CatchFacts: Sendable {
     }
 
     /// `catch`, `catch let error`; not `catch let error as URLError`, `catch is X`, `catch X.y`, nor one with `where`.
-    static func isCatchAll(_ clause: CatchClauseSyntax) -> Bool {
+    package static func isCatchAll(_ clause: CatchClauseSyntax) -> Bool {
         clause.catchItems.isEmpty || clause.catchItems.allSatisfy { item in
             item.pattern?.is(ValueBindingPatternSyntax.self) == true && item.whereClause == nil && !item.trimmedText.contains(" as ")
         }

@@ -1,41 +1,5 @@
 import SwiftSyntax
 
-/// Where a piece of code runs, as the code around it says. Plain data: facts and pending findings carry it,
-/// and the project index answers the cases that depend on other files (a type's isolation, a function's callers).
-public enum ExecutionContext: Sendable, Hashable {
-    /// The main actor: a `@MainActor` function or type, a SwiftUI view, `MainActor.run`, `DispatchQueue.main`,
-    /// `Task { @MainActor in }`, a view context's `perform`.
-    case mainActor
-    /// An actor's own executor.
-    case actor
-    /// The global concurrent executor or a global queue: `DispatchQueue.global().async`, `concurrentPerform`,
-    /// a task-group child, a nonisolated `async` function.
-    case concurrent
-    /// A serial queue of the app's own (`queue.async { }`).
-    case serialQueue
-    /// A private-queue context's `perform` / `performAndWait`.
-    case privateQueue
-    /// `Task.detached { }`.
-    case detachedTask
-    /// A closure registered for a notification with no main queue: it runs on the poster's thread.
-    case notificationHandler(String)
-    /// A closure handed to an API as its completion handler: the API's own queue.
-    case completionHandler
-    /// Isolated as the type is, known once the index has every declaration of it; where the type is not
-    /// isolated, an async method runs on the concurrent executor and a synchronous one where its callers run.
-    case typeIsolation(String, isAsync: Bool)
-    /// No isolation of its own: a synchronous nonisolated function runs where its callers run.
-    case callers
-
-    /// Certainly not the main thread.
-    public var isOffMain: Bool {
-        switch self {
-        case .concurrent, .serialQueue, .privateQueue, .detachedTask, .completionHandler, .actor: return true
-        default: return false
-        }
-    }
-}
-
 /// Which closures and declarations decide where code runs.
 public enum ExecutionContexts {
     /// Where the code at the walker's position runs.
@@ -93,7 +57,7 @@ public enum ExecutionContexts {
     }
 
     /// The context a closure imposes, or nil when it runs where its surroundings run (`map`, `forEach`, `Task { }`).
-    static func ofClosure(_ closure: ClosureScope) -> ExecutionContext? {
+    package static func ofClosure(_ closure: ClosureScope) -> ExecutionContext? {
         if closure.isMainActorAnnotated { return .mainActor }
         switch closure.kind {
         case .mainQueue, .mainActorRun, .onAppear, .onDisappear, .viewTask: return .mainActor
@@ -124,7 +88,7 @@ public enum ExecutionContexts {
 
     /// A closure passed as `completionHandler:` / `completion:` / `withCompletionHandler:`, or the trailing
     /// closure of a method whose name ends in `completionHandler`.
-    static func isCompletionHandler(_ closure: ClosureExprSyntax, of call: FunctionCallExprSyntax) -> Bool {
+    package static func isCompletionHandler(_ closure: ClosureExprSyntax, of call: FunctionCallExprSyntax) -> Bool {
         if let argument = closure.parent?.as(LabeledExprSyntax.self), let label = argument.label?.text {
             return ["completionHandler", "completion", "withCompletionHandler", "completionBlock"].contains(label)
         }

@@ -3,16 +3,16 @@ import SwiftSyntax
 /// A finding made during a file's walk. It carries a message, or a question for the finished
 /// project index that returns the message (or nil to stay quiet). It never holds syntax nodes,
 /// so the file's tree can be freed as soon as its walk ends.
-struct PendingFinding: Sendable {
-    let ruleID: String
-    let location: SourceLocation
-    let message: String?
-    let resolve: (@Sendable (ProjectIndex) -> String?)?
+package struct PendingFinding: Sendable {
+    package let ruleID: String
+    package let location: SourceLocation
+    package let message: String?
+    package let resolve: (@Sendable (ProjectIndex) -> String?)?
     /// A condition written as data; the finding holds when the index says it does.
-    var condition: IndexCondition? = nil
+    package var condition: IndexCondition? = nil
 
     /// The message when the finding holds against the finished index, else nil.
-    func message(in index: ProjectIndex) -> String? {
+    package func message(in index: ProjectIndex) -> String? {
         if let condition, !index.holds(condition) { return nil }
         return message ?? resolve?(index)
     }
@@ -33,11 +33,11 @@ public final class FileContext {
     /// about locals without a lexical lookup (the summary collector records them).
     let localNames = LocalNames()
     /// The id of the rule being called, set by the walker, so rules need not name themselves.
-    var currentRuleID = ""
+    package var currentRuleID = ""
     /// The last call whose method name was asked, and the name: every rule listening to calls asks it
     /// of the same node in turn, and reading a token's text allocates.
     private var cachedMethodName: (id: SyntaxIdentifier, name: String)?
-    private(set) var pendingFindings: [PendingFinding] = []
+    package private(set) var pendingFindings: [PendingFinding] = []
 
     /// The answers of `executionContextHere` and `cancellabilityHere` for the innermost scope frame they were
     /// asked in: a frame's node fixes the whole stack below it, and a function's calls all ask the same.
@@ -45,7 +45,7 @@ public final class FileContext {
     private var cancellabilityMemo: (frame: SyntaxIdentifier?, value: Cancellability)?
 
     /// Where the code at the walker's position runs (`ExecutionContexts.current`).
-    func executionContextHere() -> ExecutionContext {
+    package func executionContextHere() -> ExecutionContext {
         let frame = scope.frames.last?.nodeID
         if let memo = executionContextMemo, memo.frame == frame { return memo.value }
         let value = ExecutionContexts.current(in: scope)
@@ -54,7 +54,7 @@ public final class FileContext {
     }
 
     /// Whether the code at the walker's position can be cancelled (`ExecutionContexts.cancellability`).
-    func cancellabilityHere() -> Cancellability {
+    package func cancellabilityHere() -> Cancellability {
         let frame = scope.frames.last?.nodeID
         if let memo = cancellabilityMemo, memo.frame == frame { return memo.value }
         let value = ExecutionContexts.cancellability(in: self)
@@ -67,7 +67,7 @@ public final class FileContext {
 
     /// A reference's name, and whether it is an identifier (not `self`, `Self`, `super`, `$0`): the summary
     /// collector and rules listening to references ask about the same node in turn, and each read builds a string.
-    func referenceName(_ reference: DeclReferenceExprSyntax) -> (name: String, isIdentifier: Bool) {
+    package func referenceName(_ reference: DeclReferenceExprSyntax) -> (name: String, isIdentifier: Bool) {
         if let memo = referenceNameMemo, memo.id == reference.id { return (memo.name, memo.isIdentifier) }
         let answer: (name: String, isIdentifier: Bool)
         if case .identifier(let text) = reference.baseName.tokenKind { answer = (text, true) } else { answer = (reference.baseName.text, false) }
@@ -79,7 +79,7 @@ public final class FileContext {
     private var receiverTypeMemo: (id: SyntaxIdentifier, value: ValueType)?
 
     /// The type of a call's receiver (`ValueTypes.of`).
-    func valueType(ofReceiver receiver: ExprSyntax) -> ValueType {
+    package func valueType(ofReceiver receiver: ExprSyntax) -> ValueType {
         if let memo = receiverTypeMemo, memo.id == receiver.id { return memo.value }
         let value = ValueTypes.of(receiver, in: self)
         receiverTypeMemo = (receiver.id, value)
@@ -90,7 +90,7 @@ public final class FileContext {
     private var storedHandleNames: [SyntaxIdentifier: String?] = [:]
 
     /// The property a `Task { }` call's handle is stored in (`TaskFacts.storedHandleName`), in the enclosing function.
-    func storedHandleName(ofTask call: FunctionCallExprSyntax) -> String? {
+    package func storedHandleName(ofTask call: FunctionCallExprSyntax) -> String? {
         if let known = storedHandleNames[call.id] { return known }
         let name = TaskFacts.storedHandleName(of: call, in: scope.currentFunction?.body)
         storedHandleNames[call.id] = name
@@ -107,7 +107,7 @@ public final class FileContext {
         hasIfConfig ? IfConfigFacts.clauses(of: Syntax(node), file: path) : []
     }
 
-    init(path: String, text: String, tree: SourceFileSyntax) {
+    package init(path: String, text: String, tree: SourceFileSyntax) {
         self.path = path
         self.tree = tree
         self.lines = LineTable(text)

@@ -6,6 +6,17 @@ protocol NodeListener: AnyObject {
     func exit(_ node: Syntax, context: FileContext)
 }
 
+/// The walk as the pipeline (in the kit) runs it, without the walker's own types.
+package enum FileWalk {
+    /// Walks a file once: the index collectors, then `rules`, each writing to `context`.
+    package static func run(_ tree: SourceFileSyntax, context: FileContext, rules: [any SyntaxRule]) {
+        FileWalker(context: context, collectors: IndexCollectors.make(), rules: rules).walk(tree)
+    }
+
+    /// The node kinds the walker dispatches: a rule that listens to another kind is refused.
+    package static var supportedKinds: Set<SyntaxKind> { FileWalker.supportedKinds }
+}
+
 /// The one walk of a file. It keeps the scope stack and hands each node to the index collectors
 /// and then the rules that asked for its kind, on enter (after the node's own scope is pushed)
 /// and on exit (before it is popped).
@@ -217,7 +228,7 @@ private final class RuleListener: NodeListener {
 }
 
 /// Builds scope frames from declarations and closures.
-enum ScopeBuilder {
+package enum ScopeBuilder {
     static func opensScope(_ node: Syntax, kind: SyntaxKind) -> Bool {
         switch kind {
         case .classDecl, .structDecl, .enumDecl, .actorDecl, .protocolDecl, .extensionDecl,
@@ -284,7 +295,7 @@ enum ScopeBuilder {
     /// Decides what runs a closure from the call it is passed to. Called for every closure and by rules
     /// for many calls, so it looks at the method name's token first and builds receiver text only for
     /// the few names that need it.
-    static func classify(_ call: FunctionCallExprSyntax) -> ClosureKind {
+    package static func classify(_ call: FunctionCallExprSyntax) -> ClosureKind {
         let method = SyntaxFacts.calleeMethodName(call)
         switch method {
         case "Task":

@@ -2,20 +2,20 @@ import SwiftSyntax
 
 /// A notification handler found during the walk: an `@objc` method (whose registration may be anywhere,
 /// so the index decides later whether it handles an off-main notification) or a closure registered in place.
-struct NotificationHandler {
-    enum Registration: Sendable {
+package struct NotificationHandler {
+    package enum Registration: Sendable {
         case method(typeName: String, name: String)
         case closure(notification: String, deliversOnMain: Bool, fromAnyObject: Bool)
     }
 
-    let registration: Registration
-    let statements: CodeBlockItemListSyntax
-    let typeName: String
+    package let registration: Registration
+    package let statements: CodeBlockItemListSyntax
+    package let typeName: String
     /// The handler's parameters and locals: names that are not properties of `self`.
-    var locals: Set<String> = []
+    package var locals: Set<String> = []
 
     /// The handler for a method or closure node, if it can be one.
-    static func at(_ node: Syntax, context: FileContext) -> NotificationHandler? {
+    package static func at(_ node: Syntax, context: FileContext) -> NotificationHandler? {
         guard let type = context.scope.currentType, !type.isActor else { return nil }
         if let function = node.as(FunctionDeclSyntax.self), let body = function.body,
            SyntaxFacts.hasAttribute("objc", function.attributes),
@@ -31,7 +31,7 @@ struct NotificationHandler {
         return handler
     }
 
-    static func parameterNames(_ closure: ClosureExprSyntax) -> Set<String> {
+    package static func parameterNames(_ closure: ClosureExprSyntax) -> Set<String> {
         guard let parameters = closure.signature?.parameterClause else { return [] }
         switch parameters {
         case .simpleInput(let names): return Set(names.map(\.name.text))
@@ -59,11 +59,11 @@ struct NotificationHandler {
     }
 
     /// A value copy of the registration that deferred findings may capture.
-    var deferred: DeferredHandler { DeferredHandler(registration: registration) }
+    package var deferred: DeferredHandler { DeferredHandler(registration: registration) }
 
     /// The handler's top-level `if` and `guard` statements: their conditions, and the branch the condition
     /// selects (the `if` body, the guard's `else`).
-    var conditionalBranches: [(conditions: ConditionElementListSyntax, body: CodeBlockSyntax)] {
+    package var conditionalBranches: [(conditions: ConditionElementListSyntax, body: CodeBlockSyntax)] {
         statements.compactMap { statement in
             let item = Syntax(statement.item)
             if let ifExpression = item.as(ExpressionStmtSyntax.self)?.expression.as(IfExprSyntax.self) ?? item.as(IfExprSyntax.self) {
@@ -75,7 +75,7 @@ struct NotificationHandler {
     }
 
     /// The handler's top-level statements that run before its first hop to the main thread.
-    var statementsBeforeHop: [CodeBlockItemSyntax] {
+    package var statementsBeforeHop: [CodeBlockItemSyntax] {
         var result: [CodeBlockItemSyntax] = []
         for statement in statements {
             if NotificationHandlers.hopsToMain(statement) { break }
@@ -100,19 +100,19 @@ struct NotificationHandler {
 }
 
 /// What counts as a hop to the main thread, and other questions the notification rules share.
-enum NotificationHandlers {
-    static let optionDescription = RuleOptionDescription(
+package enum NotificationHandlers {
+    package static let optionDescription = RuleOptionDescription(
         "off_main_notifications", default: "[]",
         "more notification names (last component, e.g. `myStoreDidChange`) that arrive off the main thread")
 
     /// The notifications a rule treats as arriving off the main thread: Core Data's and CloudKit's, plus configured ones.
-    static func names(_ options: RuleOptions) -> Set<String> {
+    package static func names(_ options: RuleOptions) -> Set<String> {
         Set(NotificationNames.offMainByDefault + options.strings("off_main_notifications", default: []))
     }
 
     /// `DispatchQueue.main.async/sync`, `MainActor.run`, `Task { @MainActor in }`, `MainActor.assumeIsolated`,
     /// `viewContext.perform`, and the re-dispatch `guard Thread.isMainThread else { DispatchQueue.main.async { ... }; return }`.
-    static func hopsToMain(_ statement: some SyntaxProtocol) -> Bool {
+    package static func hopsToMain(_ statement: some SyntaxProtocol) -> Bool {
         var hops = false
         BodyScanner.scan(statement) { node in
             guard !hops, let call = node.as(FunctionCallExprSyntax.self) else { return }
@@ -142,7 +142,7 @@ enum NotificationHandlers {
 
     /// The stored property of `self` a reference reads or writes (`self.x`, or `x` not declared locally),
     /// excluding method calls; nil otherwise.
-    static func selfPropertyAccess(_ node: Syntax, locals: Set<String>) -> String? {
+    package static func selfPropertyAccess(_ node: Syntax, locals: Set<String>) -> String? {
         if let member = node.as(MemberAccessExprSyntax.self), let base = member.base,
            SyntaxFacts.isSelf(base.as(OptionalChainingExprSyntax.self)?.expression ?? base) {
             if member.parent?.as(FunctionCallExprSyntax.self)?.calledExpression.id == member.id { return nil }
@@ -159,10 +159,10 @@ enum NotificationHandlers {
 }
 
 /// The part of a handler a deferred finding needs: its registration, without syntax.
-struct DeferredHandler: Sendable {
-    let registration: NotificationHandler.Registration
+package struct DeferredHandler: Sendable {
+    package let registration: NotificationHandler.Registration
 
-    func runsOffMain(_ index: ProjectIndex, names: Set<String>) -> String? {
+    package func runsOffMain(_ index: ProjectIndex, names: Set<String>) -> String? {
         switch registration {
         case .method(let typeName, let name):
             return index.offMainNotification(handledBy: name, in: typeName, names: names)
@@ -173,7 +173,7 @@ struct DeferredHandler: Sendable {
         }
     }
 
-    func handlesRemoteChange(_ index: ProjectIndex, names: Set<String>) -> String? {
+    package func handlesRemoteChange(_ index: ProjectIndex, names: Set<String>) -> String? {
         switch registration {
         case .method(let typeName, let name):
             return index.remoteChangeNotification(handledBy: name, in: typeName, names: names)

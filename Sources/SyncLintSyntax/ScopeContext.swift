@@ -26,7 +26,7 @@ public struct FunctionScope {
     public let isAsync: Bool
     public let isThrowing: Bool
     let attributeList: AttributeListSyntax?
-    let parameterClause: FunctionParameterClauseSyntax?
+    package let parameterClause: FunctionParameterClauseSyntax?
     public let body: CodeBlockSyntax?
     public let node: Syntax
 

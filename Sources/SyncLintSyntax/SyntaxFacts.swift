@@ -214,7 +214,7 @@ extension SyntaxProtocol {
     /// The node's source without the trivia before its first token and after its last: what
     /// `trimmedDescription` gives, without building a trimmed copy of the tree first (which on app code
     /// cost a twentieth of the run: rules ask for receivers' and types' text on every call).
-    var trimmedText: String {
+    package var trimmedText: String {
         let text = description
         let utf8 = text.utf8
         let leading = leadingTrivia.sourceLength.utf8Length
@@ -230,14 +230,14 @@ extension StringProtocol {
     /// Whether the name starts with an uppercase letter (a type, by Swift's naming convention). Asked for
     /// most names the walk meets: an ASCII first letter is answered from its byte, without the Unicode
     /// property tables `Character.isUppercase` consults.
-    var startsUppercase: Bool {
+    package var startsUppercase: Bool {
         guard let byte = utf8.first else { return false }
         if byte < 0x80 { return byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") }
         return first?.isUppercase == true
     }
 
     /// Whether the name starts with a lowercase letter (a value or a method); see `startsUppercase`.
-    var startsLowercase: Bool {
+    package var startsLowercase: Bool {
         guard let byte = utf8.first else { return false }
         if byte < 0x80 { return byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") }
         return first?.isLowercase == true

@@ -37,7 +37,7 @@ public enum TaskFacts {
     }
 
     /// `x` for `x` or `self.x`; nil for deeper paths and locals' members.
-    static func propertyName(_ target: ExprSyntax) -> String? {
+    package static func propertyName(_ target: ExprSyntax) -> String? {
         guard let path = SyntaxFacts.memberPath(target) else { return nil }
         if path.root == "self", path.members.count == 1 { return path.members[0] }
         if path.root != "self", path.members.isEmpty { return path.root }

@@ -1,42 +1,18 @@
 import SwiftLexicalLookup
 import SwiftSyntax
 
-/// The type of a value as far as the syntax of one file tells, written as a question for the project
-/// index: "the type of property `cards` of a `Deck`", "the element of that". Plain data, so a pending
-/// finding can carry it and a future cache can store it; `ProjectIndex.resolve` answers it.
-public indirect enum ValueType: Sendable, Hashable {
-    /// A type as written in the source: `Deck`, `[Card]`, `Outer.Inner`, `FetchDescriptor<Card>`.
-    /// `scope` is the qualified type the name was written in, for resolving nested type names.
-    case named(String, scope: String?)
-    /// The type of the property (or static property) `member` of a value of the base type.
-    case member(ValueType, String)
-    /// The element of a collection: the loop variable of `for x in base`, `base.first`, `base[i]`.
-    case element(ValueType)
-    /// What the syntax cannot tell without a compiler. Nothing is ever guessed from a name.
-    case unknown
-
-    public var isKnown: Bool { self != .unknown }
-}
-
-/// A `ValueType` resolved against the project index: the element type (qualified when the project
-/// declares it, as written otherwise) and whether the value is a collection of it.
-public struct ResolvedType: Sendable, Hashable {
-    public let name: String
-    public let isCollection: Bool
-}
-
 /// Works out the `ValueType` of expressions during the walk. A local name is resolved from the names the
 /// walk has recorded in the function so far (`LocalNames`, a dictionary read), and otherwise with
 /// swift-syntax's `SwiftLexicalLookup` (names ahead of the walk, outside functions, implicit ones).
 /// It is asked on demand, by the few rules and collectors that need a value's type, never for every node.
 public enum ValueTypes {
     /// How deep one question may go (`let a = b; let b = c; ...`) before it is given up as unknown.
-    static let depthLimit = 12
+    static let depthLimit = ValueType.depthLimit
 
     /// `SwiftLexicalLookup`'s name lookup, except in a file with syntax errors, where it finds nothing:
     /// the lookup force-unwraps every name in scope, and a declaration whose name the parser had to
     /// invent (`guard loundContext)`) crashes it. Found by the fuzz test; such a file's values stay unknown.
-    static func lookup(_ node: some SyntaxProtocol, _ identifier: Identifier) -> [LookupResult] {
+    package static func lookup(_ node: some SyntaxProtocol, _ identifier: Identifier) -> [LookupResult] {
         guard !node.root.hasError else { return [] }
         return node.lookup(identifier)
     }
@@ -351,43 +327,9 @@ extension ValueTypes {
     }
 }
 
-extension ProjectIndex {
-    /// Answers a `ValueType`: nil when any step is unknown (a property the index does not know, a call's
-    /// result, a collection's element that is not a collection).
-    public func resolve(_ type: ValueType) -> ResolvedType? {
-        resolve(type, depth: 0)
-    }
-
-    private func resolve(_ type: ValueType, depth: Int) -> ResolvedType? {
-        guard depth < ValueTypes.depthLimit else { return nil }
-        switch type {
-        case .unknown:
-            return nil
-        case .named(let written, let scope):
-            return resolveWritten(written, scope: scope)
-        case .element(let base):
-            guard let collection = resolve(base, depth: depth + 1), collection.isCollection else { return nil }
-            return ResolvedType(name: collection.name, isCollection: false)
-        case .member(let base, let member):
-            guard let owner = resolve(base, depth: depth + 1) else { return nil }
-            if owner.isCollection {
-                return ["first", "last", "randomElement"].contains(member) ? ResolvedType(name: owner.name, isCollection: false) : nil
-            }
-            guard let property = property(member, of: owner.name), let written = property.typeName else { return nil }
-            return resolveWritten(written, scope: resolveType(owner.name) ?? owner.name)
-        }
-    }
-
-    private func resolveWritten(_ written: String, scope: String?) -> ResolvedType? {
-        let element = TypeNames.element(of: written)
-        guard !element.isEmpty else { return nil }
-        return ResolvedType(name: resolveType(element, from: scope) ?? element, isCollection: TypeNames.isCollection(written))
-    }
-}
-
 extension SyntaxProtocol {
     /// The nearest enclosing node of a kind.
-    func ancestor<Node: SyntaxProtocol>(_ kind: Node.Type) -> Node? {
+    package func ancestor<Node: SyntaxProtocol>(_ kind: Node.Type) -> Node? {
         var current = parent
         while let node = current {
             if let match = node.as(kind) { return match }

@@ -2,7 +2,7 @@ import SwiftSyntax
 
 /// Records every type declaration and extension with its attributes, inheritance, stored and computed
 /// properties and methods. It reads the member list directly instead of walking member bodies.
-final class DeclarationCollector: FactCollector {
+package final class DeclarationCollector: FactCollector {
     static let nodeKinds: Set<SyntaxKind> = [.classDecl, .structDecl, .enumDecl, .actorDecl, .protocolDecl, .extensionDecl]
 
     init() {}
@@ -38,7 +38,7 @@ final class DeclarationCollector: FactCollector {
         context.facts.types.append(fact)
     }
 
-    static func properties(of variable: VariableDeclSyntax, context: FileContext) -> [PropertyFact] {
+    package static func properties(of variable: VariableDeclSyntax, context: FileContext) -> [PropertyFact] {
         let isLet = variable.bindingSpecifier.tokenKind == .keyword(.let)
         let isStatic = variable.modifiers.contains { ["static", "class"].contains($0.name.text) }
         let attributes = SyntaxFacts.attributes(variable.attributes)
@@ -55,7 +55,7 @@ final class DeclarationCollector: FactCollector {
         }
     }
 
-    static func unwrapped(_ type: TypeSyntax, context: FileContext? = nil) -> String {
+    package static func unwrapped(_ type: TypeSyntax, context: FileContext? = nil) -> String {
         var type = type
         if let optional = type.as(OptionalTypeSyntax.self) { type = optional.wrappedType }
         if let forced = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) { type = forced.wrappedType }
@@ -78,7 +78,7 @@ final class DeclarationCollector: FactCollector {
     }
 
     /// A binding with a getter body is computed; one with only `willSet`/`didSet` is stored.
-    static func isComputed(_ binding: PatternBindingSyntax) -> Bool {
+    package static func isComputed(_ binding: PatternBindingSyntax) -> Bool {
         guard let block = binding.accessorBlock else { return false }
         switch block.accessors {
         case .getter: return true

@@ -1,13 +1,5 @@
 import SwiftSyntax
 
-/// A property the project looks a model up by: `#Predicate<Article> { $0.url == url }`. What the app
-/// itself fetches by is its natural key, far more reliably than a name or a comment.
-public struct FetchKey: Sendable, Hashable {
-    public let modelName: String
-    public let property: String
-    public let location: SourceLocation
-}
-
 /// Records the properties that `#Predicate` closures compare for equality with a value that is not a
 /// literal (a lookup, not a filter such as `$0.isArchived == false`). The model comes from the macro's
 /// generic argument, or from the `FetchDescriptor<Model>` or `Predicate<Model>` it is written for.

@@ -3,7 +3,7 @@ import SwiftSyntax
 /// Builds a `FunctionSummary` for every method, initializer, free function and computed property during
 /// the walk, and records where SwiftUI views are constructed. Effects inside closures count for the
 /// enclosing function, each with the context its closure runs in.
-final class FunctionSummaryCollector: FactCollector {
+package final class FunctionSummaryCollector: FactCollector {
     static let nodeKinds: Set<SyntaxKind> = [
         .functionDecl, .initializerDecl, .patternBinding, .closureExpr, .sequenceExpr, .functionCallExpr,
         .awaitExpr, .forStmt, .memberAccessExpr, .declReferenceExpr, .ifExpr, .guardStmt,
@@ -291,7 +291,7 @@ final class FunctionSummaryCollector: FactCollector {
     }
 
     /// `wait()` or `wait(timeout: .distantFuture)`: a wait with no deadline.
-    static func waitsForever(_ call: FunctionCallExprSyntax) -> Bool {
+    package static func waitsForever(_ call: FunctionCallExprSyntax) -> Bool {
         guard call.trailingClosure == nil else { return false }
         if call.arguments.isEmpty { return true }
         guard call.arguments.count == 1, let argument = call.arguments.first,
