@@ -16,12 +16,38 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams.git", from: "5.0.0"),
     ],
     targets: [
+        // The layers, bottom up; each imports only those below it (docs/architecture.md, "Layers").
+        // Facts: plain `Sendable` values (locations, type and function facts, findings, rule descriptions).
+        // No SwiftSyntax, so a cache or an editor server can keep them without a tree.
+        .target(name: "SyncLintFacts"),
+        // The project index and its queries: facts in, answers out. No SwiftSyntax either.
+        .target(name: "SyncLintIndex", dependencies: ["SyncLintFacts"]),
+        // What reads swift-syntax trees: the walker, the file context and scope, the fact collectors.
         .target(
-            name: "SyncLintKit",
+            name: "SyncLintSyntax",
             dependencies: [
+                "SyncLintIndex",
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftLexicalLookup", package: "swift-syntax"),
+            ]
+        ),
+        // The rules, their fixes and the registry.
+        .target(
+            name: "SyncLintRules",
+            dependencies: [
+                "SyncLintSyntax",
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftParser", package: "swift-syntax"),
                 .product(name: "SwiftLexicalLookup", package: "swift-syntax"),
+            ]
+        ),
+        // Discover, parse, pipeline, configuration, report, fix engine: what the CLI and users call.
+        .target(
+            name: "SyncLintKit",
+            dependencies: [
+                "SyncLintRules",
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftParser", package: "swift-syntax"),
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
@@ -53,7 +79,7 @@ let package = Package(
         .testTarget(
             name: "SyncLintKitTests",
             dependencies: [
-                "SyncLintKit",
+                "SyncLintFacts", "SyncLintIndex", "SyncLintSyntax", "SyncLintRules", "SyncLintKit",
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftParser", package: "swift-syntax"),
             ],

@@ -3,6 +3,7 @@ import SwiftParser
 import SwiftSyntax
 import Testing
 @testable import SyncLintKit
+@testable import SyncLintSyntax
 
 /// The pipeline's promises: suppression, configuration, bad input, ordering.
 struct EngineTests {

@@ -1,12 +1,13 @@
 import Foundation
 import Testing
 @testable import SyncLintKit
+@testable import SyncLintSyntax
 
 /// The rule list is hand-written; these tests keep it honest against the rule sources and the docs.
 struct RuleCatalogTests {
     /// Every `*Rule.swift` under Rules/ declares a class of the same name, and that class is registered.
     @Test func everyRuleFileIsRegisteredAndNamedForItsType() throws {
-        let rulesFolder = Repository.path("Sources/SyncLintKit/Rules")
+        let rulesFolder = Repository.path("Sources/SyncLintRules")
         let enumerator = try #require(FileManager.default.enumerator(atPath: rulesFolder))
         let registered = Set(RuleRegistry.syntaxRules.map { String(describing: $0) } + RuleRegistry.projectRules.map { String(describing: $0) })
         var files: [String] = []

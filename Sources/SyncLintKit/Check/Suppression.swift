@@ -155,9 +155,10 @@ struct SuppressionOutcome {
     /// - Parameters:
     ///   - enabled: the rules that ran on a file (nested configurations may differ per file). A directive
     ///     is superfluous only for rules that ran (or `all`): a rule that did not run might have fired.
+    ///   - superfluousID: the rule whose findings are directives that suppressed nothing (the registry's
+    ///     `unusedSuppressionRuleID`); the engine names no rule itself.
     static func apply(_ findings: [Finding], maps: [String: SuppressionMap], enabled: (String) -> Set<String>,
-                      descriptions: [String: RuleDescription]) -> SuppressionOutcome {
-        let superfluousID = SuperfluousDisableCommandRule.description.id
+                      descriptions: [String: RuleDescription], superfluousID: String) -> SuppressionOutcome {
         var used: Set<String> = []  // "path\u{1f}directive\u{1f}ruleID"
         var kept: [Finding] = []
         for finding in findings {

@@ -3,9 +3,7 @@ import Yams
 
 /// `.synclint.yml`, with keys shaped like SwiftLint's.
 public struct Configuration: Sendable {
-    public enum CloudKitMode: String, Sendable {
-        case on, off, auto
-    }
+    public typealias CloudKitMode = SyncLintFacts.CloudKitMode
 
     public var disabledRules: [String] = []
     public var optInRules: [String] = []

@@ -280,7 +280,7 @@ public enum Linter {
             if !suppression.isEmpty { suppressions[resource.path] = suppression }
         }
         let suppression = SuppressionOutcome.apply(findings, maps: suppressions, enabled: { group(of: $0).enabled },
-                                                   descriptions: descriptions)
+                                                   descriptions: descriptions, superfluousID: RuleRegistry.unusedSuppressionRuleID)
         findings = suppression.findings
         for index in findings.indices {
             if let severity = group(of: findings[index].file).configuration.severityOverrides[findings[index].ruleID] {
@@ -389,7 +389,7 @@ public enum Linter {
         let context = FileContext(path: input.path, text: text, tree: tree)
         let rules = plan.makeRules()
         let listenerTimes = measuresListeners ? ListenerTimes() : nil
-        FileWalker(context: context, collectors: IndexCollectors.make(), rules: rules, listenerTimes: listenerTimes).walk(tree)
+        FileWalk.run(tree, context: context, rules: rules, listenerTimes: listenerTimes)
         for rule in rules {
             context.currentRuleID = type(of: rule).description.id
             var finishClock = Stopwatch()
@@ -450,7 +450,7 @@ struct RulePlan: @unchecked Sendable {
 
     /// Rules whose node kinds the walker cannot dispatch; a test keeps this empty.
     static func unsupportedRules(_ rules: [any SyntaxRule.Type]) -> [String] {
-        rules.filter { !$0.nodeKinds.isSubset(of: FileWalker.supportedKinds) }.map { $0.description.id }
+        rules.filter { !$0.nodeKinds.isSubset(of: FileWalk.supportedKinds) }.map { $0.description.id }
     }
 
     func makeRules() -> [any SyntaxRule] {

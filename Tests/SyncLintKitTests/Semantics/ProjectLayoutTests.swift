@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SyncLintKit
+@testable import SyncLintIndex
 
 /// Projects, targets, where code lives and store facts: one project's or target's facts never decide
 /// for another, and tests, previews and in-memory stores never decide whether the app syncs.

@@ -1,6 +1,7 @@
 import SwiftParser
 import SwiftSyntax
 @testable import SyncLintKit
+@testable import SyncLintSyntax
 
 /// Walks sources exactly as the pipeline does (index collectors, scope stack) and lets a test look at
 /// chosen nodes during the walk, then builds the project index from the files' facts.

@@ -1,0 +1,128 @@
+/// What one file contributes to the project index, collected during its single walk.
+public struct FileFacts: Sendable {
+    public var types: [TypeFact] = []
+    public var modelRegistrations: [ModelRegistration] = []
+    public var storeConfigurations: [StoreConfiguration] = []
+    /// Containers built in the file, and the `Schema([...])` values it names, so each store can be given
+    /// the models it holds (`StoreFacts.resolve`).
+    public var containers: [ContainerFact] = []
+    public var schemaBindings: [SchemaBinding] = []
+    public var coreData = CoreDataFacts()
+    /// What each function of the file does; see `FunctionSummary`.
+    public var functionSummaries: [FunctionSummary] = []
+    /// SwiftUI view types constructed in the file's views.
+    public var viewConstructions: [ViewConstruction] = []
+    /// Whether the file is test code, and where its preview code is.
+    public var codePlaces = FileCodePlaces()
+    /// Properties the file's `#Predicate`s look models up by.
+    public var fetchKeys: [FetchKey] = []
+    /// Names the file's view code reads (`model.errorMessage`, `$error`, `alertItem`); see `ProjectIndex.viewReadNames`.
+    public var viewReadNames: Set<String> = []
+
+    public init() {}
+}
+
+/// A place that lists `@Model` types for a container: `.modelContainer(for:)`, `ModelContainer(for:)`,
+/// `Schema([...])`, `VersionedSchema.models`.
+public struct ModelRegistration: Sendable {
+    public let typeNames: [String]
+    public let location: SourceLocation
+
+    /// Memberwise, for the layers above (a synthesized one is internal to this module).
+    package init(typeNames: [String], location: SourceLocation) {
+        self.typeNames = typeNames
+        self.location = location
+    }
+}
+
+public struct StoreConfiguration: Sendable {
+    public enum Kind: String, Sendable {
+        /// `ModelConfiguration(cloudKitDatabase: .private(...))` / `.automatic`.
+        case swiftDataCloudKit
+        /// `ModelConfiguration(cloudKitDatabase: .none)`.
+        case swiftDataLocal
+        /// A `ModelConfiguration` or `.modelContainer` without `cloudKitDatabase`: syncs when entitlements allow.
+        case swiftDataAutomatic
+        /// `NSPersistentCloudKitContainer(...)`.
+        case coreDataCloudKit
+        /// `NSPersistentContainer(...)`.
+        case coreDataLocal
+        /// A store kept in memory (`isStoredInMemoryOnly: true`, `inMemory: true`, a `/dev/null` URL, or a
+        /// container whose function always sets `NSInMemoryStoreType` or `/dev/null`): never synced.
+        case inMemory
+    }
+
+    public let kind: Kind
+    public let location: SourceLocation
+    /// For Core Data: the model name passed to the container, if written as a literal.
+    public let modelName: String?
+    /// The name the configuration (or Core Data container) is bound to: `config` in
+    /// `let config = ModelConfiguration(...)`, `container` in `container = NSPersistentContainer(...)`.
+    public var bindingName: String?
+    /// Models the configuration names itself: `ModelConfiguration(for: A.self)`, `schema: Schema([A.self])`.
+    public var ownModels: [String]?
+    /// The schema variable the configuration names: `schema` in `ModelConfiguration(schema: schema)`.
+    public var ownSchemaName: String?
+    /// Where the container that builds this store is created, once known.
+    public var container: SourceLocation?
+    /// The models the store holds, once known; nil when unknown (then it may hold any model).
+    public var models: [String]?
+
+    public init(kind: Kind, location: SourceLocation, modelName: String?, bindingName: String? = nil,
+                ownModels: [String]? = nil, ownSchemaName: String? = nil, container: SourceLocation? = nil, models: [String]? = nil) {
+        self.kind = kind
+        self.location = location
+        self.modelName = modelName
+        self.bindingName = bindingName
+        self.ownModels = ownModels
+        self.ownSchemaName = ownSchemaName
+        self.container = container
+        self.models = models
+    }
+
+    /// Whether the store syncs, as its configuration alone says (the target's entitlements decide `.followsEntitlements`).
+    public var sync: StoreSync {
+        switch kind {
+        case .swiftDataCloudKit, .coreDataCloudKit: return .syncs
+        case .swiftDataAutomatic: return .followsEntitlements
+        case .swiftDataLocal, .coreDataLocal: return .local
+        case .inMemory: return .inMemory
+        }
+    }
+}
+
+/// A SwiftData container created in code: `ModelContainer(for: A.self, B.self, configurations: config)`,
+/// `.modelContainer(for: [A.self])`.
+public struct ContainerFact: Sendable {
+    public let location: SourceLocation
+    /// The models it is created for (`X.self` outside its configurations).
+    public let models: [String]
+    /// The schema variable it is created for: `schema` in `ModelContainer(for: schema, ...)`.
+    public let schemaName: String?
+    /// The configuration variables it names: `config` in `configurations: config` or `[config]`.
+    public let configurationNames: [String]
+    /// How many configuration expressions it is given (`configurations: a, b`, `[a, b]`; an array built
+    /// elsewhere, `configurations: configs`, counts one).
+    public let configurationCount: Int
+
+    package init(location: SourceLocation, models: [String], schemaName: String?, configurationNames: [String], configurationCount: Int) {
+        self.location = location
+        self.models = models
+        self.schemaName = schemaName
+        self.configurationNames = configurationNames
+        self.configurationCount = configurationCount
+    }
+}
+
+/// `let schema = Schema([A.self, B.self])`: a schema bound to a name in a file.
+public struct SchemaBinding: Sendable {
+    public let name: String
+    public let models: [String]
+    public let location: SourceLocation
+
+    package init(name: String, models: [String], location: SourceLocation) {
+        self.name = name
+        self.models = models
+        self.location = location
+    }
+}

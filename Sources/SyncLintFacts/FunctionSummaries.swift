@@ -1,0 +1,237 @@
+/// A method or free function of the project: the qualified type it belongs to (nil for a free function)
+/// and its base name. Overloads share a key; their summaries are merged, which errs toward "it may".
+public struct FunctionKey: Sendable, Hashable, CustomStringConvertible {
+    public let typeName: String?
+    public let name: String
+
+    public init(typeName: String?, name: String) {
+        self.typeName = typeName
+        self.name = name
+    }
+
+    public var description: String { typeName.map { "\($0).\(name)" } ?? name }
+}
+
+extension FunctionKey: Comparable {
+    /// A stable order for walking every summary, without building each key's description string.
+    public static func < (lhs: FunctionKey, rhs: FunctionKey) -> Bool {
+        (lhs.typeName ?? "", lhs.name) < (rhs.typeName ?? "", rhs.name)
+    }
+}
+
+/// One `#if` clause a fact stands in: the `#if`'s offset in its file and the clause's index in it.
+/// Two facts in different clauses of the same `#if` never run together.
+public struct IfConfigClause: Sendable, Hashable {
+    public let file: String
+    public let offset: Int
+    public let clause: Int
+
+    /// Memberwise, for the layers above (a synthesized one is internal to this module).
+    package init(file: String, offset: Int, clause: Int) {
+        self.file = file
+        self.offset = offset
+        self.clause = clause
+    }
+}
+
+/// A call made inside a function, with where it runs.
+public struct CallFact: Sendable {
+    public let caller: FunctionKey
+    /// The called method's or function's base name.
+    public let callee: String
+    /// The receiver's type; nil for an unqualified call (a method of `self`, or a free function).
+    public let receiver: ValueType?
+    public let context: ExecutionContext
+    /// Whether the call sits in a `Task { }`, `.task { }` or other closure that may be cancelled, as seen here.
+    public let cancellation: Cancellability
+    public let location: SourceLocation
+    public let ifConfigClauses: [IfConfigClause]
+
+    /// Memberwise, for the layers above (a synthesized one is internal to this module).
+    package init(caller: FunctionKey, callee: String, receiver: ValueType?, context: ExecutionContext, cancellation: Cancellability, location: SourceLocation, ifConfigClauses: [IfConfigClause]) {
+        self.caller = caller
+        self.callee = callee
+        self.receiver = receiver
+        self.context = context
+        self.cancellation = cancellation
+        self.location = location
+        self.ifConfigClauses = ifConfigClauses
+    }
+}
+
+/// A write to a stored property of `self`.
+public struct StateWrite: Sendable {
+    public let property: String
+    /// `true` / `false` for a Bool literal; nil for any other value.
+    public let boolValue: Bool?
+    public let context: ExecutionContext
+    public let location: SourceLocation
+
+    /// Memberwise, for the layers above (a synthesized one is internal to this module).
+    package init(property: String, boolValue: Bool?, context: ExecutionContext, location: SourceLocation) {
+        self.property = property
+        self.boolValue = boolValue
+        self.context = context
+        self.location = location
+    }
+}
+
+/// What a method or free function does, from its own body (closures inside included, each effect with the
+/// context it runs in). `ProjectIndex.effects(of:)` adds what the functions it calls do.
+public struct FunctionSummary: Sendable {
+    public let key: FunctionKey
+    public let isAsync: Bool
+    /// Where its body runs by its own declaration: the function's or type's isolation, or `.callers`.
+    public let declaredContext: ExecutionContext
+    public let location: SourceLocation
+    /// Whether its last parameter is a closure that may outlive the call (`@escaping`, or an optional function
+    /// type, which is escaping by definition): a trailing closure passed there runs later, on whatever thread
+    /// the function calls it from.
+    public var lastParameterEscapes = false
+    /// Names of `self`'s members it reads (`x` or `self.x`; bare names that are not locals). The index
+    /// keeps only those that are stored properties of the type.
+    public var reads: Set<String> = []
+    /// Names passed as an argument without being called (`Button(action: save)`, `action: model.send`):
+    /// functions handed to someone else to call.
+    public var passedReferences: Set<String> = []
+    public var writes: [StateWrite] = []
+    public var awaits = false
+    /// `MainActor.run`, `DispatchQueue.main.async`, `Task { @MainActor in }`.
+    public var hopsToMainActor = false
+    /// Notification names it posts.
+    public var posts: [String] = []
+    /// Where it schedules a `Timer` on the current run loop (`Timer.scheduledTimer`).
+    public var timers: [SourceLocation] = []
+    /// Receivers of `save()` calls: `context`, `viewContext`, `modelContext`.
+    public var saves: [String] = []
+    /// Whether it calls `rollback()` (or `reset()`) on a context: it cleans up after a failed save.
+    public var rollsBack = false
+    /// Properties of `self` on which it calls `cancel()`: task handles it cancels.
+    public var cancelledHandles: Set<String> = []
+    /// Properties of `self` it assigns a new `Task { }` to (`loadTask = Task { ... }`; not `tasks[id] = Task`).
+    public var startedHandles: Set<String> = []
+    /// Whether every error it throws is the app's own: `throws(DomainError)`, or an untyped `throws` whose
+    /// body catches every `try` with a catch-all and throws only values it builds (`throw AppError(error)`,
+    /// `throw .network(error)`), never one it received (`throw error`). A cancellation that reaches such a
+    /// function arrives at its callers converted, so their catch cannot tell it from other errors.
+    public var throwsOnlyOwnErrors = false
+    /// Where a synchronous function blocks its thread on a semaphore or group (`semaphore.wait()`,
+    /// `group.wait()`, `wait(timeout: .distantFuture)`) in its own body, outside closures.
+    public var blockingWaits: [SourceLocation] = []
+    /// Flags it sets to `false` on every path of its control-flow graph from the entry to an exit (a return, an
+    /// error that leaves it, a cancellation), directly or in a `defer`; not in closures.
+    public var resetsOnEveryPath: Set<String> = []
+    public var calls: [CallFact] = []
+    /// Method calls on a receiver whose type the syntax cannot tell (`viewModel.load()` where `viewModel`'s
+    /// type is unknown), by method name, with whether each may be cancelled: the only trace of callers that
+    /// `calls` cannot name.
+    public var unresolvedCalls: [String: [Cancellability]] = [:]
+
+    public init(key: FunctionKey, isAsync: Bool, declaredContext: ExecutionContext, location: SourceLocation) {
+        self.key = key
+        self.isAsync = isAsync
+        self.declaredContext = declaredContext
+        self.location = location
+    }
+
+    /// Two overloads (or a function declared twice under `#if`) as one: every effect of either.
+    package func merged(with other: FunctionSummary) -> FunctionSummary {
+        var merged = self
+        merged.reads.formUnion(other.reads)
+        merged.passedReferences.formUnion(other.passedReferences)
+        merged.writes += other.writes
+        merged.awaits = awaits || other.awaits
+        merged.hopsToMainActor = hopsToMainActor || other.hopsToMainActor
+        merged.posts += other.posts
+        merged.timers += other.timers
+        merged.saves += other.saves
+        merged.cancelledHandles.formUnion(other.cancelledHandles)
+        merged.startedHandles.formUnion(other.startedHandles)
+        merged.rollsBack = rollsBack || other.rollsBack
+        // Overloads merged err toward "it may": each must throw only the app's errors, each must reset.
+        merged.throwsOnlyOwnErrors = throwsOnlyOwnErrors && other.throwsOnlyOwnErrors
+        merged.blockingWaits += other.blockingWaits
+        merged.resetsOnEveryPath = resetsOnEveryPath.intersection(other.resetsOnEveryPath)
+        merged.calls += other.calls
+        merged.lastParameterEscapes = lastParameterEscapes || other.lastParameterEscapes
+        merged.unresolvedCalls.merge(other.unresolvedCalls) { $0 + $1 }
+        return merged
+    }
+
+    /// Flags it sets back to `false`.
+    public var resetFlags: Set<String> { Set(writes.filter { $0.boolValue == false }.map(\.property)) }
+}
+
+/// A task handle that a function restarts the careful way: it cancels the handle and assigns it a new
+/// `Task { }`. The calls that task makes to methods of `self` are the load it runs; another function of the
+/// type that starts the same handle, or the same load, without cancelling is a second entry point.
+public struct RestartedHandle: Sendable {
+    public let property: String
+    public let starter: FunctionKey
+    /// Methods of `self` the task stored in the handle calls.
+    public let loads: Set<String>
+
+    /// Memberwise, for the layers above (a synthesized one is internal to this module).
+    package init(property: String, starter: FunctionKey, loads: Set<String>) {
+        self.property = property
+        self.starter = starter
+        self.loads = loads
+    }
+}
+
+/// A call as a rule sees it during the walk, to be resolved to a project function by the index
+/// (`ProjectIndex.callee(of:)`): the same naming as a `CallFact`, without where it runs.
+public struct CallReference: Sendable, Hashable {
+    public let caller: FunctionKey
+    public let callee: String
+    /// The receiver's type; nil for an unqualified call or one on `self`.
+    public let receiver: ValueType?
+
+    public init(caller: FunctionKey, callee: String, receiver: ValueType?) {
+        self.caller = caller
+        self.callee = callee
+        self.receiver = receiver
+    }
+}
+
+/// Whether code can be cancelled at all, as far as its own file tells.
+public enum Cancellability: Sendable, Hashable {
+    /// A `.task` / `.task(id:)` / `.refreshable` closure: cancelled by SwiftUI. (A task-group child takes the
+    /// cancellability of the code that runs its group.)
+    case always
+    /// Synchronous code, `Task.detached`, or a `Task { }` whose handle nobody keeps: never cancelled.
+    case never
+    /// A `Task { }` whose handle is stored in the property: cancelled if the type calls `cancel()` on it.
+    case ifHandleCancelled(typeName: String, property: String)
+    /// The body of an async function: cancelled when a caller's task is.
+    case ifCallersCancellable(FunctionKey)
+}
+
+/// A SwiftUI view type constructed in a view body.
+public struct ViewConstruction: Sendable {
+    public enum Identity: Sendable, Hashable {
+        /// Built per value (`ForEach`, `List` rows, `navigationDestination(for:)`, `sheet(item:)`): each value
+        /// gets a view of its own, so a `.task` without `id:` starts again for a new value.
+        case perValue
+        /// Built in a place whose identity stays while its arguments change (a split view's detail built from
+        /// a selection, a view reused with a new argument): `.task` without `id:` keeps the first value's work.
+        case stable
+        /// Built in a `NavigationSplitView`'s `detail:` (or `content:`) column from the selection: the column
+        /// keeps the view's identity while the selection, and so the argument, changes.
+        case splitViewColumn
+    }
+
+    public let typeName: String
+    /// Where it is built, for resolving nested type names.
+    public let scope: String?
+    public let identity: Identity
+    public let location: SourceLocation
+
+    /// Memberwise, for the layers above (a synthesized one is internal to this module).
+    package init(typeName: String, scope: String?, identity: Identity, location: SourceLocation) {
+        self.typeName = typeName
+        self.scope = scope
+        self.identity = identity
+        self.location = location
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+/// A registration for a notification, and on which thread its handler runs.
+public struct NotificationRegistration: Sendable {
+    public enum Handler: Sendable, Equatable {
+        /// `addObserver(_:selector:name:object:)`: a method of the registering type.
+        case method(String)
+        /// `addObserver(forName:object:queue:using:)`, `publisher(for:)...sink`, `notifications(named:)`.
+        case closure
+    }
+
+    /// The registering type's name.
+    public let typeName: String
+    public let handler: Handler
+    /// The notification's last name component: `NSPersistentStoreRemoteChange`, `eventChangedNotification`.
+    public let notification: String
+    /// `object: nil` (any sender), which matters for the context notifications.
+    public let fromAnyObject: Bool
+    public let deliversOnMain: Bool
+    public let location: SourceLocation
+
+    /// Memberwise, for the layers above (a synthesized one is internal to this module).
+    package init(typeName: String, handler: Handler, notification: String, fromAnyObject: Bool, deliversOnMain: Bool, location: SourceLocation) {
+        self.typeName = typeName
+        self.handler = handler
+        self.notification = notification
+        self.fromAnyObject = fromAnyObject
+        self.deliversOnMain = deliversOnMain
+        self.location = location
+    }
+}
+
+/// `NotificationCenter.default.post(name:)` and where it is posted from.
+public struct NotificationPost: Sendable {
+    public let typeName: String
+    public let functionName: String
+    public let notification: String
+
+    /// Memberwise, for the layers above (a synthesized one is internal to this module).
+    package init(typeName: String, functionName: String, notification: String) {
+        self.typeName = typeName
+        self.functionName = functionName
+        self.notification = notification
+    }
+}
+
+/// Core Data facts for the sync-notification rules, collected per file.
+public struct CoreDataFacts: Sendable {
+    public var registrations: [NotificationRegistration] = []
+    public var posts: [NotificationPost] = []
+    /// Bool properties set to `true` in a function that also saves a context: (type, property).
+    public var localSaveFlags: [(typeName: String, property: String)] = []
+    /// Properties holding a private-queue context: (type, property).
+    public var backgroundContextProperties: [(typeName: String, property: String)] = []
+    /// Where `automaticallyMergesChangesFromParent = true` or `mergeChanges(fromContextDidSave:)` appears.
+    public var mergesRemoteChanges: [SourceLocation] = []
+
+    public init() {}
+}
+
+/// Notification names as the rules compare them, and which arrive off the main thread.
+public enum NotificationNames {
+    /// Posted on a private thread by Core Data and CloudKit (the context ones when observed from any context).
+    public static let offMainByDefault = [
+        "NSPersistentStoreRemoteChange", "eventChangedNotification",
+        "NSManagedObjectContextDidSave", "didSaveObjectsNotification",
+        "NSManagedObjectContextObjectsDidChange", "didChangeObjectsNotification",
+    ]
+    package static let contextNotifications: Set<String> = [
+        "NSManagedObjectContextDidSave", "didSaveObjectsNotification",
+        "NSManagedObjectContextObjectsDidChange", "didChangeObjectsNotification",
+    ]
+
+    /// `NSPersistentStoreRemoteChange` for `.NSPersistentStoreRemoteChange`, `NSNotification.Name.X`,
+    /// `Notification.Name("X")`; `eventChangedNotification` for `NSPersistentCloudKitContainer.eventChangedNotification`.
+    public static func normalized(_ text: String) -> String {
+        var name = text.trimmingCharacters(in: .whitespaces)
+        if let open = name.firstIndex(of: "\""), let close = name.lastIndex(of: "\""), open < close {
+            name = String(name[name.index(after: open)..<close])
+        }
+        return name.split(separator: ".").last.map(String.init) ?? name
+    }
+}

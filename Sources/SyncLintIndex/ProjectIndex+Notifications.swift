@@ -1,0 +1,34 @@
+import Foundation
+import SyncLintFacts
+
+extension ProjectIndex {
+    /// The off-main notification a type's method is registered for, if any (`names` from the rule's options).
+    public func offMainNotification(handledBy method: String, in typeName: String, names: Set<String>) -> String? {
+        coreData.registrations.first { registration in
+            registration.typeName == typeName && registration.handler == .method(method) && !registration.deliversOnMain
+                && Self.arrivesOffMain(registration, names: names)
+        }?.notification
+    }
+
+    static func arrivesOffMain(_ registration: NotificationRegistration, names: Set<String>) -> Bool {
+        guard names.contains(registration.notification) else { return false }
+        return !NotificationNames.contextNotifications.contains(registration.notification) || registration.fromAnyObject
+    }
+
+    /// A remote-change notification: an off-main one, or the app's own notification posted from a handler of one.
+    public func remoteChangeNotification(handledBy method: String, in typeName: String, names: Set<String>) -> String? {
+        let reposted = repostedRemoteChangeNotifications(names: names)
+        return coreData.registrations.first { registration in
+            registration.typeName == typeName && registration.handler == .method(method)
+                && ((names.contains(registration.notification) && Self.arrivesOffMain(registration, names: names))
+                    || reposted.contains(registration.notification))
+        }?.notification
+    }
+
+    /// Notifications the app posts from a type that handles an off-main notification (the seed's
+    /// `.coreDataRemoteChange`, reposted by its `CoreDataManager` from the handler and the helpers it calls).
+    package func repostedRemoteChangeNotifications(names: Set<String>) -> Set<String> {
+        let handlingTypes = Set(coreData.registrations.filter { Self.arrivesOffMain($0, names: names) }.map(\.typeName))
+        return Set(coreData.posts.filter { handlingTypes.contains($0.typeName) }.map(\.notification)).subtracting(names)
+    }
+}

@@ -1,0 +1,264 @@
+/// The project-wide, read-only index the rules consult: declarations across all files, how stores are
+/// created, and the non-Swift files (entitlements, Core Data models) found by discovery.
+public final class ProjectIndex: Sendable {
+    /// Every declaration of a type (primary and extensions), keyed by qualified name (`Outer.Inner`).
+    public let typesByName: [String: [TypeFact]]
+    /// Qualified names by simple name: `Inner` → [`Outer.Inner`, `Other.Inner`].
+    let qualifiedNamesBySimpleName: [String: [String]]
+    public let modelRegistrations: [ModelRegistration]
+    public let storeConfigurations: [StoreConfiguration]
+    public let resources: [ResourceFile]
+    /// The config's `cloudkit` setting: `on`/`off` force CloudKit rules either way.
+    public let cloudKitMode: CloudKitMode
+    /// Whether stores sync with CloudKit, and where the project says so.
+    public let cloudKit: CloudKitEvidence
+    /// Notification registrations and posts, background contexts, local-save flags, change merging.
+    public let coreData: CoreDataFacts
+    /// The Core Data model files, parsed once.
+    public let coreDataModels: [CoreDataModel]
+    /// Every function's own summary, overloads merged.
+    public let functionSummaries: [FunctionKey: FunctionSummary]
+    /// Where view types are constructed, by the simple name they are called with.
+    let viewConstructionsBySimpleName: [String: [ViewConstruction]]
+    /// Every call of the project by the called name, built on first use (most runs never ask).
+    let callsByName = LazyBox<[String: [CallPosition]]>()
+    /// Names of the functions that block on a semaphore or group, built on first use.
+    let blockingFunctionNames = LazyBox<Set<String>>()
+    /// Names some function mentions without calling them (`Button(action: save)`), built on first use.
+    let passedReferenceNames = LazyBox<Set<String>>()
+    /// Task handles some function cancels, built on first use.
+    let cancelledHandleSet = LazyBox<Set<TaskHandle>>()
+    /// Call sites of the functions rules asked about, each resolved on first ask.
+    let callSiteCache = LazyCache<FunctionKey, [CallFact]>()
+    /// Restarted task handles by type name, built on first use.
+    let restartedHandleMap = LazyBox<[String: [RestartedHandle]]>()
+    /// Calls on receivers of unknown type, by method name, built on first use.
+    let unresolvedCallMap = LazyBox<[String: [Cancellability]]>()
+    /// The models each known set of registered models holds, relationships followed, built on first ask.
+    let heldModels = LazyCache<[String], Set<String>>()
+    /// SwiftData containers created in code, by where they are created.
+    let containerFacts: [SourceLocation: ContainerFact]
+    /// One line each for resource files the index could not use (a malformed model).
+    public let warnings: [String]
+
+    /// The project's roots and Xcode targets.
+    public let layout: ProjectLayout
+    /// What each file says about where its code lives, by path.
+    let codePlaces: [String: FileCodePlaces]
+    /// Properties the project looks each model up by (`#Predicate<Model> { $0.key == value }`), by model name.
+    public let fetchKeysByModel: [String: [FetchKey]]
+    /// Every member or name read in view code (SwiftUI views, UIKit/AppKit views, cells and controllers), by
+    /// name only (`$x` counted as `x`): state that no view reads under any name reaches no user.
+    public let viewReadNames: Set<String>
+
+    public init(files: [FileFacts], resources: [ResourceFile] = [], cloudKitMode: CloudKitMode = .auto,
+                layout: ProjectLayout = ProjectLayout()) {
+        var types: [String: [TypeFact]] = [:]
+        var registrations: [ModelRegistration] = []
+        var stores: [StoreConfiguration] = []
+        var containers: [SourceLocation: ContainerFact] = [:]
+        var coreData = CoreDataFacts()
+        var summaries: [FunctionKey: FunctionSummary] = [:]
+        var constructions: [String: [ViewConstruction]] = [:]
+        var codePlaces: [String: FileCodePlaces] = [:]
+        var fetchKeys: [String: [FetchKey]] = [:]
+        var viewReads: Set<String> = []
+        for facts in files {
+            viewReads.formUnion(facts.viewReadNames)
+            codePlaces[facts.codePlaces.file] = facts.codePlaces
+            for key in facts.fetchKeys { fetchKeys[key.modelName, default: []].append(key) }
+            for summary in facts.functionSummaries {
+                if let existing = summaries[summary.key] {
+                    summaries[summary.key] = existing.merged(with: summary)
+                } else {
+                    summaries[summary.key] = summary
+                }
+            }
+            for construction in facts.viewConstructions { constructions[construction.typeName, default: []].append(construction) }
+            for type in facts.types { types[type.qualifiedName, default: []].append(type) }
+            registrations += facts.modelRegistrations
+            stores += StoreFacts.resolve(facts)
+            for container in facts.containers { containers[container.location] = container }
+            coreData.registrations += facts.coreData.registrations
+            coreData.posts += facts.coreData.posts
+            coreData.localSaveFlags += facts.coreData.localSaveFlags
+            coreData.backgroundContextProperties += facts.coreData.backgroundContextProperties
+            coreData.mergesRemoteChanges += facts.coreData.mergesRemoteChanges
+        }
+        self.coreData = coreData
+        self.functionSummaries = summaries
+        self.viewConstructionsBySimpleName = constructions
+        self.typesByName = types
+        var bySimpleName: [String: [String]] = [:]
+        for name in types.keys.sorted() {
+            bySimpleName[name.split(separator: ".").last.map(String.init) ?? name, default: []].append(name)
+        }
+        self.qualifiedNamesBySimpleName = bySimpleName
+        self.layout = layout
+        self.codePlaces = codePlaces
+        self.fetchKeysByModel = fetchKeys
+        self.viewReadNames = viewReads
+        self.modelRegistrations = registrations
+        self.storeConfigurations = stores
+        self.containerFacts = containers
+        self.resources = resources
+        self.cloudKitMode = cloudKitMode
+        // A container built in a test or a preview, or kept in memory, never decides whether the app syncs.
+        let appStores = stores.filter { Self.codeKind(of: $0.location, layout: layout, places: codePlaces) == .app }
+        self.cloudKit = CloudKitEvidence(stores: appStores, resources: resources, layout: layout, mode: cloudKitMode)
+        var models: [CoreDataModel] = []
+        var warnings: [String] = []
+        for file in resources where file.kind == .coreDataModel {
+            switch CoreDataModel.parse(file) {
+            case .success(let model): models.append(model)
+            case .failure(let failure): warnings.append(failure.description)
+            }
+        }
+        for file in resources where file.kind == .entitlements {
+            if let problem = CloudKitEvidence.entitlementsProblem(file) { warnings.append(problem) }
+        }
+        self.coreDataModels = models
+        self.warnings = warnings
+    }
+
+    // MARK: Where code lives
+
+    /// App, test or preview code: from the file's place (a test target, a `*Tests` folder, `Preview
+    /// Content`), then from the file itself (imports XCTest or Testing; `#Preview` and `PreviewProvider`).
+    public func codeKind(of location: SourceLocation) -> CodeKind {
+        Self.codeKind(of: location, layout: layout, places: codePlaces)
+    }
+
+    static func codeKind(of location: SourceLocation, layout: ProjectLayout, places: [String: FileCodePlaces]) -> CodeKind {
+        if let kind = layout.kind(ofFile: location.file) { return kind }
+        guard let place = places[location.file] else { return .app }
+        if place.importsTestFramework { return .test }
+        if place.previewLines.contains(where: { $0.contains(location.line) }) { return .preview }
+        return .app
+    }
+
+    /// Model registrations in app code: a container listed in a test or a preview says nothing about the
+    /// app's schema.
+    public var appModelRegistrations: [ModelRegistration] {
+        modelRegistrations.filter { codeKind(of: $0.location) == .app }
+    }
+
+    // MARK: Types
+
+    /// Every declaration (primary and extensions) of a type. The name is resolved as `resolveType` does
+    /// from the top level; a simple name that several nested types share resolves to none of them.
+    public func declarations(of typeName: String, from scope: String? = nil) -> [TypeFact] {
+        guard let qualified = resolveType(typeName, from: scope) else { return [] }
+        return typesByName[qualified] ?? []
+    }
+
+    /// The qualified name a type name written inside `scope` (a qualified type name, or nil at the top level)
+    /// refers to, as Swift looks it up: the scope's nested types first, then each enclosing type's, then
+    /// the top level; then, for a name declared nowhere at the top level, the one nested type that has
+    /// that simple name. Two types sharing a simple name are never merged: an ambiguous name is unknown.
+    public func resolveType(_ typeName: String, from scope: String? = nil) -> String? {
+        let name = TypeNames.element(of: typeName)
+        if var enclosing = scope {
+            while !enclosing.isEmpty {
+                if typesByName[enclosing + "." + name] != nil { return enclosing + "." + name }
+                guard let dot = enclosing.lastIndex(of: ".") else { break }
+                enclosing = String(enclosing[..<dot])
+            }
+        }
+        if typesByName[name] != nil { return name }
+        let simple = name.split(separator: ".").last.map(String.init) ?? name
+        if let candidates = qualifiedNamesBySimpleName[simple] {
+            let matching = candidates.filter { $0 == name || $0.hasSuffix("." + name) }
+            if matching.count == 1 { return matching[0] }
+        }
+        return nil
+    }
+
+    public func typeExists(_ typeName: String) -> Bool {
+        !declarations(of: typeName).isEmpty
+    }
+
+    public func hasAttribute(_ attribute: String, type typeName: String) -> Bool {
+        declarations(of: typeName).contains { $0.hasAttribute(attribute) }
+    }
+
+    /// Whether the type, or a supertype declared in the project, inherits or conforms to `supertype`.
+    public func inherits(_ typeName: String, from supertype: String) -> Bool {
+        var seen: Set<String> = []
+        var queue = resolveType(typeName).map { [$0] } ?? []
+        while let next = queue.popLast() {
+            guard seen.insert(next).inserted else { continue }
+            for declaration in typesByName[next] ?? [] {
+                if declaration.inheritedTypes.contains(supertype) { return true }
+                queue += declaration.inheritedTypes.compactMap { resolveType($0, from: Self.enclosingScope(of: next)) }
+            }
+        }
+        return false
+    }
+
+    /// A SwiftData `@Model` class.
+    public func isSwiftDataModel(_ typeName: String) -> Bool {
+        hasAttribute("Model", type: typeName)
+    }
+
+    /// A Core Data managed object subclass declared in Swift.
+    public func isManagedObject(_ typeName: String) -> Bool {
+        inherits(typeName, from: "NSManagedObject")
+    }
+
+    /// A persistent model object: SwiftData `@Model` or Core Data `NSManagedObject` subclass.
+    public func isPersistentModel(_ typeName: String) -> Bool {
+        isSwiftDataModel(typeName) || isManagedObject(typeName)
+    }
+
+    /// `@Observable` class or `ObservableObject`.
+    public func isObservable(_ typeName: String) -> Bool {
+        hasAttribute("Observable", type: typeName) || inherits(typeName, from: "ObservableObject")
+    }
+
+    public func isView(_ typeName: String) -> Bool {
+        inherits(typeName, from: "View")
+    }
+
+    public var swiftDataModelNames: [String] {
+        typesByName.keys.filter { isSwiftDataModel($0) }.sorted()
+    }
+
+    // MARK: Members
+
+    /// A property declared on the type or any of its extensions.
+    public func property(_ name: String, of typeName: String) -> PropertyFact? {
+        for declaration in declarations(of: typeName) {
+            if let property = declaration.properties.first(where: { $0.name == name }) { return property }
+        }
+        return nil
+    }
+
+    public func properties(of typeName: String) -> [PropertyFact] {
+        declarations(of: typeName).flatMap(\.properties)
+    }
+
+    public func methods(of typeName: String) -> [MethodFact] {
+        declarations(of: typeName).flatMap(\.methods)
+    }
+
+    /// Follows `a.b.c` from a starting type: returns the property each step lands on, in order.
+    /// Stops (returning what it has) at the first member the index does not know.
+    public func resolveChain(from typeName: String, members: [String]) -> [PropertyFact] {
+        var result: [PropertyFact] = []
+        guard var current = resolveType(typeName) else { return result }
+        for member in members {
+            guard let property = property(member, of: current) else { break }
+            result.append(property)
+            guard let written = property.typeName, let next = resolveType(written, from: current) else { break }
+            current = next
+        }
+        return result
+    }
+
+    /// `Outer` for `Outer.Inner`; nil for a top-level type.
+    static func enclosingScope(of qualifiedName: String) -> String? {
+        guard let dot = qualifiedName.lastIndex(of: ".") else { return nil }
+        return String(qualifiedName[..<dot])
+    }
+}

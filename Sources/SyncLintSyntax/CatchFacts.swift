@@ -1,0 +1,251 @@
+import SwiftSyntax
+
+/// Where a caught error goes in a `catch` body.
+public enum ErrorDestination: Sendable, Hashable {
+    /// Stored in a property of `self`: `self.error = error`, `message = error.localizedDescription`.
+    case property(String)
+    /// Stored as a failed result: `results[key] = .failure(error)`, `state = .failed(error)`.
+    case failureResult(String)
+    /// Stored as a value of the app's own type built from it: `banner = Banner(error)`, `toast = .init(error)`,
+    /// `self.error = .network(error)`.
+    case appValue(property: String)
+    /// Handed to a call: `showAlert(for: error)`, `presenter.present(error)`; the callee decides.
+    case passedTo(callee: String, receiver: ValueType?)
+    /// `throw error`: the caller decides.
+    case rethrown
+}
+
+/// What a `catch` clause can receive and what it does with it.
+public struct CatchFacts: Sendable {
+    /// The `do` body awaits a call that can throw (`try await`, `for try await`): only then can a
+    /// cancellation arrive here. A synchronous `try` cannot throw one; `try?` swallows it.
+    public let doAwaitsThrowingCall: Bool
+    /// An earlier clause (or this clause's own pattern) already catches `CancellationError`.
+    public let handlesCancellationError: Bool
+    /// An earlier clause (or this clause's own pattern) already catches `URLError.cancelled`.
+    public let handlesURLErrorCancelled: Bool
+    /// The body tests for cancellation itself (`error is CancellationError`, `Task.isCancelled`, `.cancelled`).
+    public let bodyTestsCancellation: Bool
+    /// A catch-all: no pattern, or only `let error` with no `as`, `is` or `where`.
+    public let isCatchAll: Bool
+    public let destinations: [ErrorDestination]
+    /// Whether the code around can be cancelled at all; the index answers the cases that need callers.
+    public let cancellation: Cancellability
+
+    /// The facts of clause number `index` of a `do` statement, at the walker's position (the `do`).
+    public static func of(_ doStatement: DoStmtSyntax, clause index: Int, context: FileContext) -> CatchFacts {
+        let clauses = Array(doStatement.catchClauses)
+        let clause = clauses[index]
+        var handlesCancellation = false
+        var handlesURLCancelled = false
+        for earlier in clauses[...index] {
+            let pattern = earlier.catchItems.trimmedText
+            if catches(.cancellationError, pattern: pattern) { handlesCancellation = true }
+            if catches(.urlErrorCancelled, pattern: pattern) { handlesURLCancelled = true }
+        }
+        return CatchFacts(
+            // `do throws(DomainError)`: every error it catches is of the app's own type, never a cancellation.
+            doAwaitsThrowingCall: doStatement.throwsClause?.type == nil && awaitsThrowingCall(doStatement.body),
+            handlesCancellationError: handlesCancellation, handlesURLErrorCancelled: handlesURLCancelled,
+            bodyTestsCancellation: testsCancellation(clause.body), isCatchAll: isCatchAll(clause),
+            destinations: destinations(of: clause, context: context),
+            cancellation: context.cancellabilityHere())
+    }
+
+    /// Whether a `catch` pattern written as `pattern` names the error a cancelled call throws.
+    static func catches(_ signal: CancellationSignal, pattern: String) -> Bool {
+        let caught = signal.caughtAs
+        return pattern.contains(caught.type) && (caught.member.map { pattern.contains($0) } ?? true)
+    }
+
+    /// `try await f()` (not `try?`/`try!`) or `for try await` in the body, outside nested closures.
+    package static func awaitsThrowingCall(_ body: CodeBlockSyntax) -> Bool {
+        var found = false
+        BodyScanner.scan(body) { node in
+            if let tryExpression = node.as(TryExprSyntax.self), tryExpression.questionOrExclamationMark == nil,
+               SyntaxFacts.containsAwait(tryExpression.expression) {
+                found = true
+            }
+            if let loop = node.as(ForStmtSyntax.self), loop.tryKeyword != nil, loop.awaitKeyword != nil { found = true }
+        }
+        return found
+    }
+
+    /// The calls awaited under `try` in the body (outside nested closures), as the index can resolve them;
+    /// nil for an awaited throw that names no call (`try await pending` of an `async let`, `for try await`).
+    package static func awaitedThrowingCalls(_ body: CodeBlockSyntax, context: FileContext) -> [CallReference?] {
+        let caller = FunctionKey(typeName: context.scope.currentType?.qualifiedName, name: context.scope.currentFunction?.name ?? "")
+        var result: [CallReference?] = []
+        BodyScanner.scan(body) { node in
+            if let loop = node.as(ForStmtSyntax.self), loop.tryKeyword != nil, loop.awaitKeyword != nil { result.append(nil) }
+            guard let tryExpression = node.as(TryExprSyntax.self), tryExpression.questionOrExclamationMark == nil,
+                  SyntaxFacts.containsAwait(tryExpression.expression) else { return }
+            guard let call = outermostCall(tryExpression.expression) ?? asyncLetCall(tryExpression.expression) else {
+                result.append(nil)
+                return
+            }
+            let method = SyntaxFacts.calleeMethodName(call)
+            if let member = call.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base, !SyntaxFacts.isSelf(base) {
+                result.append(CallReference(caller: caller, callee: method, receiver: ValueTypes.of(base, in: context)))
+            } else {
+                result.append(CallReference(caller: caller, callee: method, receiver: nil))
+            }
+        }
+        return result
+    }
+
+    /// The call an `async let` the expression awaits was started with: `loadTop()` for `try await top` after
+    /// `async let top = loadTop()`. Its errors are the call's.
+    private static func asyncLetCall(_ expression: ExprSyntax) -> FunctionCallExprSyntax? {
+        var current = expression
+        while let awaited = current.as(AwaitExprSyntax.self) { current = awaited.expression }
+        guard let reference = current.as(DeclReferenceExprSyntax.self), let identifier = Identifier(reference.baseName) else { return nil }
+        for result in ValueTypes.lookup(reference, identifier) {
+            guard let name = result.names.first else { continue }
+            guard let binding = Syntax(name.syntax).parent?.as(PatternBindingSyntax.self),
+                  let declaration = binding.parent?.parent?.as(VariableDeclSyntax.self),
+                  declaration.modifiers.contains(where: { $0.name.tokenKind == .keyword(.async) }),
+                  let value = binding.initializer?.value else { return nil }
+            return outermostCall(value)
+        }
+        return nil
+    }
+
+    /// The call an awaited expression makes: `await f()`, `await service.load().items`.
+    private static func outermostCall(_ expression: ExprSyntax) -> FunctionCallExprSyntax? {
+        var current = expression
+        while true {
+            if let call = current.as(FunctionCallExprSyntax.self) { return call }
+            if let awaited = current.as(AwaitExprSyntax.self) { current = awaited.expression; continue }
+            if let member = current.as(MemberAccessExprSyntax.self), let base = member.base { current = base; continue }
+            if let optional = current.as(OptionalChainingExprSyntax.self) { current = optional.expression; continue }
+            if let forced = current.as(ForceUnwrapExprSyntax.self) { current = forced.expression; continue }
+            return nil
+        }
+    }
+
+    /// The body awaits a `URLSession` transfer (`URLSession.shared.data(from:)`, `session.download(for:)`),
+    /// which reports its own cancellation as `URLError.cancelled`, not `CancellationError`.
+    package static func awaitsURLSessionCall(_ body: CodeBlockSyntax) -> Bool {
+        var found = false
+        BodyScanner.scan(body) { node in
+            guard let call = node.as(FunctionCallExprSyntax.self) else { return }
+            let method = SyntaxFacts.calleeMethodName(call)
+            guard FrameworkCalls.mentions(method), let receiver = SyntaxFacts.receiverText(call),
+                  FrameworkCalls.lookup(method: method, receiver: receiver, callee: "")?.throwsOnCancellation == .urlErrorCancelled
+            else { return }
+            var parent = call.parent
+            while let node = parent, !node.is(CodeBlockItemSyntax.self) {
+                if node.is(AwaitExprSyntax.self) { found = true; return }
+                parent = node.parent
+            }
+        }
+        return found
+    }
+
+    /// `catch`, `catch let error`; not `catch let error as URLError`, `catch is X`, `catch X.y`, nor one with `where`.
+    package static func isCatchAll(_ clause: CatchClauseSyntax) -> Bool {
+        clause.catchItems.isEmpty || clause.catchItems.allSatisfy { item in
+            item.pattern?.is(ValueBindingPatternSyntax.self) == true && item.whereClause == nil && !item.trimmedText.contains(" as ")
+        }
+    }
+
+    static func testsCancellation(_ body: CodeBlockSyntax) -> Bool {
+        body.tokens(viewMode: .sourceAccurate).contains { token in
+            ["CancellationError", "isCancelled", "cancelled", "isCancellation"].contains(token.text)
+        }
+    }
+
+    /// The name the error is bound to: `error`, or `failure` in `catch let failure`.
+    static func errorName(of clause: CatchClauseSyntax) -> String {
+        guard let pattern = clause.catchItems.first?.pattern?.as(ValueBindingPatternSyntax.self)?.pattern,
+              let name = pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { return "error" }
+        return name
+    }
+
+    /// Assignments, calls and throws in the body (closures included: `MainActor.run { self.error = error }`)
+    /// whose value mentions the caught error.
+    static func destinations(of clause: CatchClauseSyntax, context: FileContext) -> [ErrorDestination] {
+        let name = errorName(of: clause)
+        var result: [ErrorDestination] = []
+        for token in clause.body.tokens(viewMode: .sourceAccurate) where token.text == name {
+            guard let reference = token.parent?.as(DeclReferenceExprSyntax.self) else { continue }
+            if let destination = destination(of: ExprSyntax(reference), context: context), !result.contains(destination) {
+                result.append(destination)
+            }
+        }
+        return result
+    }
+
+    /// Climbs from a mention of the error to the statement that takes it somewhere.
+    private static func destination(of mention: ExprSyntax, context: FileContext) -> ErrorDestination? {
+        var node = Syntax(mention)
+        var builtValue = false
+        var failure = false
+        while let parent = node.parent {
+            if parent.is(ThrowStmtSyntax.self) { return .rethrown }
+            if let call = parent.as(FunctionCallExprSyntax.self), call.calledExpression.id != node.id {
+                let method = SyntaxFacts.calleeMethodName(call)
+                let implicitMember = call.calledExpression.as(MemberAccessExprSyntax.self).map { $0.base == nil } ?? false
+                if method == "failure" || (implicitMember && Self.failureCaseNames.contains(method)) { failure = true }
+                else if method.startsUppercase || method == "init" || implicitMember { builtValue = true }
+                else if !["String", "describing", "print", "debugPrint", "dump"].contains(method), !isLogging(call) {
+                    if parent.parent?.is(LabeledExprSyntax.self) != true || isStatement(parent) {
+                        let receiver = call.calledExpression.as(MemberAccessExprSyntax.self)?.base
+                        let receiverType = receiver.map { SyntaxFacts.isSelf($0) ? nil : ValueTypes.of($0, in: context) } ?? nil
+                        return .passedTo(callee: method, receiver: receiverType)
+                    }
+                }
+            }
+            if let sequence = parent.as(SequenceExprSyntax.self), let assignment = SyntaxFacts.assignment(sequence),
+               mention.isInside(assignment.value) {
+                guard let path = SyntaxFacts.memberPath(assignment.target) else { return nil }
+                let property = path.root == "self" ? (path.members.first ?? "self") : path.root
+                if path.root != "self", isLocal(path.root, at: sequence) { return nil }
+                if failure { return .failureResult(property) }
+                if builtValue { return .appValue(property: property) }
+                return .property(property)
+            }
+            if parent.is(CodeBlockItemSyntax.self) || parent.is(ClosureExprSyntax.self) { return nil }
+            node = parent
+        }
+        return nil
+    }
+
+    /// Enum cases that record a failure: `.failure(error)`, `.failed(error)`, `.error(error)`.
+    static let failureCaseNames: Set<String> = ["failure", "failed", "error", "fail", "failedToLoad"]
+
+    private static func isStatement(_ call: Syntax) -> Bool {
+        call.parent?.is(CodeBlockItemSyntax.self) == true || call.parent?.is(AwaitExprSyntax.self) == true
+            || call.parent?.is(TryExprSyntax.self) == true
+    }
+
+    /// `logger.error(...)`, `Logger.x.debug(...)`, `os_log(...)`, `NSLog(...)`: a log line shows the user nothing.
+    private static func isLogging(_ call: FunctionCallExprSyntax) -> Bool {
+        let method = SyntaxFacts.calleeMethodName(call)
+        if ["os_log", "NSLog", "log"].contains(method) { return true }
+        let receiver = (SyntaxFacts.receiverText(call) ?? "").lowercased()
+        return receiver.contains("log") && ["error", "debug", "info", "warning", "notice", "fault", "critical", "trace"].contains(method)
+    }
+
+    /// A name declared in the function or closure around, as swift-syntax's lexical lookup finds it.
+    private static func isLocal(_ name: String, at node: SequenceExprSyntax) -> Bool {
+        // The root of the target: `results` in `results.userResult` or `results[key]`.
+        var root: ExprSyntax? = node.elements.first
+        while let current = root {
+            if let member = current.as(MemberAccessExprSyntax.self), let base = member.base { root = base }
+            else if let subscriptCall = current.as(SubscriptCallExprSyntax.self) { root = subscriptCall.calledExpression }
+            else if let optional = current.as(OptionalChainingExprSyntax.self) { root = optional.expression }
+            else { break }
+        }
+        guard let reference = root?.as(DeclReferenceExprSyntax.self),
+              let identifier = Identifier(reference.baseName) else { return false }
+        for result in ValueTypes.lookup(reference, identifier) {
+            if case .lookForMembers = result { return false }
+            if !result.names.isEmpty { return true }
+        }
+        return false
+    }
+}
+
+import SwiftLexicalLookup

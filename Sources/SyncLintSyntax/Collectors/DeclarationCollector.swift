@@ -1,0 +1,98 @@
+import SwiftSyntax
+
+/// Records every type declaration and extension with its attributes, inheritance, stored and computed
+/// properties and methods. It reads the member list directly instead of walking member bodies.
+package final class DeclarationCollector: FactCollector {
+    static let nodeKinds: Set<SyntaxKind> = [.classDecl, .structDecl, .enumDecl, .actorDecl, .protocolDecl, .extensionDecl]
+
+    init() {}
+
+    func enter(_ node: Syntax, context: FileContext) {
+        guard let type = TypeDeclarationView(node) else { return }
+        var properties: [PropertyFact] = []
+        var methods: [MethodFact] = []
+        var macros: [(name: String, location: SourceLocation)] = []
+        for member in type.memberBlock.members {
+            if let macro = member.decl.as(MacroExpansionDeclSyntax.self) {
+                macros.append((macro.macroName.text, context.location(of: macro)))
+            }
+            if let variable = member.decl.as(VariableDeclSyntax.self) {
+                properties += Self.properties(of: variable, context: context)
+            } else if let function = member.decl.as(FunctionDeclSyntax.self) {
+                methods.append(MethodFact(
+                    name: function.name.text,
+                    isAsync: function.signature.effectSpecifiers?.asyncSpecifier != nil,
+                    isStatic: function.modifiers.contains { ["static", "class"].contains($0.name.text) },
+                    location: context.location(of: function.name)))
+            } else if let deinitializer = member.decl.as(DeinitializerDeclSyntax.self) {
+                // Recorded as a method named `deinit`: a type that declares one expects to be released.
+                methods.append(MethodFact(name: "deinit", isAsync: false, isStatic: false,
+                                          location: context.location(of: deinitializer.deinitKeyword)))
+            }
+        }
+        var fact = TypeFact(
+            name: type.name, qualifiedName: type.qualifiedName, kind: type.kind, attributes: SyntaxFacts.attributes(type.attributes),
+            inheritedTypes: type.inheritedTypes, properties: properties, methods: methods,
+            docComment: Self.docComment(node), location: context.location(of: node))
+        fact.memberMacros = macros
+        context.facts.types.append(fact)
+    }
+
+    package static func properties(of variable: VariableDeclSyntax, context: FileContext) -> [PropertyFact] {
+        let isLet = variable.bindingSpecifier.tokenKind == .keyword(.let)
+        let isStatic = variable.modifiers.contains { ["static", "class"].contains($0.name.text) }
+        let attributes = SyntaxFacts.attributes(variable.attributes)
+        return variable.bindings.compactMap { binding in
+            guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { return nil }
+            let written = binding.typeAnnotation?.type
+            let isOptional = written.map { $0.is(OptionalTypeSyntax.self) || $0.is(ImplicitlyUnwrappedOptionalTypeSyntax.self) } ?? false
+            var typeName = written.map { unwrapped($0, context: context) }
+            if typeName == nil, let value = binding.initializer?.value { typeName = inferredType(value) }
+            return PropertyFact(
+                name: name, isLet: isLet, isStatic: isStatic, typeName: typeName, isOptional: isOptional,
+                defaultValue: binding.initializer.map { context.sourceText(of: $0.value) }, attributes: attributes,
+                isComputed: isComputed(binding), location: context.location(of: binding.pattern))
+        }
+    }
+
+    package static func unwrapped(_ type: TypeSyntax, context: FileContext? = nil) -> String {
+        var type = type
+        if let optional = type.as(OptionalTypeSyntax.self) { type = optional.wrappedType }
+        if let forced = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) { type = forced.wrappedType }
+        if let identifier = type.as(IdentifierTypeSyntax.self), identifier.genericArgumentClause == nil { return identifier.name.text }
+        return context?.sourceText(of: type) ?? type.trimmedText
+    }
+
+    /// The type of `= Foo(...)`, `= Foo.bar`-free literals and `= Task { }`; nil when it takes a compiler.
+    static func inferredType(_ value: ExprSyntax) -> String? {
+        if value.is(BooleanLiteralExprSyntax.self) { return "Bool" }
+        if value.is(IntegerLiteralExprSyntax.self) { return "Int" }
+        if value.is(FloatLiteralExprSyntax.self) { return "Double" }
+        if value.is(StringLiteralExprSyntax.self) { return "String" }
+        if let call = value.as(FunctionCallExprSyntax.self) {
+            let callee = SyntaxFacts.calleeName(call)
+            if callee == "Task.detached" { return "Task" }
+            if SyntaxFacts.isTypeName(callee), !callee.contains(".") { return callee }
+        }
+        return nil
+    }
+
+    /// A binding with a getter body is computed; one with only `willSet`/`didSet` is stored.
+    package static func isComputed(_ binding: PatternBindingSyntax) -> Bool {
+        guard let block = binding.accessorBlock else { return false }
+        switch block.accessors {
+        case .getter: return true
+        case .accessors(let accessors):
+            return accessors.contains { !["willSet", "didSet"].contains($0.accessorSpecifier.text) }
+        }
+    }
+
+    static func docComment(_ node: Syntax) -> String {
+        node.leadingTrivia.compactMap { piece -> String? in
+            switch piece {
+            case .docLineComment(let text), .docBlockComment(let text): return text
+            default: return nil
+            }
+        }.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,370 @@
+import SwiftSyntax
+
+/// Builds a `FunctionSummary` for every method, initializer, free function and computed property during
+/// the walk, and records where SwiftUI views are constructed. Effects inside closures count for the
+/// enclosing function, each with the context its closure runs in.
+package final class FunctionSummaryCollector: FactCollector {
+    static let nodeKinds: Set<SyntaxKind> = [
+        .functionDecl, .initializerDecl, .patternBinding, .closureExpr, .sequenceExpr, .functionCallExpr,
+        .awaitExpr, .forStmt, .memberAccessExpr, .declReferenceExpr, .ifExpr, .guardStmt,
+        .identifierPattern, .functionParameter, .closureParameter, .closureShorthandParameter, .closureCapture,
+        .tryExpr, .throwStmt,
+    ]
+
+    /// A function being summarized, with the names its body declared so far (not properties of `self`).
+    private struct Frame {
+        var summary: FunctionSummary
+        var locals: Set<String>
+        let nodeID: SyntaxIdentifier
+        /// Where the function starts: a closure that starts later is one of its own.
+        let start: AbsolutePosition
+        /// For a function with an untyped `throws`, what its own body throws so far (`throwsOnlyOwnErrors`).
+        var thrown: ThrownErrors?
+    }
+
+    /// What a throwing function's body (not its closures) lets escape: a `try` or `for try` no catch-all
+    /// catches makes its errors not all the app's own; `throw` of a value it builds is its own.
+    private struct ThrownErrors {
+        var onlyOwn = true
+        var throwsSomething = false
+    }
+
+    private var frames: [Frame] = []
+    /// Whether the type the walk is in shows things, by the type's node: asked on every member access.
+    private var viewCodeMemo: (type: SyntaxIdentifier, isView: Bool)?
+
+    init() {}
+
+    func enter(_ node: Syntax, context: FileContext) {
+        switch node.kind {
+        case .identifierPattern:
+            // A computed property's own name is not a local of its getter.
+            guard !frames.isEmpty, node.parent?.id != frames[frames.count - 1].nodeID else { return }
+            context.localNames.record(node)
+        case .functionParameter, .closureParameter, .closureShorthandParameter, .closureCapture:
+            if !frames.isEmpty { context.localNames.record(node) }
+        case .functionDecl, .initializerDecl:
+            guard let function = context.scope.currentFunction, function.node.id == node.id else { return }
+            let key = FunctionKey(typeName: context.scope.currentType?.qualifiedName, name: function.name)
+            var frame = Frame(summary: FunctionSummary(key: key, isAsync: function.isAsync,
+                                                       declaredContext: context.executionContextHere(),
+                                                       location: context.location(of: node)),
+                              locals: [], nodeID: node.id, start: node.position)
+            let parameters = function.parameters  // computed from the syntax on each access
+            frame.locals.formUnion(parameters.map(\.name))
+            frame.summary.lastParameterEscapes = parameters.last.map { Self.isEscapingClosureType($0.typeName) } ?? false
+            if let clause = node.as(FunctionDeclSyntax.self)?.signature.effectSpecifiers?.throwsClause {
+                if let type = clause.type {
+                    let name = type.trimmedText
+                    frame.summary.throwsOnlyOwnErrors = name != "any Error" && name != "Error"
+                } else {
+                    frame.thrown = ThrownErrors()  // decided from the body as the walk meets it
+                }
+            }
+            if frames.isEmpty { context.localNames.open(node) }
+            frames.append(frame)
+        case .patternBinding:
+            guard let binding = node.as(PatternBindingSyntax.self) else { return }
+            if binding.accessorBlock != nil, DeclarationCollector.isComputed(binding),
+               let function = context.scope.currentFunction, function.node.id == node.id {
+                let key = FunctionKey(typeName: context.scope.currentType?.qualifiedName, name: function.name)
+                if frames.isEmpty { context.localNames.open(node) }
+                frames.append(Frame(summary: FunctionSummary(key: key, isAsync: function.isAsync,
+                                                             declaredContext: context.executionContextHere(),
+                                                             location: context.location(of: node)),
+                                    locals: [], nodeID: node.id, start: node.position))
+            } else if !frames.isEmpty, let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text {
+                frames[frames.count - 1].locals.insert(name)
+            }
+        case .closureExpr:
+            guard !frames.isEmpty, let closure = context.scope.currentClosure, closure.node.id == node.id else { return }
+            frames[frames.count - 1].locals.formUnion(NotificationHandler.parameterNames(closure.node))
+            if ExecutionContexts.ofClosure(closure) == .mainActor, closure.kind != .viewTask, closure.kind != .onAppear,
+               closure.kind != .onDisappear {
+                frames[frames.count - 1].summary.hopsToMainActor = true
+            }
+        case .tryExpr, .throwStmt:
+            recordThrow(node, context: context)
+        case .forStmt:
+            guard !frames.isEmpty, let loop = node.as(ForStmtSyntax.self) else { return }
+            if loop.tryKeyword != nil { recordThrow(node, context: context) }
+            for token in loop.pattern.tokens(viewMode: .sourceAccurate) {
+                if case .identifier(let name) = token.tokenKind { frames[frames.count - 1].locals.insert(name) }
+            }
+            if loop.awaitKeyword != nil, context.scope.currentClosure == nil { frames[frames.count - 1].summary.awaits = true }
+        case .ifExpr, .guardStmt:
+            guard !frames.isEmpty else { return }
+            let conditions = node.as(IfExprSyntax.self)?.conditions ?? node.as(GuardStmtSyntax.self)?.conditions
+            for condition in conditions ?? [] {
+                if let binding = condition.condition.as(OptionalBindingConditionSyntax.self),
+                   let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text, binding.initializer != nil {
+                    frames[frames.count - 1].locals.insert(name)
+                }
+            }
+        case .awaitExpr:
+            if !frames.isEmpty, context.scope.currentClosure == nil { frames[frames.count - 1].summary.awaits = true }
+        case .sequenceExpr:
+            recordWrite(node, context: context)
+        case .functionCallExpr:
+            guard let call = node.as(FunctionCallExprSyntax.self) else { return }
+            recordConstruction(call, context: context)
+            recordCall(call, context: context)
+        case .memberAccessExpr:
+            guard let member = node.as(MemberAccessExprSyntax.self) else { return }
+            let inView = isViewCode(context)
+            guard inView || !frames.isEmpty else { return }
+            let name = member.declName.baseName.text  // read once: each read builds a string
+            // `self.error = error` in a view writes the state; only a read can show it.
+            if inView, !Self.isWriteTarget(node) { context.facts.viewReadNames.insert(Self.stateName(name)) }
+            guard !frames.isEmpty, let base = member.base else { return }
+            if node.parent?.is(LabeledExprSyntax.self) == true {
+                frames[frames.count - 1].summary.passedReferences.insert(name)
+            }
+            guard SyntaxFacts.isSelf(base), !Self.isWriteTarget(node) else { return }
+            frames[frames.count - 1].summary.reads.insert(name)
+        case .declReferenceExpr:
+            // The `b` of `a.b` was counted with its member access above, and is not a read of a property.
+            if let member = node.parent?.as(MemberAccessExprSyntax.self), member.declName.id == node.id { return }
+            guard let reference = node.as(DeclReferenceExprSyntax.self) else { return }
+            let inView = isViewCode(context)
+            guard inView || !frames.isEmpty else { return }
+            let (name, isIdentifier) = context.referenceName(reference)
+            if inView, !name.isEmpty, !name.startsUppercase, !Self.isWriteTarget(node) {
+                context.facts.viewReadNames.insert(Self.stateName(name))
+            }
+            guard !frames.isEmpty else { return }
+            if node.parent?.is(LabeledExprSyntax.self) == true { frames[frames.count - 1].summary.passedReferences.insert(name) }
+            if isIdentifier { recordBareRead(node, name: name) }
+        default:
+            break
+        }
+    }
+
+    func exit(_ node: Syntax, context: FileContext) {
+        // Compared in place: `frames.last` would copy the frame, with every array of its summary, on every node.
+        guard !frames.isEmpty, frames[frames.count - 1].nodeID == node.id else { return }
+        var last = frames.removeLast()
+        // Which flags every path resets is asked of the body's control-flow graph: only for functions that set
+        // some property to `false` at all, known once the walk has seen the whole body.
+        if last.summary.writes.contains(where: { $0.boolValue == false }),
+           let body = node.as(FunctionDeclSyntax.self)?.body ?? node.as(InitializerDeclSyntax.self)?.body,
+           let graph = context.controlFlowGraph(of: node) {
+            last.summary.resetsOnEveryPath = Self.resetsOnEveryPath(body, graph: graph, locals: last.locals)
+        }
+        if let thrown = last.thrown { last.summary.throwsOnlyOwnErrors = thrown.onlyOwn && thrown.throwsSomething }
+        if frames.isEmpty { context.localNames.close() }
+        context.facts.functionSummaries.append(last.summary)
+    }
+
+    private func recordWrite(_ node: Syntax, context: FileContext) {
+        guard !frames.isEmpty, let sequence = node.as(SequenceExprSyntax.self),
+              let target = SyntaxFacts.writeTarget(sequence),
+              let property = FlowFacts.selfProperty(target, locals: frames[frames.count - 1].locals) else { return }
+        let value = SyntaxFacts.assignment(sequence).flatMap { SyntaxFacts.boolLiteral($0.value) }
+        frames[frames.count - 1].summary.writes.append(StateWrite(
+            property: property, boolValue: value, context: context.executionContextHere(),
+            location: context.location(of: target)))
+    }
+
+    /// A `try`, `for try` or `throw` in the body of the innermost function (not in a closure or nested type).
+    private func recordThrow(_ node: Syntax, context: FileContext) {
+        guard !frames.isEmpty, frames[frames.count - 1].thrown != nil, context.scope.currentClosure == nil,
+              context.scope.currentFunction?.node.id == frames[frames.count - 1].nodeID,
+              let body = context.scope.currentFunction?.body else { return }
+        let index = frames.count - 1
+        if let statement = node.as(ThrowStmtSyntax.self) {
+            frames[index].thrown?.throwsSomething = true
+            let thrown = statement.expression
+            // `throw error` passes on what it received (a cancellation included); `throw CancellationError()`
+            // throws one itself.
+            let builds = thrown.is(FunctionCallExprSyntax.self) || thrown.is(MemberAccessExprSyntax.self)
+            if !builds || thrown.trimmedText.contains("Cancellation") { frames[index].thrown?.onlyOwn = false }
+        } else if node.as(TryExprSyntax.self)?.questionOrExclamationMark == nil, !Self.isCaughtByCatchAll(node, root: body) {
+            frames[index].thrown?.onlyOwn = false
+        }
+    }
+
+    /// A read of `name` where it stands alone (not `a.b`'s `b`): a property of `self` unless a local has the name.
+    private func recordBareRead(_ node: Syntax, name: String) {
+        guard !frames[frames.count - 1].locals.contains(name), name.startsLowercase else { return }
+        // A call's callee and a write target are not reads of a property.
+        if let call = node.parent?.as(FunctionCallExprSyntax.self), call.calledExpression.id == node.id { return }
+        if Self.isWriteTarget(node) { return }
+        frames[frames.count - 1].summary.reads.insert(name)
+    }
+
+    private func recordCall(_ call: FunctionCallExprSyntax, context: FileContext) {
+        guard !frames.isEmpty else { return }
+        let method = context.calleeMethodName(call)
+        let index = frames.count - 1
+        switch method {
+        case "post" where SyntaxFacts.argument("name", of: call) != nil && SyntaxFacts.calleeName(call).hasSuffix("post"):
+            if let name = SyntaxFacts.argument("name", of: call) {
+                frames[index].summary.posts.append(NotificationNames.normalized(name.trimmedText))
+            }
+        case "scheduledTimer" where SyntaxFacts.calleeName(call) == "Timer.scheduledTimer":
+            frames[index].summary.timers.append(context.location(of: call))
+        case "save" where call.arguments.isEmpty:
+            if let receiver = SyntaxFacts.receiverText(call) { frames[index].summary.saves.append(receiver) }
+        case "rollback" where call.arguments.isEmpty, "reset" where call.arguments.isEmpty:
+            if (SyntaxFacts.receiverText(call) ?? "").lowercased().hasSuffix("context") { frames[index].summary.rollsBack = true }
+        case "wait" where Self.waitsForever(call):
+            let receiver = (SyntaxFacts.receiverText(call) ?? "").lowercased()
+            let inClosure = context.scope.currentClosure.map { $0.node.position >= frames[index].start } ?? false
+            if !frames[index].summary.isAsync, !inClosure, call.parent?.is(AwaitExprSyntax.self) != true,
+               receiver.contains("semaphore") || receiver.contains("group") || receiver.hasSuffix("sema") {
+                frames[index].summary.blockingWaits.append(context.location(of: call))
+            }
+        case "cancel" where call.arguments.isEmpty:
+            if let receiver = call.calledExpression.as(MemberAccessExprSyntax.self)?.base,
+               let property = FlowFacts.selfProperty(receiver, locals: frames[index].locals) {
+                frames[index].summary.cancelledHandles.insert(property)
+            }
+        case "Task", "detached":
+            if TaskFacts.isTaskCreation(call, context: context), let target = TaskFacts.assignmentTarget(ofValue: call),
+               !target.is(SubscriptCallExprSyntax.self), let property = TaskFacts.propertyName(target) {
+                frames[index].summary.startedHandles.insert(property)
+            }
+        default:
+            break
+        }
+        // Calls that may reach another function of the project: unqualified ones (a method of `self` or a
+        // free function) and method calls on a receiver whose type the syntax tells.
+        guard method.startsLowercase else { return }
+        let receiver: ValueType?
+        if let member = call.calledExpression.as(MemberAccessExprSyntax.self) {
+            guard let base = member.base else { return }
+            if SyntaxFacts.isSelf(base) {
+                receiver = nil
+            } else {
+                let type = context.valueType(ofReceiver: base)
+                guard type.isKnown else {
+                    frames[index].summary.unresolvedCalls[method, default: []].append(context.cancellabilityHere())
+                    return
+                }
+                receiver = type
+            }
+        } else if call.calledExpression.is(DeclReferenceExprSyntax.self) {
+            receiver = nil
+        } else {
+            return
+        }
+        frames[index].summary.calls.append(CallFact(
+            caller: frames[index].summary.key, callee: method, receiver: receiver,
+            context: context.executionContextHere(),
+            cancellation: context.cancellabilityHere(), location: context.location(of: call),
+            ifConfigClauses: context.ifConfigClauses(of: call)))
+    }
+
+    /// A view type built in a SwiftUI view's code, and whether each value gets a view of its own.
+    private func recordConstruction(_ call: FunctionCallExprSyntax, context: FileContext) {
+        guard context.scope.currentType?.isView == true,
+              let reference = call.calledExpression.as(DeclReferenceExprSyntax.self),
+              reference.baseName.text.startsUppercase else { return }
+        let perValue = context.scope.closures.contains { closure in
+            guard let call = closure.call else { return false }
+            switch SyntaxFacts.calleeMethodName(call) {
+            case "ForEach", "List", "Table", "OutlineGroup": return true
+            case "navigationDestination": return SyntaxFacts.argument("for", of: call) != nil || SyntaxFacts.argument("item", of: call) != nil
+            case "sheet", "fullScreenCover", "popover": return SyntaxFacts.argument("item", of: call) != nil
+            default: return false
+            }
+        }
+        // The innermost closure decides: a per-value container inside a detail column builds per value.
+        let inColumn = !perValue && context.scope.closures.contains { closure in
+            guard let call = closure.call, SyntaxFacts.calleeName(call) == "NavigationSplitView" else { return false }
+            return ["detail", "content"].contains(Self.argumentLabel(of: closure.node))
+        }
+        context.facts.viewConstructions.append(ViewConstruction(
+            typeName: reference.baseName.text, scope: context.scope.currentType?.qualifiedName,
+            identity: perValue ? .perValue : (inColumn ? .splitViewColumn : .stable), location: context.location(of: call)))
+    }
+
+    /// The label a closure is passed with: `detail` for `NavigationSplitView { } detail: { }` or `detail: { }`.
+    static func argumentLabel(of closure: ClosureExprSyntax) -> String? {
+        if let element = closure.parent?.as(MultipleTrailingClosureElementSyntax.self) { return element.label.text }
+        return closure.parent?.as(LabeledExprSyntax.self)?.label?.text
+    }
+
+    /// `@escaping (Int) -> Void`, or `((Int) -> Void)?` (an optional closure is escaping by definition).
+    static func isEscapingClosureType(_ typeText: String) -> Bool {
+        typeText.contains("@escaping") || (typeText.hasSuffix(")?") && typeText.contains("->"))
+    }
+
+    /// `wait()` or `wait(timeout: .distantFuture)`: a wait with no deadline.
+    package static func waitsForever(_ call: FunctionCallExprSyntax) -> Bool {
+        guard call.trailingClosure == nil else { return false }
+        if call.arguments.isEmpty { return true }
+        guard call.arguments.count == 1, let argument = call.arguments.first,
+              ["timeout", "wallTimeout"].contains(argument.label?.text) else { return false }
+        return argument.expression.trimmedText.hasSuffix(".distantFuture")
+    }
+
+    /// Code of a type that shows things: a SwiftUI view, a UIKit/AppKit view, cell or controller (by its
+    /// declared supertypes or, for extensions that declare none, by its name).
+    private func isViewCode(_ context: FileContext) -> Bool {
+        guard let type = context.scope.currentType else { return false }
+        if let memo = viewCodeMemo, memo.type == type.node.id { return memo.isView }
+        let isView = Self.isViewCode(type)
+        viewCodeMemo = (type.node.id, isView)
+        return isView
+    }
+
+    static func isViewCode(_ type: TypeScope) -> Bool {
+        if type.isView { return true }
+        let names = type.inheritedTypes + [type.name]
+        return names.contains { name in
+            name.hasSuffix("View") || name.hasSuffix("ViewController") || name.hasSuffix("Controller") || name.hasSuffix("Cell")
+                || name.hasSuffix("Screen") || name.hasSuffix("Representable")
+        }
+    }
+
+    /// `$error` (a binding or publisher of the property) names the property `error`.
+    static func stateName(_ name: String) -> String {
+        name.hasPrefix("$") ? String(name.dropFirst()) : name
+    }
+
+    /// Inside the body of a `do` (below `root`) that has a catch-all clause.
+    static func isCaughtByCatchAll(_ node: Syntax, root: CodeBlockSyntax) -> Bool {
+        var current = node
+        while let parent = current.parent, parent.id != root.id {
+            if let doStatement = parent.as(DoStmtSyntax.self), doStatement.body.id == current.id,
+               doStatement.catchClauses.contains(where: CatchFacts.isCatchAll) {
+                return true
+            }
+            current = parent
+        }
+        return false
+    }
+
+    /// Flags the body sets to `false` on every path from its entry to an exit: a normal return, an error that
+    /// leaves it, a cancellation (see `FunctionSummary.resetsOnEveryPath`). A reset in a `defer` runs on every
+    /// exit after it; one in a closure does not count (it runs at another time).
+    static func resetsOnEveryPath(_ body: CodeBlockSyntax, graph built: BuiltControlFlowGraph, locals: Set<String>) -> Set<String> {
+        var resets: [String: [Int]] = [:]
+        BodyScanner.scan(body) { node in
+            guard let sequence = node.as(SequenceExprSyntax.self), let assignment = SyntaxFacts.assignment(sequence),
+                  SyntaxFacts.boolLiteral(assignment.value) == false,
+                  let property = FlowFacts.selfProperty(assignment.target, locals: locals) else { return }
+            resets[property, default: []].append(contentsOf: built.nodes(for: node))
+        }
+        let graph = built.graph
+        var result: Set<String> = []
+        for (property, nodes) in resets {
+            let resetNodes = Set(nodes)
+            // A body no path leaves (an endless loop) resets nothing on the way out.
+            if graph.everyPathToExit(from: graph.entry, passes: { resetNodes.contains($0.id) }),
+               !graph.reachable(from: graph.entry).isDisjoint(with: graph.exits) {
+                result.insert(property)
+            }
+        }
+        return result
+    }
+
+    /// The left side of `x = v` or `x += v`.
+    static func isWriteTarget(_ node: Syntax) -> Bool {
+        guard let list = node.parent?.as(ExprListSyntax.self), let sequence = list.parent?.as(SequenceExprSyntax.self),
+              let target = SyntaxFacts.writeTarget(sequence) else { return false }
+        return target.id == node.id
+    }
+}

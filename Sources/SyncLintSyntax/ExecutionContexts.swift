@@ -1,0 +1,111 @@
+import SwiftSyntax
+
+/// Which closures and declarations decide where code runs.
+public enum ExecutionContexts {
+    /// Where the code at the walker's position runs.
+    public static func current(in scope: ScopeStack) -> ExecutionContext {
+        for frame in scope.frames.reversed() {
+            switch frame {
+            case .closure(let closure):
+                if let decided = ofClosure(closure) { return decided }
+            case .function(let function):
+                if function.isMainActor { return .mainActor }
+                if SyntaxFacts.hasAttribute("concurrent", function.attributeList) { return .concurrent }
+                if function.isNonisolated { return function.isAsync ? .concurrent : .callers }
+                if let type = enclosingType(of: frame, in: scope) {
+                    if type.isActor { return .actor }
+                    if type.isMainActor || type.isView { return .mainActor }
+                    return .typeIsolation(type.qualifiedName, isAsync: function.isAsync)
+                }
+                return function.isAsync ? .concurrent : .callers
+            case .type(let type):
+                if type.isActor { return .actor }
+                if type.isMainActor || type.isView { return .mainActor }
+                return .typeIsolation(type.qualifiedName, isAsync: false)
+            }
+        }
+        return .callers
+    }
+
+    /// Whether code at the walker's position can be cancelled, as far as this file tells.
+    static func cancellability(in context: FileContext) -> Cancellability {
+        for frame in context.scope.frames.reversed() {
+            switch frame {
+            case .closure(let closure):
+                switch closure.kind {
+                case .viewTask: return .always
+                // A child task is cancelled with the task that runs its group: whatever decides for the group decides for it.
+                case .taskGroupChild: continue
+                case .other(let callee) where FrameworkCalls.swiftUICancels(closureOf: callee): return .always
+                case .task, .detachedTask:
+                    guard let call = closure.call, let type = context.scope.currentType,
+                          let property = context.storedHandleName(ofTask: call) else { return .never }
+                    return .ifHandleCancelled(typeName: type.qualifiedName, property: property)
+                case .other:
+                    continue
+                default:
+                    return .never
+                }
+            case .function(let function):
+                guard function.isAsync else { return .never }
+                return .ifCallersCancellable(FunctionKey(typeName: context.scope.currentType?.qualifiedName, name: function.name))
+            case .type:
+                return .never
+            }
+        }
+        return .never
+    }
+
+    /// The context a closure imposes, or nil when it runs where its surroundings run (`map`, `forEach`, `Task { }`).
+    package static func ofClosure(_ closure: ClosureScope) -> ExecutionContext? {
+        if closure.isMainActorAnnotated { return .mainActor }
+        switch closure.kind {
+        case .mainQueue, .mainActorRun, .onAppear, .onDisappear, .viewTask: return .mainActor
+        case .backgroundQueue:
+            guard let call = closure.call else { return .serialQueue }
+            let entry = FrameworkCalls.lookup(method: SyntaxFacts.calleeMethodName(call), receiver: SyntaxFacts.receiverText(call) ?? "",
+                                              callee: SyntaxFacts.calleeName(call))
+            return entry?.runsClosure == .concurrentQueue ? .concurrent : .serialQueue
+        case .perform(let receiver), .performAndWait(let receiver):
+            return isMainContext(receiver) ? .mainActor : .privateQueue
+        case .detachedTask: return .detachedTask
+        case .taskGroupChild: return .concurrent
+        case .task: return nil
+        case .other(let callee):
+            guard let call = closure.call else { return nil }
+            if callee == FrameworkCallbacks.observerMethod, let name = SyntaxFacts.argument(FrameworkCallbacks.observerNameLabel, of: call) {
+                let queue = SyntaxFacts.argument(FrameworkCallbacks.observerQueueLabel, of: call)?.trimmedText ?? "nil"
+                return FrameworkCallbacks.observerRunsOnMain(queueText: queue) ? .mainActor : .notificationHandler(NotificationNames.normalized(name.trimmedText))
+            }
+            if isCompletionHandler(closure.node, of: call) { return .completionHandler }
+            return nil
+        }
+    }
+
+    /// `viewContext`, `container.viewContext`, `mainContext`: contexts bound to the main queue.
+    static func isMainContext(_ receiver: String) -> Bool {
+        FrameworkCallbacks.isMainQueueContext(receiver)
+    }
+
+    /// A closure passed as `completionHandler:` / `completion:` / `withCompletionHandler:`, or the trailing
+    /// closure of a method whose name ends in `completionHandler`.
+    package static func isCompletionHandler(_ closure: ClosureExprSyntax, of call: FunctionCallExprSyntax) -> Bool {
+        if let argument = closure.parent?.as(LabeledExprSyntax.self), let label = argument.label?.text {
+            return FrameworkCallbacks.completionHandlerLabels.contains(label)
+        }
+        return SyntaxFacts.calleeMethodName(call).hasSuffix(FrameworkCallbacks.completionHandlerMethodSuffix)
+    }
+
+    private static func enclosingType(of functionFrame: ScopeFrame, in scope: ScopeStack) -> TypeScope? {
+        var passedFunction = false
+        for frame in scope.frames.reversed() {
+            if case .function(let function) = frame, case .function(let target) = functionFrame, function.node.id == target.node.id {
+                passedFunction = true
+                continue
+            }
+            if passedFunction, case .type(let type) = frame { return type }
+            if passedFunction, case .function = frame { return nil }
+        }
+        return nil
+    }
+}
