@@ -1,5 +1,5 @@
 /// What one file contributes to the project index, collected during its single walk.
-public struct FileFacts: Sendable {
+public struct FileFacts: Sendable, Codable {
     public var types: [TypeFact] = []
     public var modelRegistrations: [ModelRegistration] = []
     public var storeConfigurations: [StoreConfiguration] = []
@@ -20,7 +20,7 @@ public struct FileFacts: Sendable {
 
 /// A place that lists `@Model` types for a container: `.modelContainer(for:)`, `ModelContainer(for:)`,
 /// `Schema([...])`, `VersionedSchema.models`.
-public struct ModelRegistration: Sendable {
+public struct ModelRegistration: Sendable, Codable {
     public let typeNames: [String]
     public let location: SourceLocation
 
@@ -32,8 +32,8 @@ public struct ModelRegistration: Sendable {
 }
 
 /// How the project creates a persistent store, and whether that store syncs with CloudKit.
-public struct StoreConfiguration: Sendable {
-    public enum Kind: String, Sendable {
+public struct StoreConfiguration: Sendable, Codable {
+    public enum Kind: String, Sendable, Codable {
         /// `ModelConfiguration(cloudKitDatabase: .private(...))` / `.automatic`.
         case swiftDataCloudKit
         /// `ModelConfiguration(cloudKitDatabase: .none)`.

@@ -98,13 +98,9 @@ public final class FatalErrorOnContainerInitRule: SyntaxRule {
     }
 
     private func report(_ node: some SyntaxProtocol, what: String, coreData: Bool, context: FileContext) {
-        let file = context.path
-        context.report(node) { index in
-            let evidence = coreData ? index.cloudKit.coreDataAny(for: file) : index.cloudKit.swiftData(for: file)
-            guard let evidence else { return nil }
-            return "\(what) turns a failed CloudKit store into a crash on every launch (CloudKit is on: \(evidence)); " +
-                "fall back to a local or in-memory store and report the error"
-        }
+        context.report(node, "\(what) turns a failed CloudKit store into a crash on every launch (CloudKit is on: {0}); " +
+                       "fall back to a local or in-memory store and report the error",
+                       answering: .cloudKitEvidence(file: context.path, coreData: coreData))
     }
 
     static func createsContainer(_ node: some SyntaxProtocol) -> Bool {

@@ -230,10 +230,7 @@ public final class LoadingStateNotResetRule: SyntaxRule {
                 let helpers = FlowFacts.selfMethodCalls(in: body).filter { Self.resets($0.node, before: exit, after: set.node, root: body) }.map(\.name)
                 let message = "this exit leaves `\(flag)` true (set on line \(setLine)); add `defer { \(flag) = false }` right after setting it"
                 if helpers.isEmpty { context.report(exit, message); continue }
-                context.report(exit) { index in
-                    helpers.contains { index.summary(of: FunctionKey(typeName: typeName, name: $0))?.resetsOnEveryPath.contains(flag) == true }
-                        ? nil : message
-                }
+                context.report(exit, message, when: .not(.someResetsOnEveryPath(helpers.map { FunctionKey(typeName: typeName, name: $0) }, flag: flag)))
                 continue
             }
             // A failure branch: the `do` resets the flag when the work succeeds, its catch-all does not, and
@@ -243,10 +240,7 @@ public final class LoadingStateNotResetRule: SyntaxRule {
             let helpers = FlowFacts.selfMethodCalls(in: branch.clause.body).map(\.name)
                 + FlowFacts.selfMethodCalls(in: body).filter { $0.node.position > branch.statement.endPosition }.map(\.name)
             let message = "when this catch runs, `\(flag)` stays true (set on line \(setLine)): only the `do` resets it; add `defer { \(flag) = false }` right after setting it"
-            context.report(branch.clause.catchKeyword) { index in
-                helpers.contains { index.summary(of: FunctionKey(typeName: typeName, name: $0))?.resetFlags.contains(flag) == true }
-                    ? nil : message
-            }
+            context.report(branch.clause.catchKeyword, message, when: .not(.someResets(helpers.map { FunctionKey(typeName: typeName, name: $0) }, flag: flag)))
         }
     }
 

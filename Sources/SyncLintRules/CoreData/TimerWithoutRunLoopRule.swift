@@ -176,11 +176,8 @@ public final class TimerWithoutRunLoopRule: SyntaxRule {
         // An off-main notification handler, before its hop.
         guard handler.statementsBeforeHop.contains(where: { call.isInside($0) }) else { return }
         let registration = handler.deferred
-        context.report(call) { index in
-            guard let notification = registration.runsOffMain(index, names: names) else { return nil }
-            return "this timer is scheduled in the `\(notification)` handler, on the private thread that posts it, whose run loop never runs, " +
-                "so it never fires; hop to the main thread first"
-        }
+        context.report(call, "this timer is scheduled in the `{0}` handler, on the private thread that posts it, whose run loop never runs, " +
+                       "so it never fires; hop to the main thread first", answering: .offMainNotification(registration.registration, names: names))
     }
 
     /// A timer scheduled in a synchronous method with no isolation of its own, which runs where its callers run:
