@@ -23,6 +23,25 @@ public indirect enum IndexQuery: Sendable, Hashable, Codable {
     /// notification. Variant 0, the method writes it: `{0}` the property, `{1}` the notification. Variant 1,
     /// through another: `{0}` the property, `{1}` the method that writes it, `{2}` the notification.
     case helperWritesOffMain(FunctionKey, handler: HandlerRegistration, names: Set<String>)
+    /// The first key the model must be unique by that the insert sets (`setKeys`): `{0}` is the property, and the
+    /// variant says how SyncLint knows. 0: the configuration's `logical_unique_keys` (`configured`). For a model
+    /// that syncs with CloudKit, which enforces no uniqueness: 1, `@Attribute(.unique)`; 2, the app looks the model
+    /// up by it in a `#Predicate` at `{1}`, with CloudKit on per `{2}`. 3: its documentation says it is unique.
+    case uniqueKey(model: String, configured: [String], setKeys: Set<String>)
+    /// A new `Task { }` assigned to the type's stored `var` `handle` in `function`, which neither it nor the
+    /// methods of `self` it calls first (`helpers`, to three calls deep) nor all its callers cancel. Variant 0;
+    /// variant 1 when another function of the type restarts the handle the careful way: `{0}` is that function.
+    case overwrittenHandle(String, typeName: String, function: FunctionKey, helpers: [String])
+    /// A call in `function` of `method`, the load another function of the type (the careful starter) runs in a
+    /// handle it cancels first, with the call's cancellability here: answered when this is a second entry point
+    /// that neither cancels nor awaits the handle. `{0}`: the handle; `{1}`: the careful starter.
+    case restartedLoad(method: String, typeName: String, function: FunctionKey, cancellation: Cancellability, helpers: [String])
+    /// Where a synchronous function with no isolation of its own is called from off the main thread, through
+    /// callers with no isolation of their own (`ProjectIndex.executionContexts`); completion handlers are not
+    /// counted. The variant is the place: 0 `Task.detached`, 1 a dispatch queue, 2 a private-queue `perform`,
+    /// 3 an actor method, 4 the handler of an off-main notification among `names`, `{0}` its name. Of several,
+    /// the first in that order (handlers by name).
+    case offMainCaller(FunctionKey, names: Set<String>)
     /// A `.task` without `id:` in a view works on `value`, of type `typeName`, passed into the view: answered when
     /// the value can change under the task (a persistent model or a holder of one; or any value when the view is
     /// built in a split view's column from the selection), with the identity to key the task on: `{0}`.

@@ -43,6 +43,12 @@ extension ProjectIndex {
             return coreData.localSaveFlags.contains(flag)
         case .someStoredVar(let names, let typeName):
             return names.contains { property($0, of: typeName)?.isStoredVar == true }
+        case .capturedSelfIsReleasable(let typeName, let isExtension, let explicitSelf, let bareNames):
+            if isExtension, !declarations(of: typeName).contains(where: { $0.kind == .class || $0.kind == .actor }) { return false }
+            if isSingleton(typeName) { return false }
+            if explicitSelf { return true }
+            let members = Set(properties(of: typeName).map(\.name) + methods(of: typeName).map(\.name))
+            return bareNames.contains(where: members.contains)
         case .all(let conditions):
             return conditions.allSatisfy(holds)
         case .any(let conditions):
@@ -65,5 +71,20 @@ extension ProjectIndex {
             }
         }
         return rollsBack(key, depth: ProjectIndex.callDepth)
+    }
+}
+
+extension ProjectIndex {
+    /// A type with a static stored instance of itself (`static let shared = Store()`, `static let shared: Store = .init()`)
+    /// and no `deinit`: one that declares a `deinit` (to cancel its task, say) expects to be released.
+    func isSingleton(_ typeName: String) -> Bool {
+        let simple = typeName.split(separator: ".").last.map(String.init) ?? typeName
+        if methods(of: typeName).contains(where: { $0.name == "deinit" }) { return false }
+        return properties(of: typeName).contains { property in
+            guard property.isStatic, !property.isComputed else { return false }
+            let value = property.defaultValue ?? ""
+            return property.typeName == simple || value.hasPrefix(simple + "(") || value.hasPrefix("Self(")
+                || value.hasPrefix(".init(") && property.typeName == simple
+        }
     }
 }

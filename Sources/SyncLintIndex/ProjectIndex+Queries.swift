@@ -28,6 +28,47 @@ extension ProjectIndex {
             return write.function.name == helper.name
                 ? IndexAnswer(variant: 0, [write.write.property, notification])
                 : IndexAnswer(variant: 1, [write.write.property, write.function.name, notification])
+        case .uniqueKey(let model, let configured, let setKeys):
+            return uniqueKeys(of: model, configured: configured).first { setKeys.contains($0.arguments[0]) }
+        case .overwrittenHandle(let name, let typeName, let functionKey, let helpers):
+            guard let property = property(name, of: typeName), property.isStoredVar else { return nil }
+            if cancelledElsewhere(name, typeName: typeName, function: functionKey, helpers: helpers) { return nil }
+            if let careful = restartedHandles(ofType: typeName).first(where: { $0.property == name && $0.starter != functionKey }) {
+                return IndexAnswer(variant: 1, [careful.starter.name])
+            }
+            return IndexAnswer(variant: 0)
+        case .restartedLoad(let method, let typeName, let functionKey, let cancellation, let helpers):
+            guard let careful = restartedHandles(ofType: typeName).first(where: { handle in
+                handle.loads.contains(method) && handle.starter != functionKey && !handle.loads.contains(functionKey.name)
+                    // The load is an async method of the type: the work the handle exists to cancel.
+                    && summary(of: FunctionKey(typeName: typeName, name: method))?.isAsync == true
+                    && cancellation != .ifHandleCancelled(typeName: typeName, property: handle.property)
+            }) else { return nil }
+            let name = careful.property
+            // A function the load itself calls (to three calls deep) is part of the load, not a second entry point.
+            if reachableSummaries(from: FunctionKey(typeName: typeName, name: method)).contains(where: { $0.summary.key == functionKey }) {
+                return nil
+            }
+            // This function looks at the handle (cancels it, awaits it, tests it) or is the careful one's helper.
+            if let own = summary(of: functionKey), own.reads.contains(name) || own.cancelledHandles.contains(name) { return nil }
+            if cancelledElsewhere(name, typeName: typeName, function: functionKey, helpers: helpers) { return nil }
+            let callers = callSites(of: functionKey)
+            if !callers.isEmpty, callers.allSatisfy({ $0.caller == careful.starter
+                || $0.cancellation == .ifHandleCancelled(typeName: typeName, property: name) }) { return nil }
+            return IndexAnswer([name, careful.starter.name])
+        case .offMainCaller(let key, let names):
+            let places = executionContexts(of: key).compactMap { place -> (order: String, answer: IndexAnswer)? in
+                switch place {
+                case .notificationHandler(let notification):
+                    return names.contains(notification) ? ("4" + notification + "`", IndexAnswer(variant: 4, [notification])) : nil
+                case .concurrent, .serialQueue: return ("1", IndexAnswer(variant: 1))
+                case .privateQueue: return ("2", IndexAnswer(variant: 2))
+                case .detachedTask: return ("0", IndexAnswer(variant: 0))
+                case .actor: return ("3", IndexAnswer(variant: 3))
+                default: return nil
+                }
+            }
+            return places.min { $0.order < $1.order }?.answer
         case .taskIdentity(let value, let typeName, let view):
             // A model (or a holder of one) can change under the task through sync anywhere; a plain value
             // changes under it only where the view keeps its identity while its argument changes: a split
@@ -56,5 +97,65 @@ extension ProjectIndex {
         return properties(of: typeName).contains { property in
             !property.isComputed && !property.isStatic && property.elementTypeName.map(isPersistentModel) == true
         }
+    }
+}
+
+extension ProjectIndex {
+    /// Configured keys; then, for a model that syncs with CloudKit (which enforces no uniqueness),
+    /// `@Attribute(.unique)` and the properties the project itself looks the model up by in a `#Predicate`;
+    /// then keys its documentation names as unique in so many words. Each as `IndexQuery.uniqueKey` answers.
+    func uniqueKeys(of model: String, configured: [String]) -> [IndexAnswer] {
+        guard isSwiftDataModel(model) || isManagedObject(model) else { return [] }
+        if !configured.isEmpty { return configured.map { IndexAnswer(variant: 0, [$0]) } }
+        let properties = properties(of: model)
+        var keys: [IndexAnswer] = []
+        func has(_ property: String) -> Bool { keys.contains { $0.arguments[0] == property } }
+        if let declaration = declarations(of: model).first, let evidence = cloudKit.swiftData(for: declaration.location.file) {
+            let unique = properties.filter { $0.attributes.contains { $0.name == "Attribute" && $0.arguments.contains(".unique") } }
+            keys += unique.map { IndexAnswer(variant: 1, [$0.name]) }
+            let fetched = (fetchKeysByModel[model] ?? []).filter { codeKind(of: $0.location) == .app }
+            for key in fetched where properties.contains(where: { $0.name == key.property }) && !has(key.property) {
+                keys.append(IndexAnswer(variant: 2, [key.property, key.location.description, evidence]))
+            }
+        }
+        let doc = declarations(of: model).map(\.docComment).joined(separator: "\n")
+        for line in doc.split(separator: "\n") where Self.statesUniqueness(String(line)) {
+            for property in properties where line.contains("`\(property.name)`") && !has(property.name) {
+                keys.append(IndexAnswer(variant: 3, [property.name]))
+            }
+        }
+        return keys
+    }
+
+    /// A documentation line that says a key is unique, not one that says there is no uniqueness.
+    static func statesUniqueness(_ line: String) -> Bool {
+        let lowered = line.lowercased()
+        guard lowered.contains("unique") else { return false }
+        return !["no unique", "not unique", "non-unique", "nonunique", "without unique", "isn't unique", "no uniqueness"]
+            .contains(where: lowered.contains)
+    }
+}
+
+extension ProjectIndex {
+    /// A helper called first that cancels the handle (to three calls deep), or callers that all cancel it.
+    func cancelledElsewhere(_ name: String, typeName: String, function: FunctionKey, helpers: [String]) -> Bool {
+        let cancels = { (key: FunctionKey) in
+            self.reachableSummaries(from: key).contains { $0.summary.cancelledHandles.contains(name) && $0.summary.key.typeName == typeName }
+        }
+        if helpers.contains(where: { cancels(FunctionKey(typeName: typeName, name: $0)) }) { return true }
+        let callers = callSites(of: function)
+        return !callers.isEmpty && callers.allSatisfy { summary(of: $0.caller)?.cancelledHandles.contains(name) == true }
+    }
+}
+
+extension PendingFinding {
+    /// The message when the finding holds against the finished index, else nil.
+    package func message(in index: ProjectIndex) -> String? {
+        if let condition, !index.holds(condition) { return nil }
+        if let query {
+            guard let answer = index.answer(query), messages.indices.contains(answer.variant) else { return nil }
+            return MessageTemplate.fill(messages[answer.variant], answer.arguments)
+        }
+        return message
     }
 }

@@ -1,74 +1,5 @@
 import SwiftSyntax
 
-/// A finding made during a file's walk. It carries a message, or a question for the finished
-/// project index that returns the message (or nil to stay quiet). It never holds syntax nodes,
-/// so the file's tree can be freed as soon as its walk ends.
-///
-/// Written as data (a message, an `IndexCondition`, an `IndexQuery` and the messages its answer picks from),
-/// it is `Codable`: a cache can store it and resolve it later. The closure form (`resolve`) is the older one,
-/// left in the rules not converted yet; such a finding cannot be encoded.
-package struct PendingFinding: Sendable, Codable {
-    package let ruleID: String
-    package let location: SourceLocation
-    package let message: String?
-    package let resolve: (@Sendable (ProjectIndex) -> String?)?
-    /// A condition written as data; the finding holds when the index says it does.
-    package var condition: IndexCondition? = nil
-    /// A question whose answer picks one of `messages` and fills its blanks (`MessageTemplate`); nil keeps it quiet.
-    package var query: IndexQuery? = nil
-    package var messages: [String] = []
-
-    package init(ruleID: String, location: SourceLocation, message: String?, resolve: (@Sendable (ProjectIndex) -> String?)?,
-                 condition: IndexCondition? = nil, query: IndexQuery? = nil, messages: [String] = []) {
-        self.ruleID = ruleID
-        self.location = location
-        self.message = message
-        self.resolve = resolve
-        self.condition = condition
-        self.query = query
-        self.messages = messages
-    }
-
-    /// The message when the finding holds against the finished index, else nil.
-    package func message(in index: ProjectIndex) -> String? {
-        if let condition, !index.holds(condition) { return nil }
-        if let query {
-            guard let answer = index.answer(query), messages.indices.contains(answer.variant) else { return nil }
-            return MessageTemplate.fill(messages[answer.variant], answer.arguments)
-        }
-        return message ?? resolve?(index)
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case ruleID, location, message, condition, query, messages
-    }
-
-    package init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        ruleID = try container.decode(String.self, forKey: .ruleID)
-        location = try container.decode(SourceLocation.self, forKey: .location)
-        message = try container.decodeIfPresent(String.self, forKey: .message)
-        resolve = nil
-        condition = try container.decodeIfPresent(IndexCondition.self, forKey: .condition)
-        query = try container.decodeIfPresent(IndexQuery.self, forKey: .query)
-        messages = try container.decode([String].self, forKey: .messages)
-    }
-
-    package func encode(to encoder: any Encoder) throws {
-        guard resolve == nil else {
-            throw EncodingError.invalidValue(ruleID, .init(codingPath: encoder.codingPath,
-                                                           debugDescription: "\(ruleID) reported with a closure over the index, which cannot be stored"))
-        }
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(ruleID, forKey: .ruleID)
-        try container.encode(location, forKey: .location)
-        try container.encodeIfPresent(message, forKey: .message)
-        try container.encodeIfPresent(condition, forKey: .condition)
-        try container.encodeIfPresent(query, forKey: .query)
-        try container.encode(messages, forKey: .messages)
-    }
-}
-
 /// What a rule sees during one file's walk: where it is (scope), how to report, and the facts
 /// this file contributes to the project index.
 public final class FileContext {
@@ -211,33 +142,26 @@ public final class FileContext {
     }
 
     public func report(at location: SourceLocation, _ message: String) {
-        pendingFindings.append(PendingFinding(ruleID: currentRuleID, location: location, message: message, resolve: nil))
+        pendingFindings.append(PendingFinding(ruleID: currentRuleID, location: location, message: message))
     }
 
     /// Reports a finding that holds when the project index says `condition` does.
     public func report(_ node: some SyntaxProtocol, _ message: String, when condition: IndexCondition) {
         pendingFindings.append(PendingFinding(ruleID: currentRuleID, location: location(of: node), message: message,
-                                              resolve: nil, condition: condition))
+                                              condition: condition))
     }
 
     /// Reports a finding whose message the project index completes: the answer to `query` picks one of
     /// `messages` (`IndexAnswer.variant`) and fills its blanks (`{0}`, `{1}`, ...); no answer, no finding.
     /// With `condition`, the finding also needs the condition to hold.
     public func report(_ node: some SyntaxProtocol, _ messages: [String], answering query: IndexQuery, when condition: IndexCondition? = nil) {
-        pendingFindings.append(PendingFinding(ruleID: currentRuleID, location: location(of: node), message: nil, resolve: nil,
+        pendingFindings.append(PendingFinding(ruleID: currentRuleID, location: location(of: node), message: nil,
                                               condition: condition, query: query, messages: messages))
     }
 
     /// `report(_:_:answering:when:)` with one message.
     public func report(_ node: some SyntaxProtocol, _ message: String, answering query: IndexQuery, when condition: IndexCondition? = nil) {
         report(node, [message], answering: query, when: condition)
-    }
-
-    /// Reports a finding that depends on other files: `resolve` runs once the project index is
-    /// complete and returns the message, or nil when the finding does not hold. It must capture
-    /// only values (names, strings), never syntax nodes.
-    public func report(_ node: some SyntaxProtocol, when resolve: @escaping @Sendable (ProjectIndex) -> String?) {
-        pendingFindings.append(PendingFinding(ruleID: currentRuleID, location: location(of: node), message: nil, resolve: resolve))
     }
 }
 

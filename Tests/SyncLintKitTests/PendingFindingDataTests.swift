@@ -6,15 +6,6 @@ import Testing
 /// Pending findings are data: a question for the index is a named `IndexCondition` or `IndexQuery`, never a
 /// closure, so a file's facts and pending findings can be stored (a cache, an editor server) and resolved later.
 struct PendingFindingDataTests {
-    /// Rule files that still report with a closure over the index (`context.report(node) { index in ... }`).
-    /// Shrinks as rules move to queries; a rule converted must leave the list, and a rule file may not add a closure.
-    static let rulesStillReportingWithClosures: Set<String> = [
-        "InsertWithoutDuplicateCheckRule.swift",
-        "TaskHandleOverwrittenRule.swift",
-        "TaskSelfCaptureRule.swift",
-        "TimerWithoutRunLoopRule.swift",
-    ]
-
     /// `.report(...) {` in a rule's source: a trailing closure handed to `report`, which can only be one over the index.
     static let closureReport = try! NSRegularExpression(pattern: #"\.report\([^()]*(\([^()]*\)[^()]*)*\)\s*\{"#)
 
@@ -29,10 +20,7 @@ struct PendingFindingDataTests {
                 withClosures.insert(URL(fileURLWithPath: file).lastPathComponent)
             }
         }
-        #expect(withClosures.subtracting(Self.rulesStillReportingWithClosures).isEmpty,
-                "report with a named IndexCondition or IndexQuery instead of a closure in \(withClosures.subtracting(Self.rulesStillReportingWithClosures).sorted())")
-        #expect(Self.rulesStillReportingWithClosures.subtracting(withClosures).isEmpty,
-                "no longer reports with a closure; take it off the list: \(Self.rulesStillReportingWithClosures.subtracting(withClosures).sorted())")
+        #expect(withClosures.isEmpty, "report with a named IndexCondition or IndexQuery instead of a closure in \(withClosures.sorted())")
     }
 
     @Test func theDetectorSeesAClosureAndNotAQuery() {
@@ -64,11 +52,6 @@ struct PendingFindingDataTests {
             let results = sources.map { Linter.processFile(.text($0), plan: plan) }
             let facts = results.map(\.facts)
             let pending = results.flatMap(\.pending)
-            if pending.contains(where: { $0.resolve != nil }) {
-                #expect(syntaxRule.map { Self.rulesStillReportingWithClosures.contains(String(describing: $0) + ".swift") } == true,
-                        "\(ruleID) reported with a closure")
-                continue
-            }
             let decodedFacts = try JSONDecoder().decode([FileFacts].self, from: JSONEncoder().encode(facts))
             let decodedPending = try JSONDecoder().decode([PendingFinding].self, from: JSONEncoder().encode(pending))
             let index = ProjectIndex(files: facts, resources: resources)
@@ -84,24 +67,21 @@ struct PendingFindingDataTests {
                 encodedFindings += direct.count
             }
         }
-        // A converted rule's triggering examples fire, so the comparison above compared findings, not nothing.
-        if syntaxRule.map({ !Self.rulesStillReportingWithClosures.contains(String(describing: $0) + ".swift") }) ?? true,
-           ruleID != RuleRegistry.unusedSuppressionRuleID {
+        // A rule's triggering examples fire, so the comparison above compared findings, not nothing.
+        if ruleID != RuleRegistry.unusedSuppressionRuleID {
             #expect(encodedFindings > 0, "\(ruleID): no example gave a finding to compare")
         }
-    }
-
-    @Test func aPendingFindingWithAClosureIsRefusedByTheEncoder() {
-        let pending = PendingFinding(ruleID: "r", location: SourceLocation(file: "f", line: 1, column: 1), message: nil, resolve: { _ in "m" })
-        #expect(throws: EncodingError.self) { try JSONEncoder().encode(pending) }
     }
 
     @Test func anAnswerPicksItsMessageAndFillsTheBlanks() {
         #expect(MessageTemplate.fill("call `{0}.{1}()`", ["model", "stop"]) == "call `model.stop()`")
         #expect(MessageTemplate.fill("no blanks", []) == "no blanks")
         let index = ProjectIndex(files: [])
-        let quiet = PendingFinding(ruleID: "r", location: SourceLocation(file: "f", line: 1, column: 1), message: nil, resolve: nil,
+        let quiet = PendingFinding(ruleID: "r", location: SourceLocation(file: "f", line: 1, column: 1), message: nil,
                                    query: .firstMethod(ofType: "Nowhere", named: ["stop"]), messages: ["{0}"])
         #expect(quiet.message(in: index) == nil, "no answer, no finding")
+        let variants = PendingFinding(ruleID: "r", location: SourceLocation(file: "f", line: 1, column: 1), message: nil,
+                                      query: .offMainCaller(FunctionKey(typeName: nil, name: "never"), names: []), messages: ["a", "b"])
+        #expect(variants.message(in: index) == nil, "a function nobody calls runs nowhere off the main thread")
     }
 }
