@@ -1,6 +1,6 @@
 /// Where code lives. Most rules speak about app code only: a test builds throwaway containers and
 /// blocks on purpose, and a preview is sample data that never ships.
-public enum CodeKind: String, Sendable, CaseIterable {
+public enum CodeKind: String, Sendable, Codable, CaseIterable {
     case app
     case test
     case preview
@@ -37,7 +37,7 @@ public struct CodeKinds: OptionSet, Sendable, Hashable {
 /// What a file says about where its code lives: a file that imports XCTest or Swift Testing is test
 /// code; `#Preview` blocks and `PreviewProvider` types are preview code. (Test targets, folders named
 /// like `*Tests` and `Preview Content` are known from the layout, not from the file.)
-public struct FileCodePlaces: Sendable {
+public struct FileCodePlaces: Sendable, Codable {
     public var file = ""
     public var importsTestFramework = false
     /// Line ranges of preview code in the file.

@@ -1,6 +1,6 @@
 /// Where a piece of code runs, as the code around it says. Plain data: facts and pending findings carry it,
 /// and the project index answers the cases that depend on other files (a type's isolation, a function's callers).
-public enum ExecutionContext: Sendable, Hashable {
+public enum ExecutionContext: Sendable, Hashable, Codable {
     /// The main actor: a `@MainActor` function or type, a SwiftUI view, `MainActor.run`, `DispatchQueue.main`,
     /// `Task { @MainActor in }`, a view context's `perform`.
     case mainActor

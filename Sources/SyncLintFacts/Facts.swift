@@ -1,5 +1,5 @@
 /// An attribute as written: `@Attribute(.unique)` has name `Attribute` and arguments `.unique`.
-public struct AttributeFact: Sendable, Hashable {
+public struct AttributeFact: Sendable, Hashable, Codable {
     public let name: String
     public let arguments: String
 
@@ -11,7 +11,7 @@ public struct AttributeFact: Sendable, Hashable {
 }
 
 /// Where something is declared.
-public struct SourceLocation: Sendable, Hashable {
+public struct SourceLocation: Sendable, Hashable, Codable {
     public let file: String
     public let line: Int
     public let column: Int
@@ -25,7 +25,7 @@ public struct SourceLocation: Sendable, Hashable {
     public var description: String { "\(file):\(line)" }
 }
 
-public struct PropertyFact: Sendable {
+public struct PropertyFact: Sendable, Codable {
     public let name: String
     public let isLet: Bool
     public let isStatic: Bool
@@ -69,7 +69,7 @@ public struct PropertyFact: Sendable {
     }
 }
 
-public struct MethodFact: Sendable {
+public struct MethodFact: Sendable, Codable {
     public let name: String
     public let isAsync: Bool
     public let isStatic: Bool
@@ -84,12 +84,12 @@ public struct MethodFact: Sendable {
     }
 }
 
-public enum TypeKind: String, Sendable {
+public enum TypeKind: String, Sendable, Codable {
     case `class`, `struct`, `enum`, actor, `protocol`, `extension`
 }
 
 /// One declaration of a type: the primary declaration or an extension.
-public struct TypeFact: Sendable {
+public struct TypeFact: Sendable, Codable {
     public let name: String
     /// `Outer.Inner` for a nested type; for an extension, the type it extends as written. The index key.
     public let qualifiedName: String
@@ -101,14 +101,14 @@ public struct TypeFact: Sendable {
     public let docComment: String
     public let location: SourceLocation
     /// Macros expanded among the members, such as `#Unique<Article>([\.url])`: name and place.
-    public var memberMacros: [(name: String, location: SourceLocation)] = []
+    public var memberMacros: [MemberMacro] = []
 
     public func hasAttribute(_ name: String) -> Bool {
         attributes.contains { $0.name == name }
     }
 
     /// Memberwise, for the layers above (a synthesized one is internal to this module).
-    package init(name: String, qualifiedName: String, kind: TypeKind, attributes: [AttributeFact], inheritedTypes: [String], properties: [PropertyFact], methods: [MethodFact], docComment: String, location: SourceLocation, memberMacros: [(name: String, location: SourceLocation)] = []) {
+    package init(name: String, qualifiedName: String, kind: TypeKind, attributes: [AttributeFact], inheritedTypes: [String], properties: [PropertyFact], methods: [MethodFact], docComment: String, location: SourceLocation, memberMacros: [MemberMacro] = []) {
         self.name = name
         self.qualifiedName = qualifiedName
         self.kind = kind
@@ -119,6 +119,17 @@ public struct TypeFact: Sendable {
         self.docComment = docComment
         self.location = location
         self.memberMacros = memberMacros
+    }
+}
+
+/// A macro expanded among a type's members: its name and place.
+public struct MemberMacro: Sendable, Codable {
+    public let name: String
+    public let location: SourceLocation
+
+    package init(name: String, location: SourceLocation) {
+        self.name = name
+        self.location = location
     }
 }
 

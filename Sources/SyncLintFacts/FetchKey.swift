@@ -1,6 +1,6 @@
 /// A property the project looks a model up by: `#Predicate<Article> { $0.url == url }`. What the app
 /// itself fetches by is its natural key, far more reliably than a name or a comment.
-public struct FetchKey: Sendable, Hashable {
+public struct FetchKey: Sendable, Hashable, Codable {
     public let modelName: String
     public let property: String
     public let location: SourceLocation

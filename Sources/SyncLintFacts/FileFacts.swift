@@ -1,5 +1,5 @@
 /// What one file contributes to the project index, collected during its single walk.
-public struct FileFacts: Sendable {
+public struct FileFacts: Sendable, Codable {
     public var types: [TypeFact] = []
     public var modelRegistrations: [ModelRegistration] = []
     public var storeConfigurations: [StoreConfiguration] = []
@@ -24,7 +24,7 @@ public struct FileFacts: Sendable {
 
 /// A place that lists `@Model` types for a container: `.modelContainer(for:)`, `ModelContainer(for:)`,
 /// `Schema([...])`, `VersionedSchema.models`.
-public struct ModelRegistration: Sendable {
+public struct ModelRegistration: Sendable, Codable {
     public let typeNames: [String]
     public let location: SourceLocation
 
@@ -35,8 +35,9 @@ public struct ModelRegistration: Sendable {
     }
 }
 
-public struct StoreConfiguration: Sendable {
-    public enum Kind: String, Sendable {
+/// How the project creates a persistent store, and whether that store syncs with CloudKit.
+public struct StoreConfiguration: Sendable, Codable {
+    public enum Kind: String, Sendable, Codable {
         /// `ModelConfiguration(cloudKitDatabase: .private(...))` / `.automatic`.
         case swiftDataCloudKit
         /// `ModelConfiguration(cloudKitDatabase: .none)`.
@@ -93,7 +94,7 @@ public struct StoreConfiguration: Sendable {
 
 /// A SwiftData container created in code: `ModelContainer(for: A.self, B.self, configurations: config)`,
 /// `.modelContainer(for: [A.self])`.
-public struct ContainerFact: Sendable {
+public struct ContainerFact: Sendable, Codable {
     public let location: SourceLocation
     /// The models it is created for (`X.self` outside its configurations).
     public let models: [String]
@@ -115,7 +116,7 @@ public struct ContainerFact: Sendable {
 }
 
 /// `let schema = Schema([A.self, B.self])`: a schema bound to a name in a file.
-public struct SchemaBinding: Sendable {
+public struct SchemaBinding: Sendable, Codable {
     public let name: String
     public let models: [String]
     public let location: SourceLocation

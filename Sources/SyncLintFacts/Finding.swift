@@ -1,5 +1,5 @@
 /// One problem found, where it is, and what to do instead.
-public struct Finding: Sendable, Hashable {
+public struct Finding: Sendable, Hashable, Codable {
     public let ruleID: String
     public let ruleName: String
     public var severity: Severity

@@ -1,6 +1,6 @@
 /// A method or free function of the project: the qualified type it belongs to (nil for a free function)
 /// and its base name. Overloads share a key; their summaries are merged, which errs toward "it may".
-public struct FunctionKey: Sendable, Hashable, CustomStringConvertible {
+public struct FunctionKey: Sendable, Hashable, Codable, CustomStringConvertible {
     public let typeName: String?
     public let name: String
 
@@ -21,7 +21,7 @@ extension FunctionKey: Comparable {
 
 /// One `#if` clause a fact stands in: the `#if`'s offset in its file and the clause's index in it.
 /// Two facts in different clauses of the same `#if` never run together.
-public struct IfConfigClause: Sendable, Hashable {
+public struct IfConfigClause: Sendable, Hashable, Codable {
     public let file: String
     public let offset: Int
     public let clause: Int
@@ -35,7 +35,7 @@ public struct IfConfigClause: Sendable, Hashable {
 }
 
 /// A call made inside a function, with where it runs.
-public struct CallFact: Sendable {
+public struct CallFact: Sendable, Codable {
     public let caller: FunctionKey
     /// The called method's or function's base name.
     public let callee: String
@@ -60,7 +60,7 @@ public struct CallFact: Sendable {
 }
 
 /// A write to a stored property of `self`.
-public struct StateWrite: Sendable {
+public struct StateWrite: Sendable, Codable {
     public let property: String
     /// `true` / `false` for a Bool literal; nil for any other value.
     public let boolValue: Bool?
@@ -78,7 +78,7 @@ public struct StateWrite: Sendable {
 
 /// What a method or free function does, from its own body (closures inside included, each effect with the
 /// context it runs in). `ProjectIndex.effects(of:)` adds what the functions it calls do.
-public struct FunctionSummary: Sendable {
+public struct FunctionSummary: Sendable, Codable {
     public let key: FunctionKey
     public let isAsync: Bool
     /// Where its body runs by its own declaration: the function's or type's isolation, or `.callers`.
@@ -181,7 +181,7 @@ public struct RestartedHandle: Sendable {
 
 /// A call as a rule sees it during the walk, to be resolved to a project function by the index
 /// (`ProjectIndex.callee(of:)`): the same naming as a `CallFact`, without where it runs.
-public struct CallReference: Sendable, Hashable {
+public struct CallReference: Sendable, Hashable, Codable {
     public let caller: FunctionKey
     public let callee: String
     /// The receiver's type; nil for an unqualified call or one on `self`.
@@ -195,7 +195,7 @@ public struct CallReference: Sendable, Hashable {
 }
 
 /// Whether code can be cancelled at all, as far as its own file tells.
-public enum Cancellability: Sendable, Hashable {
+public enum Cancellability: Sendable, Hashable, Codable {
     /// A `.task` / `.task(id:)` / `.refreshable` closure: cancelled by SwiftUI. (A task-group child takes the
     /// cancellability of the code that runs its group.)
     case always
@@ -208,8 +208,8 @@ public enum Cancellability: Sendable, Hashable {
 }
 
 /// A SwiftUI view type constructed in a view body.
-public struct ViewConstruction: Sendable {
-    public enum Identity: Sendable, Hashable {
+public struct ViewConstruction: Sendable, Codable {
+    public enum Identity: Sendable, Hashable, Codable {
         /// Built per value (`ForEach`, `List` rows, `navigationDestination(for:)`, `sheet(item:)`): each value
         /// gets a view of its own, so a `.task` without `id:` starts again for a new value.
         case perValue

@@ -1,7 +1,7 @@
 /// A question for the finished project index that decides whether a pending finding holds, written as
 /// data instead of a closure, so that a pending finding can be stored, compared and cached. New rules ask
 /// through these; the closure form (`report(_:when:)`) remains for the older ones.
-public indirect enum IndexCondition: Sendable, Hashable {
+public indirect enum IndexCondition: Sendable, Hashable, Codable {
     /// The code can be cancelled at all (`ProjectIndex.isCancellable`).
     case isCancellable(Cancellability)
     /// The value's type resolves to a SwiftData `@Model` or a Core Data `NSManagedObject` subclass.
@@ -17,6 +17,30 @@ public indirect enum IndexCondition: Sendable, Hashable {
     /// The call reaches a project function that blocks its thread on a semaphore or group
     /// (`FunctionSummary.blockingWaits`).
     case callBlocks(CallReference)
+    /// The type, as written, is a SwiftData `@Model` or a Core Data `NSManagedObject` subclass.
+    case isPersistentModelNamed(String)
+    /// The function calls `rollback()` (or `reset()`) on a context (`FunctionSummary.rollsBack`).
+    case rollsBack(FunctionKey)
+    /// Every call site's function, or one of its own callers (to `ProjectIndex.callDepth` calls up), rolls back.
+    case everyCallerRollsBack(FunctionKey)
+    /// One of the functions sets the flag `false` on every path of its own (`FunctionSummary.resetsOnEveryPath`).
+    case someResetsOnEveryPath([FunctionKey], flag: String)
+    /// One of the functions sets the flag `false` somewhere (`FunctionSummary.resetFlags`).
+    case someResets([FunctionKey], flag: String)
+    /// The project function the call reaches takes an escaping closure last (`FunctionSummary.lastParameterEscapes`).
+    case lastParameterEscapes(callee: String, receiver: ValueType?, callerType: String?)
+    /// The type's property holds a private-queue context (`CoreDataFacts.backgroundContextProperties`).
+    case holdsBackgroundContext(TypeProperty)
+    /// The type (or an extension of it) declares a property of this name.
+    case hasProperty(String, ofType: String)
+    /// The type sets this Bool property to `true` in a function that also saves a context (`CoreDataFacts.localSaveFlags`).
+    case isLocalSaveFlag(TypeProperty)
+    /// One of the names is a stored `var` of the type (`PropertyFact.isStoredVar`).
+    case someStoredVar([String], ofType: String)
+    /// A closure's uses of `self` in a type are of a class or actor instance that can be released: the type (for an
+    /// extension, the type it extends) is a class or an actor, not an app-lifetime singleton (`static let shared =
+    /// Type()` and no `deinit`), and the closure says `self` explicitly or uses one of `bareNames` that is a member.
+    case capturedSelfIsReleasable(typeName: String, isExtension: Bool, explicitSelf: Bool, bareNames: Set<String>)
     case all([IndexCondition])
     case any([IndexCondition])
     case not(IndexCondition)

@@ -1,8 +1,8 @@
 import Foundation
 
 /// A registration for a notification, and on which thread its handler runs.
-public struct NotificationRegistration: Sendable {
-    public enum Handler: Sendable, Equatable {
+public struct NotificationRegistration: Sendable, Codable {
+    public enum Handler: Sendable, Equatable, Codable {
         /// `addObserver(_:selector:name:object:)`: a method of the registering type.
         case method(String)
         /// `addObserver(forName:object:queue:using:)`, `publisher(for:)...sink`, `notifications(named:)`.
@@ -31,7 +31,7 @@ public struct NotificationRegistration: Sendable {
 }
 
 /// `NotificationCenter.default.post(name:)` and where it is posted from.
-public struct NotificationPost: Sendable {
+public struct NotificationPost: Sendable, Codable {
     public let typeName: String
     public let functionName: String
     public let notification: String
@@ -45,17 +45,35 @@ public struct NotificationPost: Sendable {
 }
 
 /// Core Data facts for the sync-notification rules, collected per file.
-public struct CoreDataFacts: Sendable {
+public struct CoreDataFacts: Sendable, Codable {
     public var registrations: [NotificationRegistration] = []
     public var posts: [NotificationPost] = []
     /// Bool properties set to `true` in a function that also saves a context: (type, property).
-    public var localSaveFlags: [(typeName: String, property: String)] = []
+    public var localSaveFlags: [TypeProperty] = []
     /// Properties holding a private-queue context: (type, property).
-    public var backgroundContextProperties: [(typeName: String, property: String)] = []
+    public var backgroundContextProperties: [TypeProperty] = []
     /// Where `automaticallyMergesChangesFromParent = true` or `mergeChanges(fromContextDidSave:)` appears.
     public var mergesRemoteChanges: [SourceLocation] = []
 
     public init() {}
+}
+
+/// How a notification handler found during the walk is registered: an `@objc` method of a type (whose
+/// registration may be anywhere, so the index decides), or a closure registered in place.
+public enum HandlerRegistration: Sendable, Hashable, Codable {
+    case method(typeName: String, name: String)
+    case closure(notification: String, deliversOnMain: Bool, fromAnyObject: Bool)
+}
+
+/// A property of a type, by name: (type, property).
+public struct TypeProperty: Sendable, Hashable, Codable {
+    public let typeName: String
+    public let property: String
+
+    package init(typeName: String, property: String) {
+        self.typeName = typeName
+        self.property = property
+    }
 }
 
 /// Notification names as the rules compare them, and which arrive off the main thread.

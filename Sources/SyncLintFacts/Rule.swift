@@ -1,5 +1,5 @@
 /// How loudly a finding speaks. Raw values are what the Xcode reporter prints.
-public enum Severity: String, Sendable, Comparable, CaseIterable {
+public enum Severity: String, Sendable, Comparable, CaseIterable, Codable {
     case warning
     case error
 

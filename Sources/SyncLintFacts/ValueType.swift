@@ -1,7 +1,7 @@
 /// The type of a value as far as the syntax of one file tells, written as a question for the project
 /// index: "the type of property `cards` of a `Deck`", "the element of that". Plain data, so a pending
 /// finding can carry it and a future cache can store it; `ProjectIndex.resolve` answers it.
-public indirect enum ValueType: Sendable, Hashable {
+public indirect enum ValueType: Sendable, Hashable, Codable {
     /// A type as written in the source: `Deck`, `[Card]`, `Outer.Inner`, `FetchDescriptor<Card>`.
     /// `scope` is the qualified type the name was written in, for resolving nested type names.
     case named(String, scope: String?)

@@ -22,12 +22,69 @@ extension ProjectIndex {
                 Set(functionSummaries.values.filter { !$0.blockingWaits.isEmpty }.map(\.key.name))
             }).contains(call.callee), let callee = callee(of: call) else { return false }
             return summary(of: callee)?.blockingWaits.isEmpty == false
+        case .isPersistentModelNamed(let typeName):
+            return isPersistentModel(typeName)
+        case .rollsBack(let key):
+            return summary(of: key)?.rollsBack == true
+        case .everyCallerRollsBack(let key):
+            return everyCallerRollsBack(key)
+        case .someResetsOnEveryPath(let keys, let flag):
+            return keys.contains { summary(of: $0)?.resetsOnEveryPath.contains(flag) == true }
+        case .someResets(let keys, let flag):
+            return keys.contains { summary(of: $0)?.resetFlags.contains(flag) == true }
+        case .lastParameterEscapes(let name, let receiver, let callerType):
+            guard let key = callee(named: name, receiver: receiver, callerType: callerType) else { return false }
+            return summary(of: key)?.lastParameterEscapes == true
+        case .holdsBackgroundContext(let property):
+            return coreData.backgroundContextProperties.contains(property)
+        case .hasProperty(let name, let typeName):
+            return property(name, of: typeName) != nil
+        case .isLocalSaveFlag(let flag):
+            return coreData.localSaveFlags.contains(flag)
+        case .someStoredVar(let names, let typeName):
+            return names.contains { property($0, of: typeName)?.isStoredVar == true }
+        case .capturedSelfIsReleasable(let typeName, let isExtension, let explicitSelf, let bareNames):
+            if isExtension, !declarations(of: typeName).contains(where: { $0.kind == .class || $0.kind == .actor }) { return false }
+            if isSingleton(typeName) { return false }
+            if explicitSelf { return true }
+            let members = Set(properties(of: typeName).map(\.name) + methods(of: typeName).map(\.name))
+            return bareNames.contains(where: members.contains)
         case .all(let conditions):
             return conditions.allSatisfy(holds)
         case .any(let conditions):
             return conditions.contains(where: holds)
         case .not(let condition):
             return !holds(condition)
+        }
+    }
+}
+
+extension ProjectIndex {
+    /// Every call site's function, or one of its own callers (to three calls up), rolls back.
+    func everyCallerRollsBack(_ key: FunctionKey) -> Bool {
+        var seen: Set<FunctionKey> = []
+        func rollsBack(_ key: FunctionKey, depth: Int) -> Bool {
+            guard depth > 0, seen.insert(key).inserted else { return false }
+            let sites = callSites(of: key)
+            return !sites.isEmpty && sites.allSatisfy { site in
+                summary(of: site.caller)?.rollsBack == true || rollsBack(site.caller, depth: depth - 1)
+            }
+        }
+        return rollsBack(key, depth: ProjectIndex.callDepth)
+    }
+}
+
+extension ProjectIndex {
+    /// A type with a static stored instance of itself (`static let shared = Store()`, `static let shared: Store = .init()`)
+    /// and no `deinit`: one that declares a `deinit` (to cancel its task, say) expects to be released.
+    func isSingleton(_ typeName: String) -> Bool {
+        let simple = typeName.split(separator: ".").last.map(String.init) ?? typeName
+        if methods(of: typeName).contains(where: { $0.name == "deinit" }) { return false }
+        return properties(of: typeName).contains { property in
+            guard property.isStatic, !property.isComputed else { return false }
+            let value = property.defaultValue ?? ""
+            return property.typeName == simple || value.hasPrefix(simple + "(") || value.hasPrefix("Self(")
+                || value.hasPrefix(".init(") && property.typeName == simple
         }
     }
 }

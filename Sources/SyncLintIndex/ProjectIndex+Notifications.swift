@@ -32,3 +32,32 @@ extension ProjectIndex {
         return Set(coreData.posts.filter { handlingTypes.contains($0.typeName) }.map(\.notification)).subtracting(names)
     }
 }
+
+extension ProjectIndex {
+    /// The off-main notification a handler is registered for, if any (`names` from the rule's options).
+    public func offMainNotification(of registration: HandlerRegistration, names: Set<String>) -> String? {
+        switch registration {
+        case .method(let typeName, let name):
+            return offMainNotification(handledBy: name, in: typeName, names: names)
+        case .closure(let notification, let deliversOnMain, let fromAnyObject):
+            guard !deliversOnMain, names.contains(notification),
+                  !NotificationNames.contextNotifications.contains(notification) || fromAnyObject else { return nil }
+            return notification
+        }
+    }
+
+    /// The remote-change notification a handler is registered for, if any: an off-main one on whatever queue
+    /// it is delivered, or the app's own notification posted from a handler of one.
+    public func remoteChangeNotification(of registration: HandlerRegistration, names: Set<String>) -> String? {
+        switch registration {
+        case .method(let typeName, let name):
+            return remoteChangeNotification(handledBy: name, in: typeName, names: names)
+        case .closure(let notification, _, let fromAnyObject):
+            // On whatever queue it is delivered, it is the remote change.
+            if names.contains(notification), !NotificationNames.contextNotifications.contains(notification) || fromAnyObject {
+                return notification
+            }
+            return repostedRemoteChangeNotifications(names: names).contains(notification) ? notification : nil
+        }
+    }
+}

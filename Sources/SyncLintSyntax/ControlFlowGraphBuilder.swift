@@ -2,13 +2,13 @@ import SwiftSyntax
 
 /// A function's graph together with where each syntax node of its body landed in it. The map is kept apart
 /// from the graph because syntax identifiers mean nothing once the tree is gone; rules use it during the walk.
-struct BuiltControlFlowGraph {
-    let graph: ControlFlowGraph
+package struct BuiltControlFlowGraph {
+    package let graph: ControlFlowGraph
     /// A statement run by several `defer` copies has several nodes.
-    let nodesBySyntax: [SyntaxIdentifier: [Int]]
+    package let nodesBySyntax: [SyntaxIdentifier: [Int]]
 
     /// The graph nodes built for a syntax node (every copy when a `defer` runs it on several exits).
-    func nodes(for syntax: some SyntaxProtocol) -> [Int] {
+    package func nodes(for syntax: some SyntaxProtocol) -> [Int] {
         nodesBySyntax[Syntax(syntax).id] ?? []
     }
 }
@@ -26,7 +26,7 @@ struct BuiltControlFlowGraph {
 /// - inside an expression, nodes are made in evaluation order (operands first): an `await` after the call it
 ///   waits for, a write after its value. A closure is one node; nested functions and types are skipped.
 /// `if` and `switch` used as expressions (`let x = if …`) are not branched: their parts are taken in source order.
-final class ControlFlowGraphBuilder {
+package final class ControlFlowGraphBuilder {
     private enum Scope {
         /// A `defer` of the block being built: runs when control leaves that block.
         case deferred(CodeBlockSyntax)
@@ -55,7 +55,7 @@ final class ControlFlowGraphBuilder {
 
     /// The graph of a declaration's or closure's body: a function, an initializer, a deinitializer, an accessor,
     /// a computed property's getter, a closure. Nil for anything else, or a declaration without a body.
-    static func build(of declaration: some SyntaxProtocol) -> BuiltControlFlowGraph? {
+    package static func build(of declaration: some SyntaxProtocol) -> BuiltControlFlowGraph? {
         let node = Syntax(declaration)
         if let function = node.as(FunctionDeclSyntax.self) { return function.body.map { build(body: $0.statements) } }
         if let initializer = node.as(InitializerDeclSyntax.self) { return initializer.body.map { build(body: $0.statements) } }
@@ -68,7 +68,7 @@ final class ControlFlowGraphBuilder {
         return nil
     }
 
-    static func build(body: CodeBlockItemListSyntax) -> BuiltControlFlowGraph {
+    package static func build(body: CodeBlockItemListSyntax) -> BuiltControlFlowGraph {
         let builder = ControlFlowGraphBuilder()
         return builder.run(body)
     }

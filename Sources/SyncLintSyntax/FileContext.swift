@@ -1,23 +1,5 @@
 import SwiftSyntax
 
-/// A finding made during a file's walk. It carries a message, or a question for the finished
-/// project index that returns the message (or nil to stay quiet). It never holds syntax nodes,
-/// so the file's tree can be freed as soon as its walk ends.
-package struct PendingFinding: Sendable {
-    package let ruleID: String
-    package let location: SourceLocation
-    package let message: String?
-    package let resolve: (@Sendable (ProjectIndex) -> String?)?
-    /// A condition written as data; the finding holds when the index says it does.
-    package var condition: IndexCondition? = nil
-
-    /// The message when the finding holds against the finished index, else nil.
-    package func message(in index: ProjectIndex) -> String? {
-        if let condition, !index.holds(condition) { return nil }
-        return message ?? resolve?(index)
-    }
-}
-
 /// What a rule sees during one file's walk: where it is (scope), how to report, and the facts
 /// this file contributes to the project index.
 public final class FileContext {
@@ -101,11 +83,11 @@ public final class FileContext {
     private var controlFlowGraphs: [SyntaxIdentifier: BuiltControlFlowGraph?] = [:]
 
     /// How many bodies' graphs this walk has built (tests check that graphs are built only when asked).
-    var builtControlFlowGraphCount: Int { controlFlowGraphs.count }
+    package var builtControlFlowGraphCount: Int { controlFlowGraphs.count }
 
     /// The control-flow graph of a function, initializer, accessor or closure (or of a body given directly:
     /// a code block, a closure's statements), built the first time a rule or collector asks, then shared.
-    func controlFlowGraph(of owner: some SyntaxProtocol) -> BuiltControlFlowGraph? {
+    package func controlFlowGraph(of owner: some SyntaxProtocol) -> BuiltControlFlowGraph? {
         if let known = controlFlowGraphs[owner.id] { return known }
         let built = ControlFlowGraphBuilder.build(of: owner)
         controlFlowGraphs[owner.id] = built
@@ -175,20 +157,26 @@ public final class FileContext {
     }
 
     public func report(at location: SourceLocation, _ message: String) {
-        pendingFindings.append(PendingFinding(ruleID: currentRuleID, location: location, message: message, resolve: nil))
+        pendingFindings.append(PendingFinding(ruleID: currentRuleID, location: location, message: message))
     }
 
     /// Reports a finding that holds when the project index says `condition` does.
     public func report(_ node: some SyntaxProtocol, _ message: String, when condition: IndexCondition) {
         pendingFindings.append(PendingFinding(ruleID: currentRuleID, location: location(of: node), message: message,
-                                              resolve: nil, condition: condition))
+                                              condition: condition))
     }
 
-    /// Reports a finding that depends on other files: `resolve` runs once the project index is
-    /// complete and returns the message, or nil when the finding does not hold. It must capture
-    /// only values (names, strings), never syntax nodes.
-    public func report(_ node: some SyntaxProtocol, when resolve: @escaping @Sendable (ProjectIndex) -> String?) {
-        pendingFindings.append(PendingFinding(ruleID: currentRuleID, location: location(of: node), message: nil, resolve: resolve))
+    /// Reports a finding whose message the project index completes: the answer to `query` picks one of
+    /// `messages` (`IndexAnswer.variant`) and fills its blanks (`{0}`, `{1}`, ...); no answer, no finding.
+    /// With `condition`, the finding also needs the condition to hold.
+    public func report(_ node: some SyntaxProtocol, _ messages: [String], answering query: IndexQuery, when condition: IndexCondition? = nil) {
+        pendingFindings.append(PendingFinding(ruleID: currentRuleID, location: location(of: node), message: nil,
+                                              condition: condition, query: query, messages: messages))
+    }
+
+    /// `report(_:_:answering:when:)` with one message.
+    public func report(_ node: some SyntaxProtocol, _ message: String, answering query: IndexQuery, when condition: IndexCondition? = nil) {
+        report(node, [message], answering: query, when: condition)
     }
 }
 

@@ -3,10 +3,7 @@ import SwiftSyntax
 /// A notification handler found during the walk: an `@objc` method (whose registration may be anywhere,
 /// so the index decides later whether it handles an off-main notification) or a closure registered in place.
 package struct NotificationHandler {
-    package enum Registration: Sendable {
-        case method(typeName: String, name: String)
-        case closure(notification: String, deliversOnMain: Bool, fromAnyObject: Bool)
-    }
+    package typealias Registration = HandlerRegistration
 
     package let registration: Registration
     package let statements: CodeBlockItemListSyntax
@@ -163,26 +160,10 @@ package struct DeferredHandler: Sendable {
     package let registration: NotificationHandler.Registration
 
     package func runsOffMain(_ index: ProjectIndex, names: Set<String>) -> String? {
-        switch registration {
-        case .method(let typeName, let name):
-            return index.offMainNotification(handledBy: name, in: typeName, names: names)
-        case .closure(let notification, let deliversOnMain, let fromAnyObject):
-            guard !deliversOnMain, names.contains(notification),
-                  !NotificationNames.contextNotifications.contains(notification) || fromAnyObject else { return nil }
-            return notification
-        }
+        index.offMainNotification(of: registration, names: names)
     }
 
     package func handlesRemoteChange(_ index: ProjectIndex, names: Set<String>) -> String? {
-        switch registration {
-        case .method(let typeName, let name):
-            return index.remoteChangeNotification(handledBy: name, in: typeName, names: names)
-        case .closure(let notification, _, let fromAnyObject):
-            // On whatever queue it is delivered, it is the remote change.
-            if names.contains(notification), !NotificationNames.contextNotifications.contains(notification) || fromAnyObject {
-                return notification
-            }
-            return index.repostedRemoteChangeNotifications(names: names).contains(notification) ? notification : nil
-        }
+        index.remoteChangeNotification(of: registration, names: names)
     }
 }

@@ -184,26 +184,20 @@ public final class FatalErrorOnContainerInitRule: SyntaxRule {
     /// The container whose failure crashes: SwiftData containers created where the crash handles their
     /// failure, or the Core Data container whose stores are loading.
     private enum CrashingStore {
-        case swiftDataContainers([SourceLocation])
+        case swiftDataContainers([SyncLintFacts.SourceLocation])
         case coreDataContainer(named: String?)
     }
 
     private func report(_ node: some SyntaxProtocol, what: String, store: CrashingStore, context: FileContext) {
-        let file = context.path
-        context.report(node) { index in
-            let evidence: String?
-            switch store {
-            case .swiftDataContainers(let locations):
-                // A fallback to a local or in-memory container, or a preview's in-memory one, cannot hit the CloudKit failure.
-                evidence = locations.isEmpty ? index.cloudKit.swiftData(for: file)
-                    : locations.lazy.compactMap { index.cloudKitEvidence(forContainerAt: $0) }.first
-            case .coreDataContainer(let name):
-                evidence = name.map { index.cloudKit.coreData(containerNamed: $0, in: file) } ?? index.cloudKit.coreDataAny(for: file)
-            }
-            guard let evidence else { return nil }
-            return "\(what) turns a failed CloudKit store into a crash on every launch (CloudKit is on: \(evidence)); " +
-                "fall back to a local or in-memory store and report the error"
+        // A fallback to a local or in-memory container, or a preview's in-memory one, cannot hit the CloudKit failure.
+        let query: IndexQuery
+        switch store {
+        case .swiftDataContainers(let locations): query = .containerCloudKitEvidence(file: context.path, containers: locations)
+        case .coreDataContainer(let name): query = .coreDataContainerCloudKitEvidence(file: context.path, containerName: name)
         }
+        context.report(node, "\(what) turns a failed CloudKit store into a crash on every launch (CloudKit is on: {0}); " +
+                       "fall back to a local or in-memory store and report the error",
+                       answering: query)
     }
 
     static func createsContainer(_ node: some SyntaxProtocol) -> Bool {
@@ -211,8 +205,8 @@ public final class FatalErrorOnContainerInitRule: SyntaxRule {
     }
 
     /// Where each `ModelContainer(...)` in `node` is created, as the store collector recorded it.
-    static func containerLocations(in node: some SyntaxProtocol, context: FileContext) -> [SourceLocation] {
-        node.tokens(viewMode: .sourceAccurate).compactMap { token -> SourceLocation? in
+    static func containerLocations(in node: some SyntaxProtocol, context: FileContext) -> [SyncLintFacts.SourceLocation] {
+        node.tokens(viewMode: .sourceAccurate).compactMap { token -> SyncLintFacts.SourceLocation? in
             guard token.text == "ModelContainer", let call = token.parent?.parent?.as(FunctionCallExprSyntax.self),
                   SyntaxFacts.calleeName(call) == "ModelContainer" else { return nil }
             return context.location(of: call)

@@ -169,11 +169,8 @@ public final class BlockingWaitInAsyncRule: SyntaxRule {
             }
             let reference = CallReference(caller: caller, callee: method, receiver: receiver)
             // The message says where the blocking function is: it is another function, often in another file.
-            context.report(call) { index in
-                guard index.holds(.callBlocks(reference)), let callee = index.callee(of: reference),
-                      let summary = index.summary(of: callee) else { return nil }
-                return "`\(method)` (\(index.layout.shown(summary.location))) waits on a semaphore or group, so calling it from async code blocks a thread of the cooperative pool (and the main thread, on the main actor); make it async and `await` the work"
-            }
+            context.report(call, "`\(method)` ({0}) waits on a semaphore or group, so calling it from async code blocks a thread of the cooperative pool (and the main thread, on the main actor); make it async and `await` the work",
+                           answering: .blockingCallee(reference))
         }
     }
 

@@ -166,11 +166,9 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
                   let property = Self.unprotectedWrite(after: check, events: later, in: built) else { continue }
             let keyword = check.node.as(GuardStmtSyntax.self)?.guardKeyword ?? check.node.as(IfExprSyntax.self)?.ifKeyword
             guard let keyword else { continue }
-            context.report(keyword) { index in
-                guard let fact = index.property(property, of: typeName), fact.isStoredVar else { return nil }
-                return "`\(property)` is checked here, then written after an `await`: a second call can pass the check meanwhile; " +
-                    "set an in-progress flag the check reads before suspending, or keep and await the in-flight task"
-            }
+            context.report(keyword, "`\(property)` is checked here, then written after an `await`: a second call can pass the check meanwhile; " +
+                           "set an in-progress flag the check reads before suspending, or keep and await the in-flight task",
+                           when: .someStoredVar([property], ofType: typeName))
             return
         }
     }

@@ -266,10 +266,13 @@ public final class LoadingStateNotResetRule: SyntaxRule {
                     context.report(exit, message)
                     continue
                 }
-                context.report(exit) { index in
-                    let resetting = helpers.filter { index.summary(of: FunctionKey(typeName: typeName, name: $0.key))?.resetsOnEveryPath.contains(flag) == true }
-                    return question.leaks(through: exitNodes, avoiding: resetting.values.reduce(into: Set<Int>()) { $0.formUnion($1) }) ? message : nil
-                }
+                // Which helpers must reset the flag is known only once the index is built; the graph is not kept,
+                // so the sets of helpers that would close every leaking path are worked out now, as data.
+                let closing = Self.closingHelperSets(helpers) { question.leaks(through: exitNodes, avoiding: $0) }
+                let anyClosingSetResets = IndexCondition.any(closing.map { names in
+                    .all(names.map { .someResetsOnEveryPath([FunctionKey(typeName: typeName, name: $0)], flag: flag) })
+                })
+                context.report(exit, message, when: .not(anyClosingSetResets))
                 continue
             }
             // A failure branch: the `do` resets the flag when the work succeeds, its catch-all does not, and
@@ -280,16 +283,33 @@ public final class LoadingStateNotResetRule: SyntaxRule {
             let helpers = FlowFacts.selfMethodCalls(in: branch.clause.body).map(\.name)
                 + FlowFacts.selfMethodCalls(in: body).filter { $0.node.position > branch.statement.endPosition }.map(\.name)
             let message = "when this catch runs, `\(flag)` stays true (set on line \(setLine)): only the `do` resets it; add `defer { \(flag) = false }` right after setting it"
-            context.report(branch.clause.catchKeyword) { index in
-                helpers.contains { index.summary(of: FunctionKey(typeName: typeName, name: $0))?.resetFlags.contains(flag) == true }
-                    ? nil : message
-            }
+            context.report(branch.clause.catchKeyword, message, when: .not(.someResets(helpers.map { FunctionKey(typeName: typeName, name: $0) }, flag: flag)))
         }
     }
 
     /// "From where the flag is set, does some path reach this exit and leave the function by it (a `return` to
     /// the exit, a `throw` or `try` whose error leaves, running the `defer`s on the way) with no reset?"
     /// Plain values: a pending finding asks it again once the index says which helper calls reset the flag.
+    /// The smallest sets of helper names whose calls, if each helper resets the flag on every path of its own,
+    /// leave no path from the set to the exit without a reset (`leaks(nodes)`: a path avoids those nodes).
+    /// Up to eight helpers every subset is tried; beyond that, each helper alone and all of them together.
+    static func closingHelperSets(_ helpers: [String: Set<Int>], leaks: (Set<Int>) -> Bool) -> [[String]] {
+        let names = helpers.keys.sorted()
+        let candidates: [[String]]
+        if names.count <= 8 {
+            candidates = (1..<(1 << names.count)).map { mask in names.indices.filter { mask & (1 << $0) != 0 }.map { names[$0] } }
+                .sorted { $0.count < $1.count }
+        } else {
+            candidates = names.map { [$0] } + [names]
+        }
+        var closing: [[String]] = []
+        for candidate in candidates where !closing.contains(where: { Set($0).isSubset(of: candidate) }) {
+            let nodes = candidate.reduce(into: Set<Int>()) { $0.formUnion(helpers[$1] ?? []) }
+            if !leaks(nodes) { closing.append(candidate) }
+        }
+        return closing
+    }
+
     struct UnresetExit: Sendable {
         let graph: ControlFlowGraph
         let starts: [Int]

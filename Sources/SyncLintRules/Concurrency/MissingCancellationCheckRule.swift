@@ -277,13 +277,11 @@ public final class MissingCancellationCheckRule: SyntaxRule {
               let write = Self.uncheckedWrite(in: closure.statements, graph: graph,
                                               locals: FlowFacts.localNames(in: closure.statements), skipping: handle) else { return }
         let typeName = type.qualifiedName
-        context.report(write.target) { index in
-            // A handle that is only awaited (`await loadTask?.value`) is never cancelled: the write is not stale.
-            guard index.property(write.property, of: typeName) != nil,
-                  index.isCancellable(.ifHandleCancelled(typeName: typeName, property: handle)) else { return nil }
-            return "this task is stored to be cancelled, but writes `\(write.property)` after an `await` without checking; " +
-                "add `guard !Task.isCancelled else { return }` (or `try Task.checkCancellation()`) before the write"
-        }
+        // A handle that is only awaited (`await loadTask?.value`) is never cancelled: the write is not stale.
+        context.report(write.target, "this task is stored to be cancelled, but writes `\(write.property)` after an `await` without checking; " +
+                       "add `guard !Task.isCancelled else { return }` (or `try Task.checkCancellation()`) before the write",
+                       when: .all([.hasProperty(write.property, ofType: typeName),
+                                   .isCancellable(.ifHandleCancelled(typeName: typeName, property: handle))]))
     }
 
     /// An async method that a stored task awaits directly (`task = Task { await model.analyze(image) }`) runs on
@@ -328,17 +326,10 @@ public final class MissingCancellationCheckRule: SyntaxRule {
     }
 
     private func report(write target: ExprSyntax, property: String, in key: FunctionKey, context: FileContext) {
-        context.report(target) { index in
-            guard index.property(property, of: key.typeName ?? "") != nil,
-                  let caller = index.callSites(of: key).first(where: { site in
-                      // Awaited in the task's own code, not through another function: the task that is cancelled.
-                      if case .ifHandleCancelled = site.cancellation { return index.isCancellable(site.cancellation) }
-                      return false
-                  }) else { return nil }
-            return "`\(key.name)` is awaited by a task that `\(caller.caller.name)` stores (\(index.layout.shown(caller.location))) and that is cancelled, but it writes " +
-                "`\(property)` after an `await` without checking; add `guard !Task.isCancelled else { return }` " +
-                "(or `try Task.checkCancellation()`) before the write"
-        }
+        context.report(target, "`\(key.name)` is awaited by a task that `{0}` stores ({1}) and that is cancelled, but it writes " +
+                       "`\(property)` after an `await` without checking; add `guard !Task.isCancelled else { return }` " +
+                       "(or `try Task.checkCancellation()`) before the write",
+                       answering: .cancelledTaskCaller(of: key), when: .hasProperty(property, ofType: key.typeName ?? ""))
     }
 
     /// The first write (in source order) to a property of `self` that some path from a non-throwing `await`

@@ -197,14 +197,10 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
             let position = target.positionAfterSkippingLeadingTrivia
             if Self.handleIsSettled(name, in: body, before: position) || Self.guardedBefore(position, in: body) { return }
             let helpersCalledBefore = FlowFacts.selfMethodCalls(in: body).filter { $0.node.endPosition <= position }.map(\.name)
-            context.report(target) { index in
-                guard let property = index.property(name, of: typeName), property.isStoredVar else { return nil }
-                if Self.cancelledElsewhere(name, typeName: typeName, function: functionKey, helpers: helpersCalledBefore, index: index) { return nil }
-                if let careful = index.restartedHandles(ofType: typeName).first(where: { $0.property == name && $0.starter != functionKey }) {
-                    return "assigning a new task to `\(name)` drops the running one without cancelling it, though `\(careful.starter.name)` cancels it first; call `\(name)?.cancel()` first"
-                }
-                return "assigning a new task to `\(name)` drops the running one without cancelling it; call `\(name)?.cancel()` first"
-            }
+            context.report(target, [
+                "assigning a new task to `\(name)` drops the running one without cancelling it; call `\(name)?.cancel()` first",
+                "assigning a new task to `\(name)` drops the running one without cancelling it, though `{0}` cancels it first; call `\(name)?.cancel()` first",
+            ], answering: .overwrittenHandle(name, typeName: typeName, function: functionKey, helpers: helpersCalledBefore))
             return
         }
         // The load a careful entry point runs in its handle's task, started here again with no cancel.
@@ -222,37 +218,9 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
         let position = call.positionAfterSkippingLeadingTrivia
         if Self.guardedBefore(position, in: body) { return }
         let helpersCalledBefore = FlowFacts.selfMethodCalls(in: body).filter { $0.node.endPosition <= position }.map(\.name)
-        context.report(call) { index in
-            guard let careful = index.restartedHandles(ofType: typeName).first(where: { handle in
-                handle.loads.contains(method) && handle.starter != functionKey && !handle.loads.contains(functionKey.name)
-                    // The load is an async method of the type: the work the handle exists to cancel.
-                    && index.summary(of: FunctionKey(typeName: typeName, name: method))?.isAsync == true
-                    && cancellation != .ifHandleCancelled(typeName: typeName, property: handle.property)
-            }) else { return nil }
-            let name = careful.property
-            // A function the load itself calls (to three calls deep) is part of the load, not a second entry point.
-            if index.reachableSummaries(from: FunctionKey(typeName: typeName, name: method)).contains(where: { $0.summary.key == functionKey }) {
-                return nil
-            }
-            // This function looks at the handle (cancels it, awaits it, tests it) or is the careful one's helper.
-            if let own = index.summary(of: functionKey), own.reads.contains(name) || own.cancelledHandles.contains(name) { return nil }
-            if Self.cancelledElsewhere(name, typeName: typeName, function: functionKey, helpers: helpersCalledBefore, index: index) { return nil }
-            let callers = index.callSites(of: functionKey)
-            if !callers.isEmpty, callers.allSatisfy({ $0.caller == careful.starter
-                || $0.cancellation == .ifHandleCancelled(typeName: typeName, property: name) }) { return nil }
-            let starterPlace = index.summary(of: careful.starter).map { " (\(index.layout.shown($0.location)))" } ?? ""
-            return "`\(method)()` starts again here while `\(name)` may still be running it: `\(careful.starter.name)`\(starterPlace) cancels `\(name)` before starting it, this entry point neither cancels nor awaits it; call `\(name)?.cancel()` first (or start the load through `\(careful.starter.name)`)"
-        }
-    }
-
-    /// A helper called first that cancels the handle (to three calls deep), or callers that all cancel it.
-    static func cancelledElsewhere(_ name: String, typeName: String, function: FunctionKey, helpers: [String], index: ProjectIndex) -> Bool {
-        let cancels = { (key: FunctionKey) in
-            index.reachableSummaries(from: key).contains { $0.summary.cancelledHandles.contains(name) && $0.summary.key.typeName == typeName }
-        }
-        if helpers.contains(where: { cancels(FunctionKey(typeName: typeName, name: $0)) }) { return true }
-        let callers = index.callSites(of: function)
-        return !callers.isEmpty && callers.allSatisfy { index.summary(of: $0.caller)?.cancelledHandles.contains(name) == true }
+        context.report(call, "`\(method)()` starts again here while `{0}` may still be running it: `{1}`{2} cancels `{0}` before starting it, this entry point neither cancels nor awaits it; call `{0}?.cancel()` first (or start the load through `{1}`)",
+                       answering: .restartedLoad(method: method, typeName: typeName, function: functionKey, cancellation: cancellation,
+                                                 helpers: helpersCalledBefore))
     }
 
     /// An early exit before the position that tests an in-progress flag (`guard !isLoading else { return }`,

@@ -279,31 +279,8 @@ public final class TaskSelfCaptureRule: SyntaxRule {
     /// is not an app-lifetime singleton (`static let shared = Type()`): such an object lives as long as the
     /// process whatever holds it, so holding it strongly leaks nothing.
     private func report(_ node: Syntax, _ message: String, uses: SelfUses, type: TypeScope, context: FileContext) {
-        let typeName = type.qualifiedName
-        let isExtension = type.kind == .extension
-        let explicit = uses.explicitSelf
-        let bareNames = uses.bareNames
-        context.report(node) { index in
-            let declarations = index.declarations(of: typeName)
-            if isExtension, !declarations.contains(where: { $0.kind == .class || $0.kind == .actor }) { return nil }
-            if Self.isSingleton(typeName, index: index) { return nil }
-            if explicit { return message }
-            let members = Set(index.properties(of: typeName).map(\.name) + index.methods(of: typeName).map(\.name))
-            return bareNames.contains(where: members.contains) ? message : nil
-        }
-    }
-
-    /// A type with a static stored instance of itself (`static let shared = Store()`, `static let shared: Store = .init()`)
-    /// and no `deinit`: one that declares a `deinit` (to cancel its task, say) expects to be released.
-    static func isSingleton(_ typeName: String, index: ProjectIndex) -> Bool {
-        let simple = typeName.split(separator: ".").last.map(String.init) ?? typeName
-        if index.methods(of: typeName).contains(where: { $0.name == "deinit" }) { return false }
-        return index.properties(of: typeName).contains { property in
-            guard property.isStatic, !property.isComputed else { return false }
-            let value = property.defaultValue ?? ""
-            return property.typeName == simple || value.hasPrefix(simple + "(") || value.hasPrefix("Self(")
-                || value.hasPrefix(".init(") && property.typeName == simple
-        }
+        context.report(node, message, when: .capturedSelfIsReleasable(typeName: type.qualifiedName, isExtension: type.kind == .extension,
+                                                                    explicitSelf: uses.explicitSelf, bareNames: uses.bareNames))
     }
 
     /// A function declared inside a `[weak self]` closure that uses `self` strongly (after `guard let self`) and

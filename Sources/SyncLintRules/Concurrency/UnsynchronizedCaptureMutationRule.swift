@@ -172,11 +172,7 @@ public final class UnsynchronizedCaptureMutationRule: SyntaxRule {
               closures.prefix(while: { $0.node.id != closure.node.id }).allSatisfy({ Self.isPassThrough($0) }),
               let call = closure.call, let callee = Self.callee(of: call, context: context) else { return }
         let callerType = context.scope.currentType?.qualifiedName
-        context.report(target) { index in
-            guard let key = index.callee(named: callee.name, receiver: callee.receiver, callerType: callerType),
-                  index.summary(of: key)?.lastParameterEscapes == true else { return nil }
-            return message
-        }
+        context.report(target, message, when: .lastParameterEscapes(callee: callee.name, receiver: callee.receiver, callerType: callerType))
     }
 
     /// `call { }` or `call(x) { }` (also the first of several trailing closures).

@@ -114,13 +114,11 @@ public final class BackgroundContextOutsidePerformRule: SyntaxRule {
         }
         guard let type = context.scope.currentType else { return }
         let typeName = type.qualifiedName
-        context.report(used) { index in
-            guard index.coreData.backgroundContextProperties.contains(where: { $0.typeName == typeName && $0.property == name }) else { return nil }
-            // An actor with a custom serial executor (`unownedExecutor`) that runs each job inside the context's
-            // `perform`: its methods already run on the context's queue.
-            if index.property("unownedExecutor", of: typeName) != nil { return nil }
-            return "`\(name)` is a private-queue context used outside its queue; do this inside `\(name).perform { }`"
-        }
+        // An actor with a custom serial executor (`unownedExecutor`) that runs each job inside the context's
+        // `perform`: its methods already run on the context's queue.
+        context.report(used, "`\(name)` is a private-queue context used outside its queue; do this inside `\(name).perform { }`",
+                       when: .all([.holdsBackgroundContext(TypeProperty(typeName: typeName, property: name)),
+                                   .not(.hasProperty("unownedExecutor", ofType: typeName))]))
     }
 
     static func isLocalBackgroundContext(_ name: String, in body: CodeBlockSyntax) -> Bool {

@@ -107,11 +107,9 @@ public final class DroppedRemoteChangeRule: SyntaxRule {
             let names = self.names
             let typeName = handler.typeName
             let registration = handler.deferred
-            context.report(exit) { index in
-                guard let notification = registration.handlesRemoteChange(index, names: names),
-                      readProperties.contains(where: { index.property($0, of: typeName)?.isStoredVar == true }) else { return nil }
-                return "this return drops a `\(notification)` remote change, which is not sent again; record it (`needsReload = true`) and reload when the condition clears"
-            }
+            context.report(exit, "this return drops a `{0}` remote change, which is not sent again; record it (`needsReload = true`) and reload when the condition clears",
+                           answering: .remoteChangeNotification(registration.registration, names: names),
+                           when: .someStoredVar(readProperties, ofType: typeName))
         }
     }
 

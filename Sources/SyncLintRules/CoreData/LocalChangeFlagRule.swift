@@ -102,12 +102,10 @@ public final class LocalChangeFlagRule: SyntaxRule {
             let names = self.names
             let typeName = handler.typeName
             let registration = handler.deferred
-            context.report(flag.node) { index in
-                guard registration.handlesRemoteChange(index, names: names) != nil,
-                      index.coreData.localSaveFlags.contains(where: { $0.typeName == typeName && $0.property == flag.name }) else { return nil }
-                return "`\(flag.name)` tells local saves from remote changes by timing, which races with the notification's thread; " +
-                    "set `transactionAuthor` when saving and skip your own transactions with persistent history tracking"
-            }
+            context.report(flag.node, "`\(flag.name)` tells local saves from remote changes by timing, which races with the notification's thread; " +
+                           "set `transactionAuthor` when saving and skip your own transactions with persistent history tracking",
+                           answering: .remoteChangeNotification(registration.registration, names: names),
+                           when: .isLocalSaveFlag(TypeProperty(typeName: typeName, property: flag.name)))
             return
         }
     }

@@ -175,11 +175,8 @@ public final class TimerWithoutRunLoopRule: SyntaxRule {
         // An off-main notification handler, before its hop.
         guard handler.statementsBeforeHop.contains(where: { call.isInside($0) }) else { return }
         let registration = handler.deferred
-        context.report(call) { index in
-            guard let notification = registration.runsOffMain(index, names: names) else { return nil }
-            return "this timer is scheduled in the `\(notification)` handler, on the private thread that posts it, whose run loop never runs, " +
-                "so it never fires; hop to the main thread first"
-        }
+        context.report(call, "this timer is scheduled in the `{0}` handler, on the private thread that posts it, whose run loop never runs, " +
+                       "so it never fires; hop to the main thread first", answering: .offMainNotification(registration.registration, names: names))
     }
 
     /// A timer scheduled in a synchronous method with no isolation of its own, which runs where its callers run:
@@ -192,22 +189,18 @@ public final class TimerWithoutRunLoopRule: SyntaxRule {
         let key = FunctionKey(typeName: type?.qualifiedName, name: function.name)
         let names = self.names
         let functionName = function.name
-        context.report(call) { index in
-            let places = index.executionContexts(of: key).compactMap { place -> String? in
-                switch place {
-                case .notificationHandler(let notification):
-                    return names.contains(notification) ? "the `\(notification)` handler, on the private thread that posts it" : nil
-                case .concurrent, .serialQueue: return "a dispatch queue"
-                case .privateQueue: return "a private-queue context's `perform` block"
-                case .detachedTask: return "`Task.detached`"
-                case .actor: return "an actor method"
-                default: return nil
-                }
-            }
-            guard let place = places.sorted().first else { return nil }
-            return "`\(functionName)` schedules this timer on its caller's thread, and it is called from \(place), " +
+        func message(calledFrom place: String) -> String {
+            "`\(functionName)` schedules this timer on its caller's thread, and it is called from \(place), " +
                 "whose run loop never runs, so the timer never fires; call it on the main thread or schedule the timer there"
         }
+        // The places in the order of `IndexQuery.offMainCaller`'s variants.
+        context.report(call, [
+            message(calledFrom: "`Task.detached`"),
+            message(calledFrom: "a dispatch queue"),
+            message(calledFrom: "a private-queue context's `perform` block"),
+            message(calledFrom: "an actor method"),
+            message(calledFrom: "the `{0}` handler, on the private thread that posts it"),
+        ], answering: .offMainCaller(key, names: names))
     }
 
     /// Closures that run where their function runs (synchronous helpers, the timer's own block).

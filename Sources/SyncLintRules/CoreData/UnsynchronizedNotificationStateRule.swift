@@ -193,14 +193,10 @@ public final class UnsynchronizedNotificationStateRule: SyntaxRule {
         let typeName = handler.typeName
         let property = access.property
         let registration = handler.deferred
-        context.report(access.node) { index in
-            guard let notification = registration.runsOffMain(index, names: names) else { return nil }
-            if property != "viewContext" {
-                guard let fact = index.property(property, of: typeName), fact.isStoredVar else { return nil }
-            }
-            return "`\(property)` is used in the `\(notification)` handler before hopping to the main thread, but that notification " +
-                "arrives on a private thread; hop first (`guard Thread.isMainThread else { DispatchQueue.main.async { ... }; return }`) or observe with `queue: .main`"
-        }
+        context.report(access.node, "`\(property)` is used in the `{0}` handler before hopping to the main thread, but that notification " +
+                       "arrives on a private thread; hop first (`guard Thread.isMainThread else { DispatchQueue.main.async { ... }; return }`) or observe with `queue: .main`",
+                       answering: .offMainNotification(registration.registration, names: names),
+                       when: property == "viewContext" ? nil : .someStoredVar([property], ofType: typeName))
     }
 
     /// A handler that touches no state itself but calls a method of `self` (before its hop) that writes a stored
@@ -225,15 +221,11 @@ public final class UnsynchronizedNotificationStateRule: SyntaxRule {
         let registration = handler.deferred
         for helper in helpers {
             let name = helper.name
-            context.report(helper.node) { index in
-                guard let write = index.writesOnCallersThread(of: FunctionKey(typeName: typeName, name: name)).first,
-                      let notification = registration.runsOffMain(index, names: names) else { return nil }
-                let place = write.function.name == name ? "" : " (through `\(write.function.name)()`)"
-                // Where the helper is: it is another function, often in another file.
-                let at = index.summary(of: FunctionKey(typeName: typeName, name: name)).map { " (\(index.layout.shown($0.location)))" } ?? ""
-                return "`\(name)()`\(at) writes `\(write.write.property)`\(place) on the thread that runs this `\(notification)` handler, " +
-                    "a private thread; hop to the main thread before calling it (`DispatchQueue.main.async { ... }`) or observe with `queue: .main`"
-            }
+            let advice = "a private thread; hop to the main thread before calling it (`DispatchQueue.main.async { ... }`) or observe with `queue: .main`"
+            context.report(helper.node, [
+                "`\(name)()`{2} writes `{0}` on the thread that runs this `{1}` handler, " + advice,
+                "`\(name)()`{3} writes `{0}` (through `{1}()`) on the thread that runs this `{2}` handler, " + advice,
+            ], answering: .helperWritesOffMain(FunctionKey(typeName: typeName, name: name), handler: registration.registration, names: names))
         }
     }
 }

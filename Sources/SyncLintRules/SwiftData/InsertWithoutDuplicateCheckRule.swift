@@ -114,12 +114,17 @@ public final class InsertWithoutDuplicateCheckRule: SyntaxRule {
         let modelName = inserted.typeName
         let configured = configuredKeys[modelName] ?? []
         let setKeys = inserted.setProperties
-        context.report(call) { index in
-            guard let key = Self.uniqueKeys(of: modelName, configured: configured, index: index)
-                .first(where: { setKeys.contains($0.property) }) else { return nil }
-            return "`\(modelName)` is unique by `\(key.property)` (\(key.reason)), but this insert does not look for an " +
-                "existing one first; fetch by `\(key.property)` and return the existing record before inserting"
+        func message(_ reason: String) -> String {
+            "`\(modelName)` is unique by `{0}` (\(reason)), but this insert does not look for an existing one first; " +
+                "fetch by `{0}` and return the existing record before inserting"
         }
+        // How SyncLint knows the key, in the order of `IndexQuery.uniqueKey`'s variants.
+        context.report(call, [
+            message("the configuration's `logical_unique_keys`"),
+            message("`@Attribute(.unique)`, which CloudKit cannot enforce"),
+            message("the app looks it up by `{0}` at {1}, and CloudKit is on: {2}"),
+            message("its documentation says so"),
+        ], answering: .uniqueKey(model: modelName, configured: configured, setKeys: setKeys))
     }
 
     /// The object an insert adds: its type, and the properties its construction sets from a value that came
@@ -179,45 +184,5 @@ public final class InsertWithoutDuplicateCheckRule: SyntaxRule {
             if text.hasPrefix("fetch") || text.hasPrefix("find") || text.hasPrefix("existing") || text.hasPrefix("lookup") { return true }
         }
         return false
-    }
-
-    /// A property the model must be unique by, and how SyncLint knows.
-    struct UniqueKey {
-        let property: String
-        let reason: String
-    }
-
-    /// Configured keys; then, for a model that syncs with CloudKit (which enforces no uniqueness),
-    /// `@Attribute(.unique)` and the properties the project itself looks the model up by in a `#Predicate`;
-    /// then keys its documentation names as unique in so many words.
-    static func uniqueKeys(of model: String, configured: [String], index: ProjectIndex) -> [UniqueKey] {
-        guard index.isSwiftDataModel(model) || index.isManagedObject(model) else { return [] }
-        if !configured.isEmpty { return configured.map { UniqueKey(property: $0, reason: "the configuration's `logical_unique_keys`") } }
-        let properties = index.properties(of: model)
-        var keys: [UniqueKey] = []
-        if let declaration = index.declarations(of: model).first, let evidence = index.cloudKitEvidence(forModel: declaration.name, declaredIn: declaration.location.file) {
-            let unique = properties.filter { $0.attributes.contains { $0.name == "Attribute" && $0.arguments.contains(".unique") } }
-            keys += unique.map { UniqueKey(property: $0.name, reason: "`@Attribute(.unique)`, which CloudKit cannot enforce") }
-            let fetched = (index.fetchKeysByModel[model] ?? []).filter { index.codeKind(of: $0.location) == .app }
-            for key in fetched where properties.contains(where: { $0.name == key.property }) && !keys.contains(where: { $0.property == key.property }) {
-                keys.append(UniqueKey(property: key.property,
-                                      reason: "the app looks it up by `\(key.property)` at \(index.layout.shown(key.location)), and CloudKit is on: \(evidence)"))
-            }
-        }
-        let doc = index.declarations(of: model).map(\.docComment).joined(separator: "\n")
-        for line in doc.split(separator: "\n") where statesUniqueness(String(line)) {
-            for property in properties where line.contains("`\(property.name)`") && !keys.contains(where: { $0.property == property.name }) {
-                keys.append(UniqueKey(property: property.name, reason: "its documentation says so"))
-            }
-        }
-        return keys
-    }
-
-    /// A documentation line that says a key is unique, not one that says there is no uniqueness.
-    static func statesUniqueness(_ line: String) -> Bool {
-        let lowered = line.lowercased()
-        guard lowered.contains("unique") else { return false }
-        return !["no unique", "not unique", "non-unique", "nonunique", "without unique", "isn't unique", "no uniqueness"]
-            .contains(where: lowered.contains)
     }
 }

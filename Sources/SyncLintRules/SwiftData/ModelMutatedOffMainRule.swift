@@ -134,7 +134,7 @@ public final class ModelMutatedOffMainRule: SyntaxRule {
                 context.report(target, Self.message(queue))
             } else if type.kind == .extension {
                 let typeName = type.qualifiedName
-                context.report(target) { index in index.isPersistentModel(typeName) ? Self.message(queue) : nil }
+                context.report(target, Self.message(queue), when: .isPersistentModelNamed(typeName))
             }
             return
         }

@@ -145,9 +145,7 @@ public final class SaveFailureWithoutRollbackRule: SyntaxRule {
                 continue
             }
             // Rethrown: quiet when every caller in the project rolls back.
-            context.report(clause.catchKeyword) { index in
-                Self.everyCallerRollsBack(caller, index: index) ? nil : Self.message
-            }
+            context.report(clause.catchKeyword, Self.message, when: .not(.everyCallerRollsBack(caller)))
         }
     }
 
@@ -160,23 +158,8 @@ public final class SaveFailureWithoutRollbackRule: SyntaxRule {
               tryExpression.ancestor(DoStmtSyntax.self).map({ !$0.isInside(function.node) }) ?? true,
               let body = function.body, Self.inserts(in: body, before: tryExpression.position) else { return }
         let key = FunctionKey(typeName: context.scope.currentType?.qualifiedName, name: function.name)
-        context.report(tryExpression) { index in
-            if index.summary(of: key)?.rollsBack == true || Self.everyCallerRollsBack(key, index: index) { return nil }
-            return "this save's error leaves the function with the insert still in the context, and no caller rolls back; catch it here, call `rollback()`, then recover or rethrow"
-        }
-    }
-
-    /// Every call site's function, or one of its own callers (to three calls up), rolls back.
-    static func everyCallerRollsBack(_ key: FunctionKey, index: ProjectIndex) -> Bool {
-        var seen: Set<FunctionKey> = []
-        func rollsBack(_ key: FunctionKey, depth: Int) -> Bool {
-            guard depth > 0, seen.insert(key).inserted else { return false }
-            let sites = index.callSites(of: key)
-            return !sites.isEmpty && sites.allSatisfy { site in
-                index.summary(of: site.caller)?.rollsBack == true || rollsBack(site.caller, depth: depth - 1)
-            }
-        }
-        return rollsBack(key, depth: ProjectIndex.callDepth)
+        context.report(tryExpression, "this save's error leaves the function with the insert still in the context, and no caller rolls back; catch it here, call `rollback()`, then recover or rethrow",
+                       when: .not(.any([.rollsBack(key), .everyCallerRollsBack(key)])))
     }
 
     /// The receivers of `save()` calls on a context in a body (`context`, `self.modelContext`).

@@ -226,11 +226,8 @@ public final class StaleModelAfterAwaitRule: SyntaxRule {
         reported.insert(name)
         let typeName = reference.typeName
         let awaitLine = context.location(at: suspension).line
-        context.report(write) { index in
-            guard index.isPersistentModel(typeName) else { return nil }
-            return "`\(name)` was obtained before the `await` on line \(awaitLine) and may be stale: sync may have changed or deleted it; " +
-                "capture its id before the suspension and re-fetch it after"
-        }
+        context.report(write, "`\(name)` was obtained before the `await` on line \(awaitLine) and may be stale: sync may have changed or deleted it; " +
+                       "capture its id before the suspension and re-fetch it after", when: .isPersistentModelNamed(typeName))
     }
 
     /// The model type a binding holds, when it is visible: `: Article`, `as? Article`, `FetchDescriptor<Article>`.

@@ -88,10 +88,8 @@ public final class MissingDisappearCleanupRule: SyntaxRule {
         let stoppers = ["stop" + subject, "cancel" + subject]
         let stoppedOnDisappear = Self.disappearCalls(in: view.node).contains { stoppers.contains($0) }
         guard !stoppedOnDisappear else { return }
-        context.report(call) { index in
-            guard let stopper = stoppers.first(where: { name in index.methods(of: receiverType).contains { $0.name == name } }) else { return nil }
-            return "`\(receiver).\(method)()` runs on appear but nothing stops it; call `\(receiver).\(stopper)()` in `.onDisappear`"
-        }
+        context.report(call, "`\(receiver).\(method)()` runs on appear but nothing stops it; call `\(receiver).{0}()` in `.onDisappear`",
+                       answering: .firstMethod(ofType: receiverType, named: stoppers))
     }
 
     /// Method names called inside the view's `.onDisappear` closures.

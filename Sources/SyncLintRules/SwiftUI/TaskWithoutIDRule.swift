@@ -191,23 +191,9 @@ public final class TaskWithoutIDRule: SyntaxRule {
         guard let used = properties.injectedNames(usedIn: closure).first else { return }
         let typeName = properties.injected[used] ?? ""
         let viewName = view.qualifiedName
-        context.report(member.period) { index in
-            // A model (or a holder of one) can change under the task through sync anywhere; a plain value
-            // changes under it only where the view keeps its identity while its argument changes: a split
-            // view's column built from the selection. A view built per value gets a new task for each value.
-            guard Self.isOrHoldsPersistentModel(typeName, index: index)
-                || index.constructions(ofView: viewName).contains(where: { $0.identity == .splitViewColumn }) else { return nil }
-            let identity = StableIdentity.suggestion(for: used, typeName: typeName, index: index)
-            return "`.task` without `id:` works on `\(used)`, which is passed into the view: when it changes the task is " +
-                "neither cancelled nor restarted; \(Self.identityAdvice)\(identity))` so it restarts exactly when the identity changes"
-        }
-    }
-
-    /// A persistent model, or a type with a stored property holding one (a view model around an article).
-    static func isOrHoldsPersistentModel(_ typeName: String, index: ProjectIndex) -> Bool {
-        if index.isPersistentModel(typeName) { return true }
-        return index.properties(of: typeName).contains { property in
-            !property.isComputed && !property.isStatic && property.elementTypeName.map(index.isPersistentModel) == true
-        }
+        // Quiet unless the value can change under the task (`IndexQuery.taskIdentity`); `{0}` is its identity.
+        context.report(member.period, "`.task` without `id:` works on `\(used)`, which is passed into the view: when it changes the task is " +
+                       "neither cancelled nor restarted; \(Self.identityAdvice){0})` so it restarts exactly when the identity changes",
+                       answering: .taskIdentity(value: used, typeName: typeName, view: viewName))
     }
 }

@@ -106,18 +106,10 @@ public final class UnstableTaskIDRule: SyntaxRule {
         guard let rootName, !members.isEmpty,
               let rootType = ViewProperties(typeNode: view.node).types[rootName] else { return }
         let expression = id.trimmedText
-        context.report(member.period) { index in
-            let chain = index.resolveChain(from: rootType, members: members)
-            guard chain.count == members.count, let property = chain.last else { return nil }
-            let ownerType = chain.count >= 2 ? chain[chain.count - 2].typeName ?? "" : rootType
-            let suggestion = "`.task(id:)` with the entity's immutable identity (such as its `id`)"
-            if property.isComputed {
-                let isModelOwner = index.isPersistentModel(ownerType) || index.isObservable(ownerType) || ownerType.hasSuffix("ViewModel")
-                guard isModelOwner else { return nil }
-                return "`.task(id: \(expression))` is keyed on a computed property that can change on every evaluation; use \(suggestion)"
-            }
-            guard property.isStoredVar, index.isPersistentModel(ownerType) else { return nil }
-            return "`.task(id: \(expression))` restarts whenever `\(property.name)` changes, and sync can change it mid-load; use \(suggestion)"
-        }
+        let suggestion = "`.task(id:)` with the entity's immutable identity (such as its `id`)"
+        context.report(member.period, [
+            "`.task(id: \(expression))` is keyed on a computed property that can change on every evaluation; use \(suggestion)",
+            "`.task(id: \(expression))` restarts whenever `{0}` changes, and sync can change it mid-load; use \(suggestion)",
+        ], answering: .taskIDMember(rootType: rootType, members: members))
     }
 }

@@ -11,10 +11,10 @@ package final class DeclarationCollector: FactCollector {
         guard let type = TypeDeclarationView(node) else { return }
         var properties: [PropertyFact] = []
         var methods: [MethodFact] = []
-        var macros: [(name: String, location: SourceLocation)] = []
+        var macros: [MemberMacro] = []
         for member in type.memberBlock.members {
             if let macro = member.decl.as(MacroExpansionDeclSyntax.self) {
-                macros.append((macro.macroName.text, context.location(of: macro)))
+                macros.append(MemberMacro(name: macro.macroName.text, location: context.location(of: macro)))
             }
             if let variable = member.decl.as(VariableDeclSyntax.self) {
                 properties += Self.properties(of: variable, context: context)

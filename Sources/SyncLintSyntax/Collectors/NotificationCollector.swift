@@ -55,7 +55,7 @@ final class NotificationCollector: FactCollector {
             guard method == "newBackgroundContext" || SyntaxFacts.argument("concurrencyType", of: call)?.trimmedText.contains("privateQueue") == true
             else { return }
             if let property = Self.storedPropertyReceiving(call, context: context) {
-                context.facts.coreData.backgroundContextProperties.append((typeName, property))
+                context.facts.coreData.backgroundContextProperties.append(TypeProperty(typeName: typeName, property: property))
             }
         default: break
         }
@@ -76,7 +76,7 @@ final class NotificationCollector: FactCollector {
         let savesContext = body.tokens(viewMode: .sourceAccurate).contains { token in
             token.text == "save" && token.previousToken(viewMode: .sourceAccurate)?.text == "."
         }
-        if savesContext { context.facts.coreData.localSaveFlags.append((type.qualifiedName, property)) }
+        if savesContext { context.facts.coreData.localSaveFlags.append(TypeProperty(typeName: type.qualifiedName, property: property)) }
     }
 
     /// `handle(_:)` → `handle`; `self.handle(_:)` → `handle`.

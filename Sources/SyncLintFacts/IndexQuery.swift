@@ -1,0 +1,88 @@
+import Foundation
+
+/// A question for the finished project index whose answer completes a pending finding: nil keeps the finding
+/// quiet; an answer picks one of the finding's messages (`variant`) and fills its blanks (`{0}`, `{1}`, ...).
+/// Written as data next to the index (`ProjectIndex.answer`), so a pending finding is plain `Codable` data that a
+/// cache can store. Each case names what a rule asks; the words of the message stay in the rule.
+public indirect enum IndexQuery: Sendable, Hashable, Codable {
+    /// Where the project says CloudKit is on for the stores of the file's targets (Core Data stores, or
+    /// SwiftData ones): `{0}` is that evidence (`CloudKitEvidence`).
+    case cloudKitEvidence(file: String, coreData: Bool)
+    /// Where the project says CloudKit is on for a store of the SwiftData containers created at `containers`
+    /// (`ProjectIndex.cloudKitEvidence(forContainerAt:)`), or, when none is known, for the file's SwiftData
+    /// stores: `{0}`.
+    case containerCloudKitEvidence(file: String, containers: [SourceLocation])
+    /// Where the project says CloudKit is on for the Core Data container named `containerName` in the file, or
+    /// for any Core Data store of the file's targets when the name is unknown: `{0}`.
+    case coreDataContainerCloudKitEvidence(file: String, containerName: String?)
+    /// The first of `names` that is a method of the type: `{0}`.
+    case firstMethod(ofType: String, named: [String])
+    /// The call reaches a project function that blocks its thread on a semaphore or group
+    /// (`IndexCondition.callBlocks`): `{0}` is where that function is (file:line, relative to the project).
+    case blockingCallee(CallReference)
+    /// The off-main notification the handler is registered for (`names`: the rule's notification names): `{0}`.
+    case offMainNotification(HandlerRegistration, names: Set<String>)
+    /// The remote-change notification the handler is registered for: `{0}`.
+    case remoteChangeNotification(HandlerRegistration, names: Set<String>)
+    /// A caller of the async function whose task stores its handle and is cancelled: the call is awaited in that
+    /// task's own code (`Cancellability.ifHandleCancelled`) and the index finds the handle cancelled. `{0}`: the
+    /// caller's name, `{1}` where it is (file:line, relative to the project).
+    case cancelledTaskCaller(of: FunctionKey)
+    /// A method of `self` called in a notification handler before its hop, which writes a stored property on
+    /// the caller's thread (itself, or through the methods it calls), in a handler registered for an off-main
+    /// notification. Variant 0, the method writes it: `{0}` the property, `{1}` the notification. Variant 1,
+    /// through another: `{0}` the property, `{1}` the method that writes it, `{2}` the notification. The last blank is
+    /// where the helper is (` (file:line)`, or empty).
+    case helperWritesOffMain(FunctionKey, handler: HandlerRegistration, names: Set<String>)
+    /// The first key the model must be unique by that the insert sets (`setKeys`): `{0}` is the property, and the
+    /// variant says how SyncLint knows. 0: the configuration's `logical_unique_keys` (`configured`). For a model
+    /// that syncs with CloudKit, which enforces no uniqueness: 1, `@Attribute(.unique)`; 2, the app looks the model
+    /// up by it in a `#Predicate` at `{1}`, with CloudKit on per `{2}`. 3: its documentation says it is unique.
+    case uniqueKey(model: String, configured: [String], setKeys: Set<String>)
+    /// A new `Task { }` assigned to the type's stored `var` `handle` in `function`, which neither it nor the
+    /// methods of `self` it calls first (`helpers`, to three calls deep) nor all its callers cancel. Variant 0;
+    /// variant 1 when another function of the type restarts the handle the careful way: `{0}` is that function.
+    case overwrittenHandle(String, typeName: String, function: FunctionKey, helpers: [String])
+    /// A call in `function` of `method`, the load another function of the type (the careful starter) runs in a
+    /// handle it cancels first, with the call's cancellability here: answered when this is a second entry point
+    /// that neither cancels nor awaits the handle. `{0}`: the handle; `{1}`: the careful starter; `{2}`: where it is
+    /// (` (file:line)`, or empty when unknown).
+    case restartedLoad(method: String, typeName: String, function: FunctionKey, cancellation: Cancellability, helpers: [String])
+    /// Where a synchronous function with no isolation of its own is called from off the main thread, through
+    /// callers with no isolation of their own (`ProjectIndex.executionContexts`); completion handlers are not
+    /// counted. The variant is the place: 0 `Task.detached`, 1 a dispatch queue, 2 a private-queue `perform`,
+    /// 3 an actor method, 4 the handler of an off-main notification among `names`, `{0}` its name. Of several,
+    /// the first in that order (handlers by name).
+    case offMainCaller(FunctionKey, names: Set<String>)
+    /// A `.task` without `id:` in a view works on `value`, of type `typeName`, passed into the view: answered when
+    /// the value can change under the task (a persistent model or a holder of one; or any value when the view is
+    /// built in a split view's column from the selection), with the identity to key the task on: `{0}`.
+    case taskIdentity(value: String, typeName: String, view: String)
+    /// `.task(id: root.a.b)` keyed on a member chain from a view's property of type `rootType`: answered when the
+    /// last member can change under the task. Variant 0: a computed property of a model or observable owner;
+    /// variant 1: a stored `var` of a persistent model, `{0}` its name.
+    case taskIDMember(rootType: String, members: [String])
+}
+
+/// What the index answers to an `IndexQuery`: which of the finding's messages, and the words for its blanks.
+public struct IndexAnswer: Sendable, Hashable, Codable {
+    public let variant: Int
+    public let arguments: [String]
+
+    public init(variant: Int = 0, _ arguments: [String] = []) {
+        self.variant = variant
+        self.arguments = arguments
+    }
+}
+
+/// A message with blanks: `{0}`, `{1}`, ... stand for the answer's arguments, in order.
+public enum MessageTemplate {
+    public static func fill(_ template: String, _ arguments: [String]) -> String {
+        guard !arguments.isEmpty else { return template }
+        var text = template
+        for (position, argument) in arguments.enumerated() {
+            text = text.replacingOccurrences(of: "{\(position)}", with: argument)
+        }
+        return text
+    }
+}

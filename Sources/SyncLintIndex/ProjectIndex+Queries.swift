@@ -1,0 +1,174 @@
+import SyncLintFacts
+
+/// The index's answers to the named queries pending findings carry (`IndexQuery`): nil keeps a finding
+/// quiet; an answer picks its message and fills the blanks.
+extension ProjectIndex {
+    public func answer(_ query: IndexQuery) -> IndexAnswer? {
+        switch query {
+        case .cloudKitEvidence(let file, let coreData):
+            let evidence = coreData ? cloudKit.coreDataAny(for: file) : cloudKit.swiftData(for: file)
+            return evidence.map { IndexAnswer([$0]) }
+        case .containerCloudKitEvidence(let file, let containers):
+            let evidence = containers.isEmpty ? cloudKit.swiftData(for: file)
+                : containers.lazy.compactMap { self.cloudKitEvidence(forContainerAt: $0) }.first
+            return evidence.map { IndexAnswer([$0]) }
+        case .coreDataContainerCloudKitEvidence(let file, let name):
+            let evidence = name.map { cloudKit.coreData(containerNamed: $0, in: file) } ?? cloudKit.coreDataAny(for: file)
+            return evidence.map { IndexAnswer([$0]) }
+        case .blockingCallee(let reference):
+            guard holds(.callBlocks(reference)), let callee = callee(of: reference), let summary = summary(of: callee) else { return nil }
+            return IndexAnswer([layout.shown(summary.location)])
+        case .firstMethod(let typeName, let names):
+            let methods = methods(of: typeName)
+            return names.first { name in methods.contains { $0.name == name } }.map { IndexAnswer([$0]) }
+        case .offMainNotification(let registration, let names):
+            return offMainNotification(of: registration, names: names).map { IndexAnswer([$0]) }
+        case .remoteChangeNotification(let registration, let names):
+            return remoteChangeNotification(of: registration, names: names).map { IndexAnswer([$0]) }
+        case .cancelledTaskCaller(let key):
+            let caller = callSites(of: key).first { site in
+                // Awaited in the task's own code, not through another function: the task that is cancelled.
+                if case .ifHandleCancelled = site.cancellation { return isCancellable(site.cancellation) }
+                return false
+            }
+            return caller.map { IndexAnswer([$0.caller.name, layout.shown($0.location)]) }
+        case .helperWritesOffMain(let helper, let registration, let names):
+            guard let write = writesOnCallersThread(of: helper).first,
+                  let notification = offMainNotification(of: registration, names: names) else { return nil }
+            // Where the helper is: it is another function, often in another file.
+            let at = summary(of: helper).map { " (\(layout.shown($0.location)))" } ?? ""
+            return write.function.name == helper.name
+                ? IndexAnswer(variant: 0, [write.write.property, notification, at])
+                : IndexAnswer(variant: 1, [write.write.property, write.function.name, notification, at])
+        case .uniqueKey(let model, let configured, let setKeys):
+            return uniqueKeys(of: model, configured: configured).first { setKeys.contains($0.arguments[0]) }
+        case .overwrittenHandle(let name, let typeName, let functionKey, let helpers):
+            guard let property = property(name, of: typeName), property.isStoredVar else { return nil }
+            if cancelledElsewhere(name, typeName: typeName, function: functionKey, helpers: helpers) { return nil }
+            if let careful = restartedHandles(ofType: typeName).first(where: { $0.property == name && $0.starter != functionKey }) {
+                return IndexAnswer(variant: 1, [careful.starter.name])
+            }
+            return IndexAnswer(variant: 0)
+        case .restartedLoad(let method, let typeName, let functionKey, let cancellation, let helpers):
+            guard let careful = restartedHandles(ofType: typeName).first(where: { handle in
+                handle.loads.contains(method) && handle.starter != functionKey && !handle.loads.contains(functionKey.name)
+                    // The load is an async method of the type: the work the handle exists to cancel.
+                    && summary(of: FunctionKey(typeName: typeName, name: method))?.isAsync == true
+                    && cancellation != .ifHandleCancelled(typeName: typeName, property: handle.property)
+            }) else { return nil }
+            let name = careful.property
+            // A function the load itself calls (to three calls deep) is part of the load, not a second entry point.
+            if reachableSummaries(from: FunctionKey(typeName: typeName, name: method)).contains(where: { $0.summary.key == functionKey }) {
+                return nil
+            }
+            // This function looks at the handle (cancels it, awaits it, tests it) or is the careful one's helper.
+            if let own = summary(of: functionKey), own.reads.contains(name) || own.cancelledHandles.contains(name) { return nil }
+            if cancelledElsewhere(name, typeName: typeName, function: functionKey, helpers: helpers) { return nil }
+            let callers = callSites(of: functionKey)
+            if !callers.isEmpty, callers.allSatisfy({ $0.caller == careful.starter
+                || $0.cancellation == .ifHandleCancelled(typeName: typeName, property: name) }) { return nil }
+            let starterPlace = summary(of: careful.starter).map { " (\(layout.shown($0.location)))" } ?? ""
+            return IndexAnswer([name, careful.starter.name, starterPlace])
+        case .offMainCaller(let key, let names):
+            let places = executionContexts(of: key).compactMap { place -> (order: String, answer: IndexAnswer)? in
+                switch place {
+                case .notificationHandler(let notification):
+                    return names.contains(notification) ? ("4" + notification + "`", IndexAnswer(variant: 4, [notification])) : nil
+                case .concurrent, .serialQueue: return ("1", IndexAnswer(variant: 1))
+                case .privateQueue: return ("2", IndexAnswer(variant: 2))
+                case .detachedTask: return ("0", IndexAnswer(variant: 0))
+                case .actor: return ("3", IndexAnswer(variant: 3))
+                default: return nil
+                }
+            }
+            return places.min { $0.order < $1.order }?.answer
+        case .taskIdentity(let value, let typeName, let view):
+            // A model (or a holder of one) can change under the task through sync anywhere; a plain value
+            // changes under it only where the view keeps its identity while its argument changes: a split
+            // view's column built from the selection. A view built per value gets a new task for each value.
+            guard isOrHoldsPersistentModel(typeName)
+                || constructions(ofView: view).contains(where: { $0.identity == .splitViewColumn }) else { return nil }
+            return IndexAnswer([StableIdentity.suggestion(for: value, typeName: typeName, index: self)])
+        case .taskIDMember(let rootType, let members):
+            let chain = resolveChain(from: rootType, members: members)
+            guard chain.count == members.count, let property = chain.last else { return nil }
+            let ownerType = chain.count >= 2 ? chain[chain.count - 2].typeName ?? "" : rootType
+            if property.isComputed {
+                let isModelOwner = isPersistentModel(ownerType) || isObservable(ownerType) || ownerType.hasSuffix("ViewModel")
+                return isModelOwner ? IndexAnswer(variant: 0) : nil
+            }
+            guard property.isStoredVar, isPersistentModel(ownerType) else { return nil }
+            return IndexAnswer(variant: 1, [property.name])
+        }
+    }
+}
+
+extension ProjectIndex {
+    /// A persistent model, or a type with a stored property holding one (a view model around an article).
+    package func isOrHoldsPersistentModel(_ typeName: String) -> Bool {
+        if isPersistentModel(typeName) { return true }
+        return properties(of: typeName).contains { property in
+            !property.isComputed && !property.isStatic && property.elementTypeName.map(isPersistentModel) == true
+        }
+    }
+}
+
+extension ProjectIndex {
+    /// Configured keys; then, for a model that syncs with CloudKit (which enforces no uniqueness),
+    /// `@Attribute(.unique)` and the properties the project itself looks the model up by in a `#Predicate`;
+    /// then keys its documentation names as unique in so many words. Each as `IndexQuery.uniqueKey` answers.
+    func uniqueKeys(of model: String, configured: [String]) -> [IndexAnswer] {
+        guard isSwiftDataModel(model) || isManagedObject(model) else { return [] }
+        if !configured.isEmpty { return configured.map { IndexAnswer(variant: 0, [$0]) } }
+        let properties = properties(of: model)
+        var keys: [IndexAnswer] = []
+        func has(_ property: String) -> Bool { keys.contains { $0.arguments[0] == property } }
+        if let declaration = declarations(of: model).first, let evidence = cloudKitEvidence(forModel: declaration.name, declaredIn: declaration.location.file) {
+            let unique = properties.filter { $0.attributes.contains { $0.name == "Attribute" && $0.arguments.contains(".unique") } }
+            keys += unique.map { IndexAnswer(variant: 1, [$0.name]) }
+            let fetched = (fetchKeysByModel[model] ?? []).filter { codeKind(of: $0.location) == .app }
+            for key in fetched where properties.contains(where: { $0.name == key.property }) && !has(key.property) {
+                keys.append(IndexAnswer(variant: 2, [key.property, layout.shown(key.location), evidence]))
+            }
+        }
+        let doc = declarations(of: model).map(\.docComment).joined(separator: "\n")
+        for line in doc.split(separator: "\n") where Self.statesUniqueness(String(line)) {
+            for property in properties where line.contains("`\(property.name)`") && !has(property.name) {
+                keys.append(IndexAnswer(variant: 3, [property.name]))
+            }
+        }
+        return keys
+    }
+
+    /// A documentation line that says a key is unique, not one that says there is no uniqueness.
+    static func statesUniqueness(_ line: String) -> Bool {
+        let lowered = line.lowercased()
+        guard lowered.contains("unique") else { return false }
+        return !["no unique", "not unique", "non-unique", "nonunique", "without unique", "isn't unique", "no uniqueness"]
+            .contains(where: lowered.contains)
+    }
+}
+
+extension ProjectIndex {
+    /// A helper called first that cancels the handle (to three calls deep), or callers that all cancel it.
+    func cancelledElsewhere(_ name: String, typeName: String, function: FunctionKey, helpers: [String]) -> Bool {
+        let cancels = { (key: FunctionKey) in
+            self.reachableSummaries(from: key).contains { $0.summary.cancelledHandles.contains(name) && $0.summary.key.typeName == typeName }
+        }
+        if helpers.contains(where: { cancels(FunctionKey(typeName: typeName, name: $0)) }) { return true }
+        let callers = callSites(of: function)
+        return !callers.isEmpty && callers.allSatisfy { summary(of: $0.caller)?.cancelledHandles.contains(name) == true }
+    }
+}
+
+extension PendingFinding {
+    /// The message when the finding holds against the finished index, else nil.
+    package func message(in index: ProjectIndex) -> String? {
+        if let condition, !index.holds(condition) { return nil }
+        if let query {
+            guard let answer = index.answer(query), messages.indices.contains(answer.variant) else { return nil }
+            return MessageTemplate.fill(messages[answer.variant], answer.arguments)
+        }
+        return message
+    }
+}
