@@ -72,7 +72,8 @@ enum FuzzPipeline {
     /// The project mode: the input as a project in `scratch/project` (a repository, so its own
     /// `.synclint.yml` applies), linted as `synclint lint` lints it with every rule on, reported in every
     /// format, and fixed with the unsafe fixes too when a fixable rule fired.
-    static func project(_ text: String, scratch: String) {
+    @discardableResult
+    static func project(_ text: String, scratch: String) -> LintResult {
         let root = makeFolder(scratch + "/project")
         try? FileManager.default.createDirectory(atPath: root + "/.git", withIntermediateDirectories: true)
         FuzzProject(text).write(under: root)
@@ -89,6 +90,7 @@ enum FuzzPipeline {
             _ = FixEngine.fix(paths: [root], configurations: configurations, enableAllRules: true, includeUnsafe: true,
                               currentFolder: root)
         }
+        return result
     }
 
     /// A project for the configuration mode: folders and files that `included` and `excluded` can match,
@@ -119,21 +121,25 @@ enum FuzzPipeline {
     /// The configuration mode: the input as `.synclint.yml` of the discovery project, parsed, merged
     /// with itself (as a nested configuration is), then used to discover and lint that project, whose
     /// rules read their options from it.
-    static func configuration(_ text: String, discoveryProject: String) {
+    /// Returns the lint's result, or nil when the configuration was refused.
+    @discardableResult
+    static func configuration(_ text: String, discoveryProject: String) -> LintResult? {
         let path = discoveryProject + "/.synclint.yml"
         guard var configuration = try? Configuration.parse(yaml: text, path: path, baseFolder: discoveryProject,
-                                                            knownRuleIDs: knownRuleIDs) else { return }
+                                                            knownRuleIDs: knownRuleIDs) else { return nil }
         configuration.file = path
         _ = configuration.merged(with: configuration)
-        _ = Linter.lint(paths: [discoveryProject], configurations: ConfigurationTree(main: configuration, nestedLookup: false))
+        return Linter.lint(paths: [discoveryProject], configurations: ConfigurationTree(main: configuration, nestedLookup: false))
     }
 
     /// The model mode: the input as the model the Core Data app `app` loads by `modelName`, parsed, then
     /// indexed with that app, every rule on.
-    static func model(_ text: String, app: [SourceInput], modelName: String, scratch: String) {
+    /// Returns the lint's result, or nil when the model was refused.
+    @discardableResult
+    static func model(_ text: String, app: [SourceInput], modelName: String, scratch: String) -> LintResult? {
         let model = ResourceFile(path: scratch + "/\(modelName).xcdatamodeld/\(modelName).xcdatamodel/contents",
                                  kind: .coreDataModel, text: text)
-        guard case .success = CoreDataModel.parse(model) else { return }
-        _ = Linter.lint(sources: app, resources: [model], configuration: Configuration(), enableAllRules: true)
+        guard case .success = CoreDataModel.parse(model) else { return nil }
+        return Linter.lint(sources: app, resources: [model], configuration: Configuration(), enableAllRules: true)
     }
 }
