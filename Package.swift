@@ -79,6 +79,7 @@ if Context.environment["SYNCLINT_LIBFUZZER"] != nil {
         name: "synclint-libfuzzer",
         dependencies: ["SyncLintKit"],
         path: "Fuzz/LibFuzzer",
+        exclude: ["lsan.supp"],
         // libFuzzer brings its own `main`; the harness is only `LLVMFuzzerTestOneInput`.
         swiftSettings: [.unsafeFlags(["-parse-as-library"])]
     ))

@@ -71,8 +71,8 @@ public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMut
     return 0
 }
 
-/// libFuzzer's own entry: its `main` in every sanitizer runtime but named here, because SwiftPM links an
-/// executable target with `main` defined as `<module>_main`.
+/// libFuzzer's driver, which its own `main` calls. SwiftPM links an executable target with `main` defined
+/// as `<module>_main`, so `synclint_libfuzzer_main` below stands in for libFuzzer's `main`.
 @_silgen_name("LLVMFuzzerRunDriver")
 func runFuzzerDriver(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
                      _ testOneInput: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt) -> CInt
@@ -87,8 +87,8 @@ public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePoi
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     guard let setup else { return 0 }
-    // Invalid UTF-8 becomes U+FFFD, as a file that is not UTF-8 would be refused or decoded: the readers
-    // take text, and libFuzzer's byte mutations still reach every scalar.
+    // Bytes that are not UTF-8 become U+FFFD: the readers under test take text (reading a file that is
+    // not UTF-8 is SourceReader's, and its tests'), and byte mutations still reach every scalar.
     let text = String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     switch setup.mode {
     case .project: FuzzPipeline.project(text, scratch: setup.scratch)
