@@ -94,4 +94,4 @@ while left=$(( deadline - $(date +%s) )); [ "$left" -gt 0 ]; do
     [ "$status" -eq 0 ] && break
     echo "fuzz-libfuzzer: libFuzzer stopped with exit status $status; $(ls "$WORK/artifacts" | wc -l) file(s) in $WORK/artifacts"
 done
-grep -E '^#[0-9]+ +(DONE|INITED)|^stat::|^SUMMARY|^artifact_prefix|Test unit written' "$WORK/fuzz.log" || true
+grep -E '^#[0-9]+[[:space:]]+(DONE|INITED)|^stat::|^SUMMARY|^artifact_prefix|Test unit written' "$WORK/fuzz.log" || true
