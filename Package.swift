@@ -96,3 +96,17 @@ let package = Package(
 if Context.environment["SYNCLINT_PLUGIN_PROBE"] != nil {
     package.targets.append(.target(name: "SyncLintPluginProbe", path: ".ci/PluginProbe", plugins: ["SyncLintBuildToolPlugin"]))
 }
+
+// `Benchmarks/fuzz-libfuzzer.sh` builds this libFuzzer harness with `-sanitize=fuzzer,address` in its
+// own scratch folder (.build-fuzz). Only then: the sanitizer build is a full rebuild of swift-syntax,
+// and the normal `swift build` / `swift test` must not pay for it.
+if Context.environment["SYNCLINT_LIBFUZZER"] != nil {
+    package.targets.append(.executableTarget(
+        name: "synclint-libfuzzer",
+        dependencies: ["SyncLintKit"],
+        path: "Fuzz/LibFuzzer",
+        exclude: ["lsan.supp"],
+        // libFuzzer brings its own `main`; the harness is only `LLVMFuzzerTestOneInput`.
+        swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+    ))
+}

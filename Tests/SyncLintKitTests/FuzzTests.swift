@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Testing
 @testable import SyncLintKit
+@testable import SyncLintRules
 
 /// Mutants of the sample apps, the test fixtures and the rules' examples (truncated, tokens deleted or
 /// duplicated, unbalanced braces, random bytes, lines swapped, pieces of other files spliced in), each
@@ -90,21 +91,97 @@ struct FuzzTests {
             try Self.recordProgress("saved input \(name)", text: text)
             #expect(Self.lintWithinBound(text, isModel: name.hasSuffix(".contents")) != nil, "\(name) ran too long")
         }
+        // Inputs the libFuzzer harness (Benchmarks/fuzz-libfuzzer.sh) found, run through its own code.
+        let scratch = FuzzPipeline.makeFolder(FileManager.default.temporaryDirectory
+            .appendingPathComponent("synclint-saved-fuzz-\(ProcessInfo.processInfo.processIdentifier)").path)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        FuzzPipeline.makeDiscoveryProject(at: scratch + "/discovery")
+        for name in names where name.hasSuffix(".project") || name.hasSuffix(".yml") || name.hasSuffix(".contents") {
+            let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: Self.savedFolder + "/" + name)), as: UTF8.self)
+            try Self.recordProgress("saved input \(name)", text: text)
+            let seconds = Self.runWithinBound {
+                if name.hasSuffix(".project") {
+                    FuzzPipeline.project(text, scratch: scratch)
+                } else if name.hasSuffix(".yml") {
+                    FuzzPipeline.configuration(text, discoveryProject: scratch + "/discovery")
+                } else {
+                    FuzzPipeline.model(text, app: Self.coreDataApp, modelName: "ListSync", scratch: scratch)
+                }
+            }
+            #expect(seconds != nil, "\(name) ran too long")
+        }
+    }
+
+    // What the libFuzzer harness runs (FuzzPipeline): each mode must reach the checks with the input, or
+    // a campaign fuzzes nothing.
+
+    @Test func aFuzzProjectKeepsItsFilesInsideTheProject() {
+        let project = FuzzProject("let a = 1\n//>> ../../etc/Outside.swift\nlet b = 2\n//>> /Sub/.git/config\n"
+            + "//>> Sub/.synclint.yml\nexcluded: [x]\n//>> \nlet c = 3")
+        #expect(project.files.map(\.path) == ["App.swift", "etc/Outside.swift", "Sub/config", "Sub/.synclint.yml", "File.swift"])
+        #expect(project.files.map(\.text) == ["let a = 1", "let b = 2", "", "excluded: [x]", "let c = 3"])
+        // An empty input is an empty App.swift, which the parser sees too.
+        #expect(FuzzProject("").files.map(\.path) == ["App.swift"])
+    }
+
+    @Test func theProjectModeLintsEveryFileOfTheInputAsOneProject() {
+        let scratch = FuzzPipeline.makeFolder(FileManager.default.temporaryDirectory
+            .appendingPathComponent("synclint-fuzz-project-\(ProcessInfo.processInfo.processIdentifier)").path)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        // The model is checked only because the Swift file syncs it: the two files are linted together.
+        let input = "let container = NSPersistentCloudKitContainer(name: \"Model\")\n"
+            + "//>> Model.xcdatamodeld/Model.xcdatamodel/contents\n"
+            + CoreDataModelExamples.model(#"<attribute name="title" attributeType="String"/>"#) + "\n"
+            + "//>> ../../Outside.swift\nstruct Outside {}"
+        let result = FuzzPipeline.project(input, scratch: scratch)
+        #expect(result.findings.contains { $0.ruleID == "cloudkit_nonoptional_attribute"
+            && $0.file == scratch + "/project/Model.xcdatamodeld/Model.xcdatamodel/contents" })
+        #expect(result.filesLinted == 2, "the two Swift files")
+        #expect(FileManager.default.fileExists(atPath: scratch + "/project/Outside.swift"))
+    }
+
+    @Test func theConfigurationModeLintsWithTheInputConfiguration() throws {
+        let project = FileManager.default.temporaryDirectory
+            .appendingPathComponent("synclint-fuzz-configuration-\(ProcessInfo.processInfo.processIdentifier)").path
+        FuzzPipeline.makeDiscoveryProject(at: project)
+        defer { try? FileManager.default.removeItem(atPath: project) }
+        let only = try #require(FuzzPipeline.configuration("only_rules: [on_appear_task]", discoveryProject: project))
+        #expect(!only.findings.isEmpty)
+        #expect(only.findings.allSatisfy { $0.ruleID == "on_appear_task" && $0.file == project + "/App/Views/ContentView.swift" })
+        let excluded = try #require(FuzzPipeline.configuration("only_rules: [on_appear_task]\nexcluded: [App/Views]",
+                                                               discoveryProject: project))
+        #expect(excluded.findings.isEmpty)
+        #expect(FuzzPipeline.configuration("only_rules: {", discoveryProject: project) == nil)
+    }
+
+    @Test func theModelModeLintsTheModelWithTheAppThatLoadsIt() throws {
+        let model = CoreDataModelExamples.model(#"<attribute name="title" attributeType="String"/>"#)
+        let result = try #require(FuzzPipeline.model(model, app: Self.coreDataApp, modelName: "ListSync", scratch: "/fuzz"))
+        #expect(result.findings.contains { $0.ruleID == "cloudkit_nonoptional_attribute" && $0.file.hasSuffix("ListSync.xcdatamodel/contents") })
+        #expect(FuzzPipeline.model("<model>", app: Self.coreDataApp, modelName: "ListSync", scratch: "/fuzz") == nil)
     }
 
     /// Lints on a worker thread (where the command line lints files too) and waits at most the bound.
     /// A run that does not finish is left running: the test fails and the process ends after it.
     static func lintWithinBound(_ text: String, isModel: Bool) -> Double? {
-        let done = DispatchSemaphore(value: 0)
-        let start = DispatchTime.now()
-        DispatchQueue.global().async {
+        runWithinBound {
             if isModel {
-                let model = ResourceFile(path: "/fuzz/Lists.xcdatamodeld/Lists.xcdatamodel/contents", kind: .coreDataModel, text: text)
+                // The name the app's `NSPersistentCloudKitContainer(name: "ListSync")` loads, so its checks see the model.
+                let model = ResourceFile(path: "/fuzz/ListSync.xcdatamodeld/ListSync.xcdatamodel/contents", kind: .coreDataModel, text: text)
                 _ = Linter.lint(sources: coreDataApp, resources: [model], configuration: Configuration(), enableAllRules: true)
             } else {
                 _ = Linter.lint(sources: [SourceInput(path: "/fuzz/Mutant.swift", text: text)], configuration: Configuration(),
                                 enableAllRules: true)
             }
+        }
+    }
+
+    /// Runs `work` on a worker thread and waits at most the bound: its seconds, or nil when it did not finish.
+    static func runWithinBound(_ work: @escaping @Sendable () -> Void) -> Double? {
+        let done = DispatchSemaphore(value: 0)
+        let start = DispatchTime.now()
+        DispatchQueue.global().async {
+            work()
             done.signal()
         }
         guard done.wait(timeout: start + secondsPerRun) == .success else { return nil }

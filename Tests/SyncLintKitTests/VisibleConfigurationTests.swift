@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SyncLintKit
+@testable import SyncLintSyntax
 import SwiftParser
 
 /// Which configuration applies is never a guess: `--verbose` names the files loaded, a file named on

@@ -2,6 +2,7 @@ import SwiftParser
 import SwiftSyntax
 import Testing
 @testable import SyncLintKit
+@testable import SyncLintSyntax
 
 /// The framework table (`FrameworkCalls`, `FrameworkCallbacks`, `FrameworkStores`), one test per entry: each
 /// entry is found from a small source exactly as the walker looks it up, and does there what SyncLint uses

@@ -1,0 +1,1 @@
+../../Tests/SyncLintKitTests/Support/FuzzPipeline.swift
