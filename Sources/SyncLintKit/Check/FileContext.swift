@@ -10,11 +10,28 @@ struct PendingFinding: Sendable {
     let resolve: (@Sendable (ProjectIndex) -> String?)?
     /// A condition written as data; the finding holds when the index says it does.
     var condition: IndexCondition? = nil
+    /// Facts for the fix known during the walk (`Finding.arguments`).
+    var arguments: [String: String] = [:]
+    /// A message and fix facts that depend on other files; used when `message` and `resolve` are nil.
+    var resolveWithArguments: (@Sendable (ProjectIndex) -> FindingMessage?)? = nil
 
-    /// The message when the finding holds against the finished index, else nil.
-    func message(in index: ProjectIndex) -> String? {
+    /// The message and fix facts when the finding holds against the finished index, else nil.
+    func message(in index: ProjectIndex) -> FindingMessage? {
         if let condition, !index.holds(condition) { return nil }
-        return message ?? resolve?(index)
+        if let message { return FindingMessage(message, arguments: arguments) }
+        if let resolve { return resolve(index).map { FindingMessage($0, arguments: arguments) } }
+        return resolveWithArguments?(index)
+    }
+}
+
+/// A finding's message and the facts its fix reads (`Finding.arguments`).
+public struct FindingMessage: Sendable {
+    public let text: String
+    public let arguments: [String: String]
+
+    public init(_ text: String, arguments: [String: String] = [:]) {
+        self.text = text
+        self.arguments = arguments
     }
 }
 
@@ -163,6 +180,12 @@ public final class FileContext {
         pendingFindings.append(PendingFinding(ruleID: currentRuleID, location: location, message: message, resolve: nil))
     }
 
+    /// Reports a finding with facts its fix reads (`Finding.arguments`).
+    public func report(_ node: some SyntaxProtocol, _ message: String, arguments: [String: String]) {
+        pendingFindings.append(PendingFinding(ruleID: currentRuleID, location: location(of: node), message: message, resolve: nil,
+                                              arguments: arguments))
+    }
+
     /// Reports a finding that holds when the project index says `condition` does.
     public func report(_ node: some SyntaxProtocol, _ message: String, when condition: IndexCondition) {
         pendingFindings.append(PendingFinding(ruleID: currentRuleID, location: location(of: node), message: message,
@@ -174,6 +197,13 @@ public final class FileContext {
     /// only values (names, strings), never syntax nodes.
     public func report(_ node: some SyntaxProtocol, when resolve: @escaping @Sendable (ProjectIndex) -> String?) {
         pendingFindings.append(PendingFinding(ruleID: currentRuleID, location: location(of: node), message: nil, resolve: resolve))
+    }
+
+    /// As `report(_:when:)`, for a finding whose fix needs facts only the index has: `resolve` returns the
+    /// message with those facts (`Finding.arguments`), or nil when the finding does not hold.
+    public func report(_ node: some SyntaxProtocol, resolving resolve: @escaping @Sendable (ProjectIndex) -> FindingMessage?) {
+        pendingFindings.append(PendingFinding(ruleID: currentRuleID, location: location(of: node), message: nil, resolve: nil,
+                                              resolveWithArguments: resolve))
     }
 }
 
