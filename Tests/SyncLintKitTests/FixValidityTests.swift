@@ -168,3 +168,38 @@ extension FixValidityTests {
         #expect(Harness.findings(fixed, rules: [rule.id]).isEmpty)
     }
 }
+
+extension FixValidityTests {
+    /// Found by Benchmarks/fix-apps.sh on a public app: the catch-all returned a value, so the empty
+    /// `catch is CancellationError {}` the fix added fell through to the end of the function, which then
+    /// did not compile ("missing return"). A catch-all that returns a value or throws gets no fix; one that
+    /// ends with a bare `return` gets a clause that returns too; one that falls through, an empty clause.
+    @Test func cancellationFixLeavesACatchAllThatReturnsAlone() {
+        let returning = """
+            @MainActor final class Feed {
+                var error: Error?
+                func fetch(_ url: URL) async -> [Int] {
+                    do {
+                        let data = try await loader.data(from: url)
+                        return [data.count]
+                    } catch {
+                        self.error = error
+                        return []
+                    }
+                }
+            }
+            struct FeedView: View { let feed: Feed; var body: some View { Text(feed.error?.localizedDescription ?? "") } }
+            """
+        #expect(!Harness.findings(returning, rules: ["cancellation_reported_as_error"]).isEmpty, "still reported")
+        #expect(Self.fixed(returning, rule: "cancellation_reported_as_error") == nil)
+        let fallingThrough = returning.replacingOccurrences(of: "func fetch(_ url: URL) async -> [Int] {", with: "func fetch(_ url: URL) async {")
+            .replacingOccurrences(of: "return [data.count]", with: "print(data.count)")
+            .replacingOccurrences(of: "        return []\n", with: "")
+        #expect(Self.fixed(fallingThrough, rule: "cancellation_reported_as_error")?.contains("} catch is CancellationError {\n") == true)
+        let bareReturn = fallingThrough.replacingOccurrences(of: "        self.error = error\n", with: "        self.error = error\n            return\n")
+            .replacingOccurrences(of: "        }\n    }\n}", with: "        }\n        print(\"loaded\")\n    }\n}")
+        #expect(Self.fixed(bareReturn, rule: "cancellation_reported_as_error")?
+            .contains("        } catch is CancellationError {\n            return\n        } catch {\n") == true,
+                "\(Self.fixed(bareReturn, rule: "cancellation_reported_as_error") ?? "no fix")")
+    }
+}
