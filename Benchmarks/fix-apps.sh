@@ -5,7 +5,7 @@
 #   2. a second run changes nothing,
 #   3. only the fixed rules' findings change: every other rule reports the same findings before and after
 #      (compared without line and column, which fixes above a finding shift), and each fixed rule reports
-#      as many fewer findings as it fixed.
+#      fewer findings, by at most as many as it fixed.
 # Prints files changed, fixes per rule, parse failures, second-run changes and finding changes; exits 1 if a
 # check fails. The apps are never written: the copies live in a temporary folder (KEEP=1 keeps it).
 #
@@ -110,8 +110,10 @@ while read -r rule count; do
     [[ -z "$rule" ]] && continue
     before=$(grep -c "($rule)\$" "$work/findings.before" || true)
     after=$(grep -c "($rule)\$" "$work/findings.after" || true)
+    # A finding can take several fixes, one per round (a clause for CancellationError, then one for
+    # URLError.cancelled), so a rule reports at most as many fewer findings as it fixed, and some fewer.
     verdict=ok
-    (( before - after == count )) || { verdict="MISMATCH: expected $((before - count)) after"; failed=1; }
+    (( after < before && before - after <= count )) || { verdict="MISMATCH: $count fixes for $((before - after)) findings"; failed=1; }
     echo "  $rule: fixed $count; findings $before -> $after ($verdict)"
 done <<< "$fixed_rules"
 echo "findings (all rules): $(wc -l < "$work/findings.before" | tr -d ' ') before, $(wc -l < "$work/findings.after" | tr -d ' ') after"
