@@ -19,9 +19,12 @@ enum CancellationReportedAsErrorFix: RuleFix {
               let doStatement = clause.parent?.parent?.as(DoStmtSyntax.self),
               let previous = keyword.previousToken(viewMode: .sourceAccurate) else { return nil }
         var leaving = ""
+        var body = ""
         if endsByLeaving(clause.body) {
             guard let exit = clause.body.statements.last, isBareExit(exit.item) else { return nil }
             leaving = exit.trimmedDescription
+            // The copied exit, indented as in the catch-all.
+            body = "\(file.indentation(ofLineOf: exit))\(leaving)\n"
         }
         let line = { (position: AbsolutePosition) in file.converter.location(for: position).line }
         let keywordLine = line(keyword.positionAfterSkippingLeadingTrivia)
@@ -31,8 +34,6 @@ enum CancellationReportedAsErrorFix: RuleFix {
         }
         let skipped = handlesCancellationError ? "catch let error as URLError where error.code == .cancelled" : "catch is CancellationError"
         let inserted: String
-        // The copied exit, indented as in the catch-all.
-        let body = leaving.isEmpty ? "" : "\(file.indentation(ofLineOf: clause.body.statements.last!))\(leaving)\n"
         if line(doStatement.doKeyword.positionAfterSkippingLeadingTrivia) == keywordLine {
             inserted = leaving.isEmpty ? "\(skipped) {} " : "\(skipped) { \(leaving) } "
         } else if line(previous.positionAfterSkippingLeadingTrivia) == keywordLine {
