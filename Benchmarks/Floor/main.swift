@@ -50,10 +50,42 @@ func swiftFiles(under root: String) -> [String] {
     return files.sorted()
 }
 
-let roots = Array(CommandLine.arguments.dropFirst())
+/// What the parser had to recover from: unexpected nodes plus missing tokens (0 for a file that parses).
+final class RecoveryCounter: SyntaxVisitor {
+    var count = 0
+    override func visit(_ node: UnexpectedNodesSyntax) -> SyntaxVisitorContinueKind { count += 1; return .skipChildren }
+    override func visit(_ token: TokenSyntax) -> SyntaxVisitorContinueKind {
+        if token.presence == .missing { count += 1 }
+        return .visitChildren
+    }
+}
+
+let usage = "usage: synclint-floor DIR [DIR ...]\n       synclint-floor --parse-errors FILE [FILE ...]\n"
+var roots = Array(CommandLine.arguments.dropFirst())
 guard !roots.isEmpty else {
-    FileHandle.standardError.write(Data("usage: synclint-floor DIR [DIR ...]\n".utf8))
+    FileHandle.standardError.write(Data(usage.utf8))
     exit(2)
+}
+// `--parse-errors FILE...`: for Benchmarks/fix-apps.sh, which checks that fixed files still parse. Prints
+// `PATH: N` for each file the parser had to recover in N places (or could not read), nothing for the rest;
+// exits 1 when it printed anything.
+if roots.first == "--parse-errors" {
+    roots.removeFirst()
+    var failed = false
+    for path in roots {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            print("\(path): unreadable")
+            failed = true
+            continue
+        }
+        let counter = RecoveryCounter(viewMode: .all)
+        counter.walk(Parser.parse(source: String(decoding: data, as: UTF8.self)))
+        if counter.count > 0 {
+            print("\(path): \(counter.count)")
+            failed = true
+        }
+    }
+    exit(failed ? 1 : 0)
 }
 let files = roots.flatMap(swiftFiles(under:))
 let totals = Totals()

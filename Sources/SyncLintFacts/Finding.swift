@@ -8,8 +8,12 @@ public struct Finding: Sendable, Hashable, Codable {
     public let file: String
     public let line: Int
     public let column: Int
+    /// Facts the rule recorded for its fix (`identity` for `task_without_id`), so a fix reads data, never
+    /// the message text. Empty for most findings.
+    public let arguments: [String: String]
 
-    public init(ruleID: String, ruleName: String, severity: Severity, message: String, file: String, line: Int, column: Int) {
+    public init(ruleID: String, ruleName: String, severity: Severity, message: String, file: String, line: Int, column: Int,
+                arguments: [String: String] = [:]) {
         self.ruleID = ruleID
         self.ruleName = ruleName
         self.severity = severity
@@ -17,6 +21,7 @@ public struct Finding: Sendable, Hashable, Codable {
         self.file = file
         self.line = line
         self.column = column
+        self.arguments = arguments
     }
 
     /// Deterministic order: file, line, column, rule, message.

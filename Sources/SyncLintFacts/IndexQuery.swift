@@ -57,7 +57,14 @@ public indirect enum IndexQuery: Sendable, Hashable, Codable {
     /// A `.task` without `id:` in a view works on `value`, of type `typeName`, passed into the view: answered when
     /// the value can change under the task (a persistent model or a holder of one; or any value when the view is
     /// built in a split view's column from the selection), with the identity to key the task on: `{0}`.
-    case taskIdentity(value: String, typeName: String, view: String)
+    /// Variant 0: `{0}` is an identity that compiles (neither optional nor `Bool`, `StableIdentity`); variant 1:
+    /// none is known (or the view's property is optional), and the message names no code.
+    case taskIdentity(value: String, typeName: String, view: String, isOptional: Bool)
+    /// The view's own methods an `.onAppear` task calls (`methods`, on `viewType`): which of `conditionNames` (the
+    /// state whose condition shows the view) they write, to three calls deep. Variant 0, none: `{0}`, when given,
+    /// names a method the index does not know (it may write anything); variant 1: `{0}` the state, comma
+    /// separated, `{1}` the same in backticks for the message.
+    case viewStateWrittenBy(methods: [String], viewType: String?, conditionNames: Set<String>)
     /// `.task(id: root.a.b)` keyed on a member chain from a view's property of type `rootType`: answered when the
     /// last member can change under the task. Variant 0: a computed property of a model or observable owner;
     /// variant 1: a stored `var` of a persistent model, `{0}` its name.

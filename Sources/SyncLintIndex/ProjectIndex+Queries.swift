@@ -82,13 +82,27 @@ extension ProjectIndex {
                 }
             }
             return places.min { $0.order < $1.order }?.answer
-        case .taskIdentity(let value, let typeName, let view):
+        case .taskIdentity(let value, let typeName, let view, let isOptional):
             // A model (or a holder of one) can change under the task through sync anywhere; a plain value
             // changes under it only where the view keeps its identity while its argument changes: a split
             // view's column built from the selection. A view built per value gets a new task for each value.
             guard isOrHoldsPersistentModel(typeName)
                 || constructions(ofView: view).contains(where: { $0.identity == .splitViewColumn }) else { return nil }
-            return IndexAnswer([StableIdentity.suggestion(for: value, typeName: typeName, index: self)])
+            // `value.id` on an optional property does not compile: suggest no code there (variant 1).
+            guard !isOptional, let identity = StableIdentity.expression(for: value, typeName: typeName, index: self) else {
+                return IndexAnswer(variant: 1)
+            }
+            return IndexAnswer([identity])
+        case .viewStateWrittenBy(let methods, let viewType, let conditionNames):
+            var written: Set<String> = []
+            for name in methods {
+                // A method the index does not know may write anything: no fix (the name is the fact).
+                guard let key = callee(named: name, receiver: nil, callerType: viewType) else { return IndexAnswer(variant: 0, ["\(name)()"]) }
+                for reached in reachableSummaries(from: key) { written.formUnion(reached.summary.writes.map(\.property)) }
+            }
+            let hiding = conditionNames.intersection(written).sorted()
+            guard !hiding.isEmpty else { return IndexAnswer(variant: 0) }
+            return IndexAnswer(variant: 1, [hiding.joined(separator: ", "), hiding.map { "`\($0)`" }.joined(separator: ", ")])
         case .taskIDMember(let rootType, let members):
             let chain = resolveChain(from: rootType, members: members)
             guard chain.count == members.count, let property = chain.last else { return nil }
@@ -163,12 +177,14 @@ extension ProjectIndex {
 
 extension PendingFinding {
     /// The message when the finding holds against the finished index, else nil.
-    package func message(in index: ProjectIndex) -> String? {
+    package func message(in index: ProjectIndex) -> FindingMessage? {
         if let condition, !index.holds(condition) { return nil }
         if let query {
             guard let answer = index.answer(query), messages.indices.contains(answer.variant) else { return nil }
-            return MessageTemplate.fill(messages[answer.variant], answer.arguments)
+            var facts = arguments
+            for (name, value) in zip(answerArguments, answer.arguments) where !name.isEmpty { facts[name] = value }
+            return FindingMessage(MessageTemplate.fill(messages[answer.variant], answer.arguments), arguments: facts)
         }
-        return message
+        return message.map { FindingMessage($0, arguments: arguments) }
     }
 }

@@ -160,6 +160,12 @@ public final class FileContext {
         pendingFindings.append(PendingFinding(ruleID: currentRuleID, location: location, message: message))
     }
 
+    /// Reports a finding with facts its fix reads (`Finding.arguments`).
+    public func report(_ node: some SyntaxProtocol, _ message: String, arguments: [String: String]) {
+        pendingFindings.append(PendingFinding(ruleID: currentRuleID, location: location(of: node), message: message,
+                                              arguments: arguments))
+    }
+
     /// Reports a finding that holds when the project index says `condition` does.
     public func report(_ node: some SyntaxProtocol, _ message: String, when condition: IndexCondition) {
         pendingFindings.append(PendingFinding(ruleID: currentRuleID, location: location(of: node), message: message,
@@ -169,9 +175,12 @@ public final class FileContext {
     /// Reports a finding whose message the project index completes: the answer to `query` picks one of
     /// `messages` (`IndexAnswer.variant`) and fills its blanks (`{0}`, `{1}`, ...); no answer, no finding.
     /// With `condition`, the finding also needs the condition to hold.
-    public func report(_ node: some SyntaxProtocol, _ messages: [String], answering query: IndexQuery, when condition: IndexCondition? = nil) {
+    /// `answerArguments` names the answer's arguments, in order, for the fix (`Finding.arguments`): the fix reads
+    /// facts only the index has (an identity that compiles) by name, never the message.
+    public func report(_ node: some SyntaxProtocol, _ messages: [String], answering query: IndexQuery, when condition: IndexCondition? = nil,
+                       answerArguments: [String] = []) {
         pendingFindings.append(PendingFinding(ruleID: currentRuleID, location: location(of: node), message: nil,
-                                              condition: condition, query: query, messages: messages))
+                                              condition: condition, query: query, messages: messages, answerArguments: answerArguments))
     }
 
     /// `report(_:_:answering:when:)` with one message.

@@ -9,6 +9,8 @@ public struct ViewProperties {
     public var owned: Set<String> = []
     /// Every stored property's written or simply inferred type, injected or owned.
     public var types: [String: String] = [:]
+    /// Stored properties declared optional (`T?`): `name.member` does not compile on them.
+    public var optional: Set<String> = []
 
     static let injectingWrappers: Set<String> = ["Bindable", "ObservedObject", "Binding"]
 
@@ -25,6 +27,7 @@ public struct ViewProperties {
                 let typeName = binding.typeAnnotation.map { DeclarationCollector.unwrapped($0.type) }
                     ?? binding.initializer.flatMap { DeclarationCollector.inferredType($0.value) } ?? ""
                 if !typeName.isEmpty { types[name] = typeName }
+                if binding.typeAnnotation?.type.is(OptionalTypeSyntax.self) == true { optional.insert(name) }
                 if let wrapper = wrappers.first {
                     if Self.injectingWrappers.contains(wrapper) { injected[name] = typeName } else { owned.insert(name) }
                 } else if binding.initializer == nil {

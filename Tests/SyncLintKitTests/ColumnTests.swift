@@ -67,7 +67,7 @@ struct ColumnTests {
         var configuration = Configuration()
         configuration.onlyRules = ["on_appear_task"]
         let result = FixEngine.fix(sources: [SourceInput(path: "/virtual/V.swift", text: code)], configuration: configuration,
-                                   includeUnsafe: false)
+                                   includeUnsafe: true)
         #expect(result.changes.first?.fixed == "struct V: View {\n    var body: some View { Text(\"é😀\").task { await load() } }\n}\n")
     }
 

@@ -138,7 +138,7 @@ struct FixTests {
         var configuration = Configuration()
         configuration.onlyRules = ["on_appear_task"]
         let result = FixEngine.fix(sources: [SourceInput(path: "/virtual/V.swift", text: code)], resources: [], configuration: configuration,
-                                   enableAllRules: false, includeUnsafe: false, using: ["on_appear_task": BraceEatingFix.self])
+                                   enableAllRules: false, includeUnsafe: true, using: ["on_appear_task": BraceEatingFix.self])
         #expect(result.changes.isEmpty)
         #expect(result.warnings == ["warning: /virtual/V.swift: fixing would introduce syntax errors; left unchanged"])
         let text = "func f() {\n    g()\n}\n"
@@ -184,8 +184,9 @@ struct FixTests {
         #expect(whole.changes.count == 2)
     }
 
-    /// `--fix --diff` writes nothing and prints a patch that applies; `--fix` writes atomically with the
-    /// file's permissions kept; a second `--fix` changes nothing.
+    /// No fix is safe today, so `--fix` alone changes nothing; `--unsafe-fixes --diff` writes nothing and prints
+    /// a patch that applies; `--unsafe-fixes` writes atomically with the file's permissions kept; a second run
+    /// changes nothing.
     @Test func commandLineFixDiffAndFixTwice() throws {
         let folder = try Repository.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -195,7 +196,9 @@ struct FixTests {
         try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: views.path)
         let before = try String(contentsOf: views, encoding: .utf8)
 
-        let preview = try Repository.run(["lint", "--fix", "--diff"], in: copy)
+        let safeOnly = try Repository.run(["lint", "--fix", "--diff"], in: copy)
+        #expect(safeOnly.status == 0 && safeOnly.stdout.isEmpty, "no safe fix: \(safeOnly.stdout)")
+        let preview = try Repository.run(["lint", "--unsafe-fixes", "--diff"], in: copy)
         #expect(preview.status == 1)
         #expect(preview.stdout.hasPrefix("--- a/DiceRoller/Bad/DiceViews.swift\n+++ b/DiceRoller/Bad/DiceViews.swift\n@@ "), "\(preview.stdout)")
         #expect(preview.stdout.contains("-        .onAppear {\n") && preview.stdout.contains("+        .task {\n"))
@@ -208,10 +211,11 @@ struct FixTests {
             #expect(check.status == 0, "the diff applies: \(check.output)")
         }
 
-        let fixed = try Repository.run(["lint", "--fix"], in: copy)
-        #expect(fixed.stderr.contains("fixed 2 findings in 2 files (observed_task_handle: 1, on_appear_task: 1)"), "\(fixed.stderr)")
+        let fixed = try Repository.run(["lint", "--unsafe-fixes"], in: copy)
+        #expect(fixed.stderr.contains("fixed 5 findings in 3 files (cancellation_reported_as_error: 1, loading_state_not_reset: 1, "
+            + "observed_task_handle: 1, on_appear_task: 1, task_without_id: 1)"), "\(fixed.stderr)")
         #expect(!fixed.stdout.contains("(on_appear_task)") && !fixed.stdout.contains("(observed_task_handle)"))
-        #expect(fixed.stdout.contains("(task_without_id)"), "what has no fix is still reported")
+        #expect(fixed.stdout.contains("(missing_cancellation_check)"), "what has no fix is still reported")
         let after = try String(contentsOf: views, encoding: .utf8)
         #expect(after != before && after.contains(".task {"))
         let permissions = try FileManager.default.attributesOfItem(atPath: views.path)[.posixPermissions] as? Int
@@ -219,10 +223,10 @@ struct FixTests {
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: views.deletingLastPathComponent().path).filter { $0.contains("synclint-") }
         #expect(leftovers.isEmpty, "no temporary files left: \(leftovers)")
 
-        let again = try Repository.run(["lint", "--fix"], in: copy)
+        let again = try Repository.run(["lint", "--unsafe-fixes"], in: copy)
         #expect(!again.stderr.contains("fixed"), "\(again.stderr)")
         #expect(try String(contentsOf: views, encoding: .utf8) == after)
-        let quiet = try Repository.run(["lint", "--fix", "--diff"], in: copy)
+        let quiet = try Repository.run(["lint", "--unsafe-fixes", "--diff"], in: copy)
         #expect(quiet.status == 0 && quiet.stdout.isEmpty)
     }
 

@@ -335,8 +335,8 @@ public enum Linter {
                 guard let message = answer,
                       let description = descriptions[pending.ruleID] else { continue }
                 projectFindings.append(Finding(ruleID: pending.ruleID, ruleName: description.name, severity: description.severity,
-                                               message: message, file: pending.location.file, line: pending.location.line,
-                                               column: pending.location.column))
+                                               message: message.text, file: pending.location.file, line: pending.location.line,
+                                               column: pending.location.column, arguments: message.arguments))
             }
         }
         for rule in RuleRegistry.projectRules {

@@ -351,7 +351,10 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
             callers are outside what was linted. A `do` whose only `try` is synchronous (or `try?`), and a \
             `do throws(DomainError)` with a typed error, cannot receive a cancellation and are quiet. The fix \
             (unsafe: a cancelled run now skips everything the catch-all did, resets included) adds an empty \
-            `catch is CancellationError` clause before the catch-all. \
+            `catch is CancellationError` clause before the catch-all, or, when one is already there, an empty \
+            `catch let error as URLError where error.code == .cancelled`. When the catch-all ends by leaving, the \
+            new clause leaves the same way for a bare `return`, `break` or `continue`, and there is no fix for \
+            `return value`, `throw` or `fatalError`: an empty clause would fall through to the code after the `do`. \
             Error state counts as shown when view code somewhere in the project reads a member of that name (by name, \
             not by type); a callee with typed throws, or whose every `try` is caught and every `throw` builds the \
             app's own error, hands over no cancellation and keeps the catch quiet. After `catch is CancellationError`, \

@@ -65,10 +65,11 @@ public final class ObservedTaskHandleRule: SyntaxRule {
             Only the `@Observable` macro is checked; an `ObservableObject` publishes only `@Published` \
             properties, so its plain task handles are fine. A type alias for `Task` is not recognized. The fix \
             (`@ObservationIgnored` in front of the declaration) is skipped for a declaration that binds several \
-            properties; it assumes no view shows whether the task runs, which is what the handle is for. \
+            properties. It is unsafe: a view that shows whether the task runs (reading the handle, or a computed \
+            property over it) stops updating once Observation ignores the handle. \
             Opt-in: 0 of 3 findings right on eight public apps: every handle was private and no view read it, so Observation invalidated nothing; see docs/precision.md.
             """,
-        fixSafety: .safe)
+        fixSafety: .unsafe)
 
     public static let nodeKinds: Set<SyntaxKind> = [.variableDecl]
 

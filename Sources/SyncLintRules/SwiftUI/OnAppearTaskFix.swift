@@ -2,12 +2,14 @@ import SwiftSyntax
 
 /// `.onAppear { Task { body } }` → `.task { body }`, only when the `Task { }` is all of the closure:
 /// no other statements, no arguments (`Task(priority:)`), no capture list or parameters on either
-/// closure. The body moves out one level, re-indented to where the closure was.
+/// closure. The body moves out one level, re-indented to where the closure was. None when the rule recorded
+/// state that shows the view and that the load may change (`OnAppearTaskRule.hidingStateArgument`).
 enum OnAppearTaskFix: RuleFix {
     static let ruleID = OnAppearTaskRule.description.id
 
     static func edits(for finding: Finding, in file: FixableFile, options: RuleOptions) -> [SourceEdit]? {
-        guard let period = file.token(at: finding), period.tokenKind == .period,
+        guard finding.arguments[OnAppearTaskRule.hidingStateArgument] == nil,
+              let period = file.token(at: finding), period.tokenKind == .period,
               let member = period.parent?.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "onAppear",
               let call = member.parent?.as(FunctionCallExprSyntax.self), call.calledExpression.id == member.id,
               call.leftParen == nil, call.arguments.isEmpty, call.additionalTrailingClosures.isEmpty,

@@ -52,6 +52,66 @@ public final class OnAppearTaskRule: SyntaxRule {
                     }
                 }
                 """),
+            // A load-more marker: the load flips the state that shows it, so `.task` would cancel its own load.
+            // No fix, and the message says why.
+            RuleExample("""
+                struct FeedView: View {
+                    @State private var model = FeedModel()
+                    var body: some View {
+                        List {
+                            ForEach(model.posts) { Text($0.title) }
+                            if model.hasNextPage {
+                                ProgressView()↓.onAppear {
+                                    Task { await model.loadNextPage() }
+                                }
+                            }
+                        }
+                    }
+                }
+                """),
+            RuleExample("""
+                struct CommentsView: View {
+                    @State private var hasMore = true
+                    @State private var comments: [String] = []
+                    var body: some View {
+                        List {
+                            ForEach(comments, id: \\.self) { Text($0) }
+                            if hasMore {
+                                ProgressView()↓.onAppear { Task { await loadMore() } }
+                            }
+                        }
+                    }
+                    func loadMore() async {
+                        let page = await fetchComments(after: comments.count)
+                        comments += page
+                        hasMore = !page.isEmpty
+                    }
+                }
+                """),
+            // Shown under a condition the load does not touch: the fix applies.
+            RuleExample("""
+                struct ProfileView: View {
+                    let showsStats: Bool
+                    @State private var model = ProfileModel()
+                    var body: some View {
+                        if showsStats {
+                            StatsView(stats: model.stats)↓.onAppear {
+                                Task { await model.loadStats() }
+                            }
+                        }
+                    }
+                }
+                """, fixed: """
+                struct ProfileView: View {
+                    let showsStats: Bool
+                    @State private var model = ProfileModel()
+                    var body: some View {
+                        if showsStats {
+                            StatsView(stats: model.stats).task { await model.loadStats() }
+                        }
+                    }
+                }
+                """),
         ],
         nonTriggeringExamples: [
             RuleExample("""
@@ -77,12 +137,16 @@ public final class OnAppearTaskRule: SyntaxRule {
         ],
         knownLimitations: """
             A task that must outlive the view on purpose (fire-and-forget analytics, a save that must finish) is \
-            reported too; suppress it there. `--fix` rewrites `.onAppear { Task { ... } }` to `.task { ... }` only \
-            when the `Task { }` is the whole closure, with no arguments and no capture list; other shapes are left \
-            to you. \
+            reported too; suppress it there. The fix (unsafe: the task is now cancelled when the view disappears, \
+            which is the point, and changes what the code does) rewrites `.onAppear { Task { ... } }` to \
+            `.task { ... }` only when the `Task { }` is the whole closure, with no arguments and no capture list; \
+            other shapes are left to you. There is no fix, and the message says why, when the view is shown under \
+            an `if` or `switch` whose condition reads state the closure uses or the view's own methods it calls \
+            write (a load-more marker under `if hasNextPage`): the load would hide the view and cancel itself; a \
+            call the index does not know counts as writing it. \
             Opt-in: 9 of 15 findings right on eight public apps: run-once loads guarded by a flag, `onAppear` on menu content, and a load-more marker that hides itself, where `.task` would be cancelled at once; see docs/precision.md.
             """,
-        fixSafety: .safe)
+        fixSafety: .unsafe)
 
     public static let nodeKinds: Set<SyntaxKind> = [.functionCallExpr]
 
@@ -97,6 +161,84 @@ public final class OnAppearTaskRule: SyntaxRule {
             return TaskFacts.isTaskCreation(started) && SyntaxFacts.calleeName(started) == "Task"
         }
         guard startsTask else { return }
-        context.report(member.period, "this `Task` outlives the view and is never cancelled; use `.task { }`, which is cancelled when the view disappears")
+        let message = "this `Task` outlives the view and is never cancelled; use `.task { }`, which is cancelled when the view disappears"
+        // A view shown only while a condition holds (a load-more marker under `if hasNextPage`) disappears when
+        // its load flips that condition: with `.task` the load would cancel itself. What the condition reads,
+        // the closure touches or the view's own methods it calls write, is that state: then there is no fix.
+        let conditionNames = Self.namesShowingView(call)
+        guard !conditionNames.isEmpty else {
+            context.report(member.period, message, arguments: [:])
+            return
+        }
+        let touched = Self.identifiers(in: closure)
+        let shared = conditionNames.intersection(touched)
+        guard shared.isEmpty else {
+            context.report(member.period, Self.hidingMessage(shared), arguments: [Self.hidingStateArgument: shared.sorted().joined(separator: ", ")])
+            return
+        }
+        let ownMethods = Self.ownMethodCalls(in: closure, context: context)
+        let viewType = context.scope.currentType?.qualifiedName
+        // Whether the view's own methods the closure calls write that state is known once the index is built.
+        context.report(member.period, [message, Self.hidingMessage(template: "{1}")],
+                       answering: .viewStateWrittenBy(methods: ownMethods.sorted(), viewType: viewType, conditionNames: conditionNames),
+                       answerArguments: [Self.hidingStateArgument])
+    }
+
+    static func hidingMessage(_ state: Set<String>) -> String {
+        hidingMessage(template: state.sorted().map { "`\($0)`" }.joined(separator: ", "))
+    }
+
+    /// The message for a load working on `names` (already in backticks, or a `{1}` blank the index fills).
+    static func hidingMessage(template names: String) -> String {
+        "this `Task` outlives the view and is never cancelled; but `.task { }` is no fix here: the load works on " +
+            "\(names), which decides whether this view is shown, so a `.task` would cancel its own load; keep the task's handle and cancel it when the screen goes away"
+    }
+
+    /// The state that shows the view and that its load may change (`hasNextPage`); present, there is no fix.
+    static let hidingStateArgument = "hidingState"
+
+    /// Names read by the `if` conditions and `switch` subjects that decide, within the declaration that builds
+    /// it, whether the modified view is shown.
+    static func namesShowingView(_ call: FunctionCallExprSyntax) -> Set<String> {
+        var names: Set<String> = []
+        var node = Syntax(call)
+        while let parent = node.parent, !parent.is(DeclSyntax.self) {
+            if let branch = parent.as(IfExprSyntax.self), Syntax(branch.conditions).id != node.id {
+                names.formUnion(identifiers(in: branch.conditions))
+            } else if let switchCase = parent.as(SwitchCaseSyntax.self),
+                      let subject = switchCase.parent?.parent?.as(SwitchExprSyntax.self)?.subject {
+                names.formUnion(identifiers(in: subject))
+            }
+            node = parent
+        }
+        return names
+    }
+
+    static func identifiers(in node: some SyntaxProtocol) -> Set<String> {
+        Set(node.tokens(viewMode: .sourceAccurate).compactMap { token in
+            if case .identifier(let name) = token.tokenKind { return name }
+            return nil
+        })
+    }
+
+    /// Calls of the view's own methods in the closure: `load()` and `self.load()`.
+    static func ownMethodCalls(in closure: ClosureExprSyntax, context: FileContext) -> Set<String> {
+        var names: Set<String> = []
+        for token in closure.tokens(viewMode: .sourceAccurate) {
+            // An uppercase callee is a type being built (`Task { }`), not a method.
+            guard case .identifier(let name) = token.tokenKind, name.first?.isUppercase == false,
+                  let reference = token.parent?.as(DeclReferenceExprSyntax.self) else { continue }
+            let callee: ExprSyntax
+            if let member = reference.parent?.as(MemberAccessExprSyntax.self), member.declName.id == reference.id {
+                guard let base = member.base, SyntaxFacts.isSelf(base) else { continue }
+                callee = ExprSyntax(member)
+            } else {
+                callee = ExprSyntax(reference)
+            }
+            // `load?()`: an optional closure called through its optional chain.
+            let called = callee.parent?.as(OptionalChainingExprSyntax.self).map(ExprSyntax.init) ?? callee
+            if let call = called.parent?.as(FunctionCallExprSyntax.self), call.calledExpression.id == called.id { names.insert(name) }
+        }
+        return names
     }
 }

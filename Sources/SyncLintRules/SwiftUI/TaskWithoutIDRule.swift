@@ -34,6 +34,18 @@ public final class TaskWithoutIDRule: SyntaxRule {
                             }
                     }
                 }
+                """, fixed: """
+                @Model final class Article { var id: UUID = UUID() }
+                @Observable final class ReaderViewModel { var article: Article; init(article: Article) { self.article = article } }
+                struct ReaderView: View {
+                    @Bindable var viewModel: ReaderViewModel
+                    var body: some View {
+                        Text("Reader")
+                            .task(id: viewModel.article.id) {
+                                await viewModel.loadContent()
+                            }
+                    }
+                }
                 """),
             RuleExample("""
                 final class Item: NSManagedObject { @NSManaged var name: String? }
@@ -71,6 +83,86 @@ public final class TaskWithoutIDRule: SyntaxRule {
                     var body: some View {
                         List(stops, id: \\.self) { Text($0) }
                             ↓.task { stops = await loadStops(for: route.id) }
+                    }
+                }
+                """, fixed: """
+                struct Route: Hashable { var id: String; var name: String }
+                struct RoutesView: View {
+                    @State private var selection: Route?
+                    let routes: [Route]
+                    var body: some View {
+                        NavigationSplitView {
+                            List(routes, id: \\.self, selection: $selection) { Text($0.name) }
+                        } detail: {
+                            if let selection { RouteDetail(route: selection) }
+                        }
+                    }
+                }
+                struct RouteDetail: View {
+                    let route: Route
+                    @State private var stops: [String] = []
+                    var body: some View {
+                        List(stops, id: \\.self) { Text($0) }
+                            .task(id: route.id) { stops = await loadStops(for: route.id) }
+                    }
+                }
+                """),
+            // No `id`, an `id` that is `Bool` (a flag flips), an `id` that is optional: the index shows no identity
+            // that compiles, so the message names no code and there is no fix.
+            RuleExample("""
+                struct Plain: Hashable { var name: String }
+                struct Flag: Hashable { var id: Bool; var name: String }
+                struct Draft: Hashable { var id: UUID?; var name: String }
+                struct Columns: View {
+                    @State private var plain: Plain?
+                    @State private var flag: Flag?
+                    @State private var draft: Draft?
+                    var body: some View {
+                        NavigationSplitView { Text("Sidebar") } detail: {
+                            if let plain { PlainDetail(value: plain) }
+                            if let flag { FlagDetail(value: flag) }
+                            if let draft { DraftDetail(value: draft) }
+                        }
+                    }
+                }
+                struct PlainDetail: View {
+                    let value: Plain
+                    var body: some View { Text(value.name)↓.task { await load(value.name) } }
+                }
+                struct FlagDetail: View {
+                    let value: Flag
+                    var body: some View { Text(value.name)↓.task { await load(value.name) } }
+                }
+                struct DraftDetail: View {
+                    let value: Draft
+                    var body: some View { Text(value.name)↓.task { await load(value.name) } }
+                }
+                """),
+            // An `id` that is optional is no identity; a SwiftData model always has `persistentModelID`.
+            RuleExample("""
+                @Model final class Note { var id: UUID?; var text: String = "" }
+                struct NoteView: View {
+                    let note: Note
+                    var body: some View {
+                        Text(note.text)↓.task { await index(note) }
+                    }
+                }
+                """, fixed: """
+                @Model final class Note { var id: UUID?; var text: String = "" }
+                struct NoteView: View {
+                    let note: Note
+                    var body: some View {
+                        Text(note.text).task(id: note.persistentModelID) { await index(note) }
+                    }
+                }
+                """),
+            // `item.objectID` does not compile on an optional property: no code, no fix.
+            RuleExample("""
+                final class Item: NSManagedObject { @NSManaged var name: String? }
+                struct ItemView: View {
+                    let item: Item?
+                    var body: some View {
+                        Text("Item")↓.task { await load(item) }
                     }
                 }
                 """),
@@ -167,13 +259,18 @@ public final class TaskWithoutIDRule: SyntaxRule {
             split view's column; a view reused with a new argument elsewhere is not seen. A model \
             passed to a view that is recreated for every new model (a list row) is reported although its task \
             does restart; suppress it there. \
-            The fix (unsafe: the task will restart whenever the identity changes) adds \
-            `id:` with the identity the message names.
+            The message names an identity, and the fix (unsafe: the task will restart whenever the identity \
+            changes) adds `id:` with it, only when the index shows one that compiles: an `id` (or `uuid`) that is \
+            neither optional nor `Bool` and is `Equatable` (a known type, a project type that conforms, or any \
+            `id` of an `Identifiable` type), a SwiftData model's `persistentModelID`, a managed object's \
+            `objectID`; on an optional property, or a type whose identity the index does not show, it names none \
+            and has no fix.
             """,
         fixSafety: .unsafe)
 
-    /// The words before the identity in the message; the fix reads the identity back from there.
-    static let identityAdvice = "use `.task(id: "
+    /// The argument holding the identity expression the fix writes (`item.objectID`); absent when the index
+    /// shows no identity that compiles, and then there is no fix.
+    static let identityArgument = "identity"
 
     public static let nodeKinds: Set<SyntaxKind> = [.functionCallExpr]
 
@@ -190,10 +287,17 @@ public final class TaskWithoutIDRule: SyntaxRule {
         let properties = ViewProperties(typeNode: view.node)
         guard let used = properties.injectedNames(usedIn: closure).first else { return }
         let typeName = properties.injected[used] ?? ""
+        let isOptional = properties.optional.contains(used)
         let viewName = view.qualifiedName
-        // Quiet unless the value can change under the task (`IndexQuery.taskIdentity`); `{0}` is its identity.
-        context.report(member.period, "`.task` without `id:` works on `\(used)`, which is passed into the view: when it changes the task is " +
-                       "neither cancelled nor restarted; \(Self.identityAdvice){0})` so it restarts exactly when the identity changes",
-                       answering: .taskIdentity(value: used, typeName: typeName, view: viewName))
+        // Quiet unless the value can change under the task (`IndexQuery.taskIdentity`); `{0}` is its identity,
+        // which the fix writes: it comes from the index, never from the message.
+        let lead = "`.task` without `id:` works on `\(used)`, which is passed into the view: when it changes the task is " +
+            "neither cancelled nor restarted; "
+        context.report(member.period, [
+            lead + "use `.task(id: {0})` so it restarts exactly when the identity changes",
+            lead + "use `.task(id:)` with a stable identity of `\(used)` (an `Equatable` value, neither optional nor `Bool`) " +
+                "so it restarts exactly when the identity changes",
+        ], answering: .taskIdentity(value: used, typeName: typeName, view: viewName, isOptional: isOptional),
+           answerArguments: [Self.identityArgument])
     }
 }
