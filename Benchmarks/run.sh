@@ -55,7 +55,7 @@ bench() {
     lint_median=$(printf '%s\n' "${lint_walls[@]}" | median)
     printf '%-22s floor %7.3f s  synclint %7.3f s  ratio %.2f  peak floor %d MiB  synclint %d MiB\n' \
         "$label" "$floor_median" "$lint_median" "$(awk "BEGIN { print $lint_median / $floor_median }")" \
-        $((floor_rss / 1024)) $((lint_rss / 1024))
+        $((floor_rss / 1024)) $((lint_rss / 1024)) >&2
     echo "$lint_median"
 }
 
@@ -72,12 +72,13 @@ if [[ -n "${VS:-}" ]]; then
     printf 'this build %.3f s  other build %.3f s  ratio this/other %.2f\n' "$this_median" "$other_median" \
         "$(awk "BEGIN { print $this_median / $other_median }")" >&2
 fi
-single=$(bench "$dir" "$dir" | tee /dev/stderr | tail -1)
+# The table row goes to stderr from inside `bench`; `tee /dev/stderr` would truncate a stderr redirected to a file.
+single=$(bench "$dir" "$dir")
 if [[ -n "${DOUBLE:-}" ]]; then
     twice=$(mktemp -d)
     trap 'rm -rf "$twice"' EXIT
     cp -R "$dir" "$twice/copy1"
     cp -R "$dir" "$twice/copy2"
-    double=$(bench "$twice" "two copies of $dir" | tee /dev/stderr | tail -1)
+    double=$(bench "$twice" "two copies of $dir")
     printf 'doubling: synclint on twice the code took %.2f times as long\n' "$(awk "BEGIN { print $double / $single }")" >&2
 fi
