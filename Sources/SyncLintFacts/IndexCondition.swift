@@ -14,9 +14,6 @@ public indirect enum IndexCondition: Sendable, Hashable, Codable {
     /// View code somewhere in the project reads a member or name called this (`ProjectIndex.viewReadNames`);
     /// holds too when the project has no view code.
     case readByViews(String)
-    /// The call reaches a project function that blocks its thread on a semaphore or group
-    /// (`FunctionSummary.blockingWaits`).
-    case callBlocks(CallReference)
     /// The type, as written, is a SwiftData `@Model` or a Core Data `NSManagedObject` subclass.
     case isPersistentModelNamed(String)
     /// The function calls `rollback()` (or `reset()`) on a context (`FunctionSummary.rollsBack`).

@@ -5,9 +5,6 @@ import Foundation
 /// Written as data next to the index (`ProjectIndex.answer`), so a pending finding is plain `Codable` data that a
 /// cache can store. Each case names what a rule asks; the words of the message stay in the rule.
 public indirect enum IndexQuery: Sendable, Hashable, Codable {
-    /// Where the project says CloudKit is on for the stores of the file's targets (Core Data stores, or
-    /// SwiftData ones): `{0}` is that evidence (`CloudKitEvidence`).
-    case cloudKitEvidence(file: String, coreData: Bool)
     /// Where the project says CloudKit is on for a store of the SwiftData containers created at `containers`
     /// (`ProjectIndex.cloudKitEvidence(forContainerAt:)`), or, when none is known, for the file's SwiftData
     /// stores: `{0}`.
@@ -18,7 +15,7 @@ public indirect enum IndexQuery: Sendable, Hashable, Codable {
     /// The first of `names` that is a method of the type: `{0}`.
     case firstMethod(ofType: String, named: [String])
     /// The call reaches a project function that blocks its thread on a semaphore or group
-    /// (`IndexCondition.callBlocks`): `{0}` is where that function is (file:line, relative to the project).
+    /// (`ProjectIndex.blockingCallee(of:)`): `{0}` is where that function is (file:line, relative to the project).
     case blockingCallee(CallReference)
     /// The off-main notification the handler is registered for (`names`: the rule's notification names): `{0}`.
     case offMainNotification(HandlerRegistration, names: Set<String>)

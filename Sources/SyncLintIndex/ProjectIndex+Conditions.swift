@@ -16,12 +16,6 @@ extension ProjectIndex {
         case .readByViews(let name):
             // A project with no view code at all (a package of models, a snippet) says nothing about what views read.
             return viewReadNames.isEmpty || viewReadNames.contains(name)
-        case .callBlocks(let call):
-            // Asked for every method call in async code: most names belong to no blocking function at all.
-            guard blockingFunctionNames.value({ [self] in
-                Set(functionSummaries.values.filter { !$0.blockingWaits.isEmpty }.map(\.key.name))
-            }).contains(call.callee), let callee = callee(of: call) else { return false }
-            return summary(of: callee)?.blockingWaits.isEmpty == false
         case .isPersistentModelNamed(let typeName):
             return isPersistentModel(typeName)
         case .rollsBack(let key):
@@ -86,5 +80,18 @@ extension ProjectIndex {
             return property.typeName == simple || value.hasPrefix(simple + "(") || value.hasPrefix("Self(")
                 || value.hasPrefix(".init(") && property.typeName == simple
         }
+    }
+}
+
+extension ProjectIndex {
+    /// The project function a call reaches that blocks its thread on a semaphore or group
+    /// (`FunctionSummary.blockingWaits`), or nil. Asked for every method call in async code: most names belong to
+    /// no blocking function at all, so the name is looked up first.
+    package func blockingCallee(of call: CallReference) -> FunctionSummary? {
+        guard blockingFunctionNames.value({ [self] in
+            Set(functionSummaries.values.filter { !$0.blockingWaits.isEmpty }.map(\.key.name))
+        }).contains(call.callee), let callee = callee(of: call), let summary = summary(of: callee),
+              !summary.blockingWaits.isEmpty else { return nil }
+        return summary
     }
 }

@@ -5,9 +5,6 @@ import SyncLintFacts
 extension ProjectIndex {
     public func answer(_ query: IndexQuery) -> IndexAnswer? {
         switch query {
-        case .cloudKitEvidence(let file, let coreData):
-            let evidence = coreData ? cloudKit.coreDataAny(for: file) : cloudKit.swiftData(for: file)
-            return evidence.map { IndexAnswer([$0]) }
         case .containerCloudKitEvidence(let file, let containers):
             let evidence = containers.isEmpty ? cloudKit.swiftData(for: file)
                 : containers.lazy.compactMap { self.cloudKitEvidence(forContainerAt: $0) }.first
@@ -16,8 +13,7 @@ extension ProjectIndex {
             let evidence = name.map { cloudKit.coreData(containerNamed: $0, in: file) } ?? cloudKit.coreDataAny(for: file)
             return evidence.map { IndexAnswer([$0]) }
         case .blockingCallee(let reference):
-            guard holds(.callBlocks(reference)), let callee = callee(of: reference), let summary = summary(of: callee) else { return nil }
-            return IndexAnswer([layout.shown(summary.location)])
+            return blockingCallee(of: reference).map { IndexAnswer([layout.shown($0.location)]) }
         case .firstMethod(let typeName, let names):
             let methods = methods(of: typeName)
             return names.first { name in methods.contains { $0.name == name } }.map { IndexAnswer([$0]) }
