@@ -51,10 +51,13 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
+        // `synclint lsp`: the language server, JSON-RPC over stdio on top of the kit's `LiveProject`.
+        .target(name: "SyncLintServer", dependencies: ["SyncLintKit"]),
         .executableTarget(
             name: "synclint",
             dependencies: [
                 "SyncLintKit",
+                "SyncLintServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -79,7 +82,7 @@ let package = Package(
         .testTarget(
             name: "SyncLintKitTests",
             dependencies: [
-                "SyncLintFacts", "SyncLintIndex", "SyncLintSyntax", "SyncLintRules", "SyncLintKit",
+                "SyncLintFacts", "SyncLintIndex", "SyncLintSyntax", "SyncLintRules", "SyncLintKit", "SyncLintServer",
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftParser", package: "swift-syntax"),
             ],

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SyncLintKit
+import SyncLintServer
 
 @main
 enum Main {
@@ -52,7 +53,7 @@ struct SyncLintCommand: ParsableCommand {
         commandName: "synclint",
         abstract: "Finds the task races, stale model writes, CloudKit schema crashes and lost sync updates of SwiftUI, SwiftData and Core Data apps.",
         version: RuleDocumentation.version,
-        subcommands: [Lint.self, Rules.self, Explain.self, Reporters.self, Docs.self, Version.self, GenerateDocs.self],
+        subcommands: [Lint.self, LanguageServerCommand.self, Rules.self, Explain.self, Reporters.self, Docs.self, Version.self, GenerateDocs.self],
         defaultSubcommand: Lint.self)
 }
 
@@ -334,6 +335,25 @@ func loadLintConfiguration(explicit: String?, paths: [String]) throws -> Configu
         return try Configuration.load(path: path, knownRuleIDs: known)
     } catch let error as Configuration.LoadError {
         throw ValidationError(error.description)
+    }
+}
+
+/// `synclint lsp`: findings in the editor while you type (docs/editors.md).
+struct LanguageServerCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lsp",
+        abstract: "Run the language server (LSP 3.17 over standard input and output) for editors.",
+        discussion: "Each workspace folder is a project, as `lint FOLDER` decides projects. Logs go to standard error.")
+
+    @Option(help: "Configuration file for every file (default: the nearest .synclint.yml, as `lint` finds them).")
+    var config: String?
+
+    @Option(help: "Milliseconds without an edit before an open file is analysed again.")
+    var debounce: Double = 50
+
+    func run() throws {
+        let server = LanguageServer(options: .init(configuration: config, debounce: max(0, debounce) / 1000))
+        Foundation.exit(server.run())
     }
 }
 
