@@ -68,25 +68,69 @@ public indirect enum IndexQuery: Sendable, Hashable, Codable {
     case taskIDMember(rootType: String, members: [String])
 }
 
-/// What the index answers to an `IndexQuery`: which of the finding's messages, and the words for its blanks.
+/// What the index answers to an `IndexQuery`: which of the finding's messages, the words for its blanks, the places
+/// it found (`notes`: the store that syncs, the caller that cancels), and whether it decided from a text (`confidence`).
 public struct IndexAnswer: Sendable, Hashable, Codable {
     public let variant: Int
     public let arguments: [String]
+    public var notes: [FindingNote] = []
+    /// `medium` when the answer rests on a name or a text (a documentation comment that says "unique"), else nil.
+    public var confidence: Confidence? = nil
 
-    public init(variant: Int = 0, _ arguments: [String] = []) {
+    public init(variant: Int = 0, _ arguments: [String] = [], notes: [FindingNote] = [], confidence: Confidence? = nil) {
         self.variant = variant
         self.arguments = arguments
+        self.notes = notes
+        self.confidence = confidence
     }
 }
 
-/// A message with blanks: `{0}`, `{1}`, ... stand for the answer's arguments, in order.
+/// A message with blanks: `{name}` stands for the argument of that name, `{0}`, `{1}`, ... for an index answer's
+/// arguments, in order (kept in `Finding.arguments` as `0`, `1`, ...). A blank with no argument stays as written,
+/// and braces around anything else (`perform { }`) are text.
 public enum MessageTemplate {
     public static func fill(_ template: String, _ arguments: [String]) -> String {
         guard !arguments.isEmpty else { return template }
-        var text = template
-        for (position, argument) in arguments.enumerated() {
-            text = text.replacingOccurrences(of: "{\(position)}", with: argument)
+        return fill(template, positional(arguments))
+    }
+
+    public static func fill(_ template: String, _ arguments: [String: String]) -> String {
+        guard !arguments.isEmpty, template.contains("{") else { return template }
+        var text = ""
+        var rest = template[...]
+        while let open = rest.firstIndex(of: "{") {
+            text += rest[..<open]
+            let afterOpen = rest.index(after: open)
+            if let close = rest[afterOpen...].firstIndex(of: "}"), let value = arguments[String(rest[afterOpen..<close])],
+               rest[afterOpen..<close].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) {
+                text += value
+                rest = rest[rest.index(after: close)...]
+            } else {
+                text += "{"
+                rest = rest[afterOpen...]
+            }
         }
-        return text
+        return text + rest
+    }
+
+    /// An answer's arguments by position: `0`, `1`, ...
+    public static func positional(_ arguments: [String]) -> [String: String] {
+        Dictionary(uniqueKeysWithValues: arguments.enumerated().map { (String($0.offset), $0.element) })
+    }
+
+    /// The names of the blanks a template has, in order of first appearance.
+    public static func blanks(in template: String) -> [String] {
+        var names: [String] = []
+        var rest = template[...]
+        while let open = rest.firstIndex(of: "{") {
+            let afterOpen = rest.index(after: open)
+            guard let close = rest[afterOpen...].firstIndex(of: "}") else { break }
+            let name = rest[afterOpen..<close]
+            if !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }), !names.contains(String(name)) {
+                names.append(String(name))
+            }
+            rest = rest[afterOpen...]
+        }
+        return names
     }
 }

@@ -31,12 +31,30 @@ public struct RuleExample: Sendable {
     public let options: [String: OptionValue]
     /// For an example with an automatic fix: the expected source after the fix.
     public let fixed: String?
+    /// For a triggering example: the message id each finding must carry, in marker order (one id for all when
+    /// one is given); empty when the example does not say.
+    public let messageIDs: [String]
+    /// For a triggering example: the text of each note its findings must carry, in order (all findings' notes,
+    /// marker order); nil when the example does not say.
+    public let notes: [String]?
+    /// For a triggering example: the confidence its findings must have; nil when the example does not say.
+    public let confidence: Confidence?
 
-    public init(_ code: String, kind: Kind = .swift, options: [String: OptionValue] = [:], fixed: String? = nil) {
+    public init(_ code: String, kind: Kind = .swift, options: [String: OptionValue] = [:], fixed: String? = nil,
+                messageIDs: [String] = [], notes: [String]? = nil, confidence: Confidence? = nil) {
         self.code = code
         self.kind = kind
         self.options = options
         self.fixed = fixed
+        self.messageIDs = messageIDs
+        self.notes = notes
+        self.confidence = confidence
+    }
+
+    /// A triggering example whose findings carry the message `id`.
+    public init(_ code: String, kind: Kind = .swift, options: [String: OptionValue] = [:], fixed: String? = nil,
+                message id: String, notes: [String]? = nil, confidence: Confidence? = nil) {
+        self.init(code, kind: kind, options: options, fixed: fixed, messageIDs: [id], notes: notes, confidence: confidence)
     }
 }
 
@@ -75,12 +93,16 @@ public struct RuleDescription: Sendable {
     /// Where the rule looks: app code only by default; a few concurrency rules look at tests too.
     /// Findings elsewhere are dropped by the engine (`ProjectIndex.codeKind(of:)`).
     public let appliesTo: CodeKinds
+    /// The messages the rule reports, each with a stable id and a template (`RuleMessage`). A finding carries
+    /// the id; the example tests check that a rule reports only ids it declares, and the ids an example expects.
+    public let messages: [RuleMessage]
 
     public init(
         id: String, name: String, whatItDoes: String, whyIsThisBad: String, seed: String,
         isOptIn: Bool = false, severity: Severity = .warning, options: [RuleOptionDescription] = [],
         triggeringExamples: [RuleExample], nonTriggeringExamples: [RuleExample],
-        knownLimitations: String = "", fixSafety: FixSafety = .none, appliesTo: CodeKinds = .app
+        knownLimitations: String = "", fixSafety: FixSafety = .none, appliesTo: CodeKinds = .app,
+        messages: [RuleMessage] = []
     ) {
         self.id = id
         self.name = name
@@ -95,5 +117,11 @@ public struct RuleDescription: Sendable {
         self.knownLimitations = knownLimitations
         self.fixSafety = fixSafety
         self.appliesTo = appliesTo
+        self.messages = messages
+    }
+
+    /// The declared message of this id.
+    public func message(_ id: String) -> RuleMessage? {
+        messages.first { $0.id == id }
     }
 }

@@ -1,5 +1,19 @@
 import Foundation
 
+/// Proof that a store syncs with CloudKit: the words a message prints (`text`, also its `description`, so it reads
+/// as before in an interpolation) and the places a finding's notes point at (the store, the entitlements).
+public struct CloudKitProof: Sendable, Hashable, CustomStringConvertible {
+    public let text: String
+    public let notes: [FindingNote]
+
+    public init(_ text: String, notes: [FindingNote] = []) {
+        self.text = text
+        self.notes = notes
+    }
+
+    public var description: String { text }
+}
+
 /// Whether stores sync with CloudKit, and the file and line that says so. Every CloudKit rule applies
 /// only where this finds evidence, and names it in its message (relative to the linted folder).
 ///
@@ -14,14 +28,23 @@ public struct CloudKitEvidence: Sendable {
     let stores: [StoreConfiguration]
     /// Paths of the project's entitlements plists that list CloudKit and an iCloud container.
     let cloudKitEntitlements: [String]
+    /// Per entitlements file that lists CloudKit, the line that names the CloudKit service (for a note).
+    let cloudKitEntitlementLines: [String: Int]
     let layout: ProjectLayout
     let mode: CloudKitMode
 
-    static let forced = "the configuration's `cloudkit: on`"
+    static let forced = CloudKitProof("the configuration's `cloudkit: on`")
 
     init(stores: [StoreConfiguration], resources: [ResourceFile], layout: ProjectLayout, mode: CloudKitMode) {
         self.stores = stores
-        self.cloudKitEntitlements = resources.filter { $0.kind == .entitlements && Self.listsCloudKit($0) }.map(\.path)
+        let listing = resources.filter { $0.kind == .entitlements && Self.listsCloudKit($0) }
+        self.cloudKitEntitlements = listing.map(\.path)
+        var lines: [String: Int] = [:]
+        for file in listing {
+            let number = file.text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains(">CloudKit") }
+            lines[file.path] = (number ?? 0) + 1
+        }
+        self.cloudKitEntitlementLines = lines
         self.layout = layout
         self.mode = mode
     }
@@ -32,8 +55,8 @@ public struct CloudKitEvidence: Sendable {
         let stores: [StoreConfiguration]
         let entitlements: String?
 
-        func described(_ evidence: String) -> String {
-            target.map { "\(evidence) (target `\($0)`)" } ?? evidence
+        func described(_ evidence: String, notes: [FindingNote]) -> CloudKitProof {
+            CloudKitProof(target.map { "\(evidence) (target `\($0)`)" } ?? evidence, notes: notes)
         }
     }
 
@@ -49,7 +72,7 @@ public struct CloudKitEvidence: Sendable {
     /// Evidence that SwiftData models declared (or containers built) in `file` sync, or nil. Only the stores
     /// `counts` accepts are asked (every store by default): the ones that hold a model, or that a container
     /// builds.
-    public func swiftData(for file: String, counting counts: (StoreConfiguration) -> Bool = { _ in true }) -> String? {
+    public func swiftData(for file: String, counting counts: (StoreConfiguration) -> Bool = { _ in true }) -> CloudKitProof? {
         switch mode {
         case .off: return nil
         case .on: return Self.forced
@@ -59,10 +82,13 @@ public struct CloudKitEvidence: Sendable {
             for store in scope.stores where counts(store) {
                 switch store.kind {
                 case .swiftDataCloudKit:
-                    return scope.described("`cloudKitDatabase` at \(layout.shown(store.location))")
+                    return scope.described("`cloudKitDatabase` at \(layout.shown(store.location))",
+                                           notes: [FindingNote("this store syncs with CloudKit (`cloudKitDatabase`)", at: store.location)])
                 case .swiftDataAutomatic:
                     if let entitlements = scope.entitlements {
-                        return scope.described("the default configuration at \(layout.shown(store.location)) with CloudKit in \(layout.shown(entitlements))")
+                        return scope.described("the default configuration at \(layout.shown(store.location)) with CloudKit in \(layout.shown(entitlements))",
+                                               notes: [FindingNote("this store syncs with CloudKit by default", at: store.location),
+                                                       entitlementsNote(entitlements)])
                     }
                 default: break
                 }
@@ -73,12 +99,12 @@ public struct CloudKitEvidence: Sendable {
 
     /// Evidence that the Core Data model at `modelPath` syncs: a CloudKit container that loads it by name
     /// (or by a name the index cannot read) in a target that holds the model, or the configuration.
-    public func coreData(modelName: String, modelPath: String) -> String? {
+    public func coreData(modelName: String, modelPath: String) -> CloudKitProof? {
         coreDataContainer(for: modelPath) { $0 == nil || $0 == modelName }
     }
 
     /// Evidence that a Core Data store built in `file` syncs.
-    public func coreDataAny(for file: String) -> String? {
+    public func coreDataAny(for file: String) -> CloudKitProof? {
         coreDataContainer(for: file) { _ in true }
     }
 
@@ -86,7 +112,7 @@ public struct CloudKitEvidence: Sendable {
     /// file says what every one of them is (inline, or bound to a name the container uses); nil when each is
     /// local or in memory. A container whose configurations are built elsewhere is judged by its file's
     /// targets, as any store built there.
-    public func swiftData(containerAt location: SourceLocation, configurationCount: Int?) -> String? {
+    public func swiftData(containerAt location: SourceLocation, configurationCount: Int?) -> CloudKitProof? {
         let own = stores.filter { $0.container == location }
         guard let configurationCount, !own.isEmpty, own.count >= configurationCount else { return swiftData(for: location.file) }
         return swiftData(for: location.file) { $0.container == location }
@@ -95,7 +121,7 @@ public struct CloudKitEvidence: Sendable {
     /// Evidence that the Core Data container bound to `name` in `file` (`container` for `container.loadPersistentStores`)
     /// syncs: nil when every container of that name built in the file is local or in memory; the file's
     /// targets decide when the file builds none of that name.
-    public func coreData(containerNamed name: String, in file: String) -> String? {
+    public func coreData(containerNamed name: String, in file: String) -> CloudKitProof? {
         guard mode == .auto else { return coreDataAny(for: file) }
         let named = stores.filter { $0.location.file == file && $0.bindingName == name && [.coreDataCloudKit, .coreDataLocal, .inMemory].contains($0.kind) }
         guard !named.isEmpty else { return coreDataAny(for: file) }
@@ -103,7 +129,7 @@ public struct CloudKitEvidence: Sendable {
         return coreDataAny(for: file)
     }
 
-    private func coreDataContainer(for file: String, loading matches: (String?) -> Bool) -> String? {
+    private func coreDataContainer(for file: String, loading matches: (String?) -> Bool) -> CloudKitProof? {
         switch mode {
         case .off: return nil
         case .on: return Self.forced
@@ -111,10 +137,17 @@ public struct CloudKitEvidence: Sendable {
         }
         for scope in scopes(for: file) {
             if let store = scope.stores.first(where: { $0.kind == .coreDataCloudKit && matches($0.modelName) }) {
-                return scope.described("`NSPersistentCloudKitContainer` at \(layout.shown(store.location))")
+                var notes = [FindingNote("this container syncs with CloudKit", at: store.location)]
+                if let entitlements = scope.entitlements { notes.append(entitlementsNote(entitlements)) }
+                return scope.described("`NSPersistentCloudKitContainer` at \(layout.shown(store.location))", notes: notes)
             }
         }
         return nil
+    }
+
+    /// A note at the line of the entitlements that turns CloudKit on.
+    private func entitlementsNote(_ path: String) -> FindingNote {
+        FindingNote("CloudKit is turned on here", at: SourceLocation(file: path, line: cloudKitEntitlementLines[path] ?? 1, column: 1))
     }
 
     /// One warning line for an entitlements file that is not a property list dictionary: it is then

@@ -61,4 +61,17 @@ extension RuleDescription {
     package func finding(inModel model: CoreDataModel, line: Int, _ message: String) -> Finding {
         Finding(ruleID: id, ruleName: name, severity: severity, message: message, file: model.path, line: line, column: 1)
     }
+
+    /// A finding of one of the rule's declared messages, its blanks filled from `arguments`.
+    package func finding(at location: SourceLocation, _ message: RuleMessage, _ arguments: [String: String] = [:],
+                         notes: [FindingNote] = [], confidence: Confidence = .high) -> Finding {
+        Finding(ruleID: id, ruleName: name, severity: severity, message: message.text(arguments), file: location.file,
+                line: location.line, column: location.column, arguments: arguments, messageID: message.id, notes: notes,
+                confidence: confidence)
+    }
+
+    package func finding(inModel model: CoreDataModel, line: Int, _ message: RuleMessage, _ arguments: [String: String] = [:],
+                         notes: [FindingNote] = [], confidence: Confidence = .high) -> Finding {
+        finding(at: SourceLocation(file: model.path, line: line, column: 1), message, arguments, notes: notes, confidence: confidence)
+    }
 }

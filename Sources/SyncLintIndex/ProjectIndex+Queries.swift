@@ -8,12 +8,14 @@ extension ProjectIndex {
         case .containerCloudKitEvidence(let file, let containers):
             let evidence = containers.isEmpty ? cloudKit.swiftData(for: file)
                 : containers.lazy.compactMap { self.cloudKitEvidence(forContainerAt: $0) }.first
-            return evidence.map { IndexAnswer([$0]) }
+            return evidence.map { IndexAnswer([$0.text], notes: $0.notes) }
         case .coreDataContainerCloudKitEvidence(let file, let name):
             let evidence = name.map { cloudKit.coreData(containerNamed: $0, in: file) } ?? cloudKit.coreDataAny(for: file)
-            return evidence.map { IndexAnswer([$0]) }
+            return evidence.map { IndexAnswer([$0.text], notes: $0.notes) }
         case .blockingCallee(let reference):
-            return blockingCallee(of: reference).map { IndexAnswer([layout.shown($0.location)]) }
+            return blockingCallee(of: reference).map { callee in
+                IndexAnswer([layout.shown(callee.location)], notes: [FindingNote("the function that blocks is here", at: callee.location)])
+            }
         case .firstMethod(let typeName, let names):
             let methods = methods(of: typeName)
             return names.first { name in methods.contains { $0.name == name } }.map { IndexAnswer([$0]) }
@@ -27,22 +29,26 @@ extension ProjectIndex {
                 if case .ifHandleCancelled = site.cancellation { return isCancellable(site.cancellation) }
                 return false
             }
-            return caller.map { IndexAnswer([$0.caller.name, layout.shown($0.location)]) }
+            return caller.map { IndexAnswer([$0.caller.name, layout.shown($0.location)],
+                                            notes: [FindingNote("awaited here by the task that is cancelled", at: $0.location)]) }
         case .helperWritesOffMain(let helper, let registration, let names):
             guard let write = writesOnCallersThread(of: helper).first,
                   let notification = offMainNotification(of: registration, names: names) else { return nil }
             // Where the helper is: it is another function, often in another file.
-            let at = summary(of: helper).map { " (\(layout.shown($0.location)))" } ?? ""
+            let helperSummary = summary(of: helper)
+            let at = helperSummary.map { " (\(layout.shown($0.location)))" } ?? ""
+            let notes = helperSummary.map { [FindingNote("`\(helper.name)` is declared here", at: $0.location)] } ?? []
             return write.function.name == helper.name
-                ? IndexAnswer(variant: 0, [write.write.property, notification, at])
-                : IndexAnswer(variant: 1, [write.write.property, write.function.name, notification, at])
+                ? IndexAnswer(variant: 0, [write.write.property, notification, at], notes: notes)
+                : IndexAnswer(variant: 1, [write.write.property, write.function.name, notification, at], notes: notes)
         case .uniqueKey(let model, let configured, let setKeys):
             return uniqueKeys(of: model, configured: configured).first { setKeys.contains($0.arguments[0]) }
         case .overwrittenHandle(let name, let typeName, let functionKey, let helpers):
             guard let property = property(name, of: typeName), property.isStoredVar else { return nil }
             if cancelledElsewhere(name, typeName: typeName, function: functionKey, helpers: helpers) { return nil }
             if let careful = restartedHandles(ofType: typeName).first(where: { $0.property == name && $0.starter != functionKey }) {
-                return IndexAnswer(variant: 1, [careful.starter.name])
+                let notes = summary(of: careful.starter).map { [FindingNote("`\(careful.starter.name)` cancels `\(name)` before restarting it", at: $0.location)] }
+                return IndexAnswer(variant: 1, [careful.starter.name], notes: notes ?? [])
             }
             return IndexAnswer(variant: 0)
         case .restartedLoad(let method, let typeName, let functionKey, let cancellation, let helpers):
@@ -63,8 +69,10 @@ extension ProjectIndex {
             let callers = callSites(of: functionKey)
             if !callers.isEmpty, callers.allSatisfy({ $0.caller == careful.starter
                 || $0.cancellation == .ifHandleCancelled(typeName: typeName, property: name) }) { return nil }
-            let starterPlace = summary(of: careful.starter).map { " (\(layout.shown($0.location)))" } ?? ""
-            return IndexAnswer([name, careful.starter.name, starterPlace])
+            let starter = summary(of: careful.starter)
+            let starterPlace = starter.map { " (\(layout.shown($0.location)))" } ?? ""
+            return IndexAnswer([name, careful.starter.name, starterPlace],
+                               notes: starter.map { [FindingNote("`\(careful.starter.name)` cancels `\(name)` before starting the load", at: $0.location)] } ?? [])
         case .offMainCaller(let key, let names):
             let places = executionContexts(of: key).compactMap { place -> (order: String, answer: IndexAnswer)? in
                 switch place {
@@ -104,8 +112,9 @@ extension ProjectIndex {
             guard chain.count == members.count, let property = chain.last else { return nil }
             let ownerType = chain.count >= 2 ? chain[chain.count - 2].typeName ?? "" : rootType
             if property.isComputed {
-                let isModelOwner = isPersistentModel(ownerType) || isObservable(ownerType) || ownerType.hasSuffix("ViewModel")
-                return isModelOwner ? IndexAnswer(variant: 0) : nil
+                if isPersistentModel(ownerType) || isObservable(ownerType) { return IndexAnswer(variant: 0) }
+                // An owner known only by its name (`…ViewModel`): a guess, so medium.
+                return ownerType.hasSuffix("ViewModel") ? IndexAnswer(variant: 0, confidence: .medium) : nil
             }
             guard property.isStoredVar, isPersistentModel(ownerType) else { return nil }
             return IndexAnswer(variant: 1, [property.name])
@@ -138,13 +147,15 @@ extension ProjectIndex {
             keys += unique.map { IndexAnswer(variant: 1, [$0.name]) }
             let fetched = (fetchKeysByModel[model] ?? []).filter { codeKind(of: $0.location) == .app }
             for key in fetched where properties.contains(where: { $0.name == key.property }) && !has(key.property) {
-                keys.append(IndexAnswer(variant: 2, [key.property, layout.shown(key.location), evidence]))
+                keys.append(IndexAnswer(variant: 2, [key.property, layout.shown(key.location), evidence.text],
+                                        notes: [FindingNote("the app looks it up by `\(key.property)` here", at: key.location)] + evidence.notes))
             }
         }
         let doc = declarations(of: model).map(\.docComment).joined(separator: "\n")
         for line in doc.split(separator: "\n") where Self.statesUniqueness(String(line)) {
             for property in properties where line.contains("`\(property.name)`") && !has(property.name) {
-                keys.append(IndexAnswer(variant: 3, [property.name]))
+                // Decided from the words of a comment, not from code: medium.
+                keys.append(IndexAnswer(variant: 3, [property.name], confidence: .medium))
             }
         }
         return keys
@@ -172,15 +183,22 @@ extension ProjectIndex {
 }
 
 extension PendingFinding {
-    /// The message when the finding holds against the finished index, else nil.
+    /// The message when the finding holds against the finished index, else nil: the template picked (by the
+    /// answer's variant, for a query), filled from the walk's arguments and the answer's (`0`, `1`, ..., and the
+    /// names `answerArguments` gives them), with the walk's notes and the answer's, and the lower confidence.
     package func message(in index: ProjectIndex) -> FindingMessage? {
         if let condition, !index.holds(condition) { return nil }
         if let query {
             guard let answer = index.answer(query), messages.indices.contains(answer.variant) else { return nil }
-            var facts = arguments
+            var facts = arguments.merging(MessageTemplate.positional(answer.arguments)) { walk, _ in walk }
             for (name, value) in zip(answerArguments, answer.arguments) where !name.isEmpty { facts[name] = value }
-            return FindingMessage(MessageTemplate.fill(messages[answer.variant], answer.arguments), arguments: facts)
+            return FindingMessage(MessageTemplate.fill(messages[answer.variant], facts), arguments: facts,
+                                  id: messageID(variant: answer.variant), notes: notes + answer.notes,
+                                  confidence: min(confidence, answer.confidence ?? .high))
         }
-        return message.map { FindingMessage($0, arguments: arguments) }
+        return message.map {
+            FindingMessage(MessageTemplate.fill($0, arguments), arguments: arguments, id: messageID(variant: 0), notes: notes,
+                           confidence: confidence)
+        }
     }
 }

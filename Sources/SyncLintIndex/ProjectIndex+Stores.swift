@@ -3,7 +3,7 @@ extension ProjectIndex {
     /// Evidence that a store holding the SwiftData model `model` (declared in `file`) syncs: the stores of
     /// the targets that compile `file`, less those known to hold other models only. A model registered only
     /// in a container set to `cloudKitDatabase: .none` gets none, even next to a synced container.
-    public func cloudKitEvidence(forModel model: String, declaredIn file: String) -> String? {
+    public func cloudKitEvidence(forModel model: String, declaredIn file: String) -> CloudKitProof? {
         cloudKit.swiftData(for: file) { self.store($0, mayHold: model) }
     }
 
@@ -16,7 +16,7 @@ extension ProjectIndex {
     }
 
     /// Evidence that the SwiftData container created at `location` syncs (see `CloudKitEvidence.swiftData(containerAt:)`).
-    public func cloudKitEvidence(forContainerAt location: SourceLocation) -> String? {
+    public func cloudKitEvidence(forContainerAt location: SourceLocation) -> CloudKitProof? {
         let container = containerFacts[location]
         return cloudKit.swiftData(containerAt: location, configurationCount: container?.configurationCount ?? 0)
     }

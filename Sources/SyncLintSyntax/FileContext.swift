@@ -187,6 +187,47 @@ public final class FileContext {
     public func report(_ node: some SyntaxProtocol, _ message: String, answering query: IndexQuery, when condition: IndexCondition? = nil) {
         report(node, [message], answering: query, when: condition)
     }
+
+    // Declared messages (`RuleMessage`, listed in the rule's `RuleDescription.messages`): the finding carries the
+    // message's id and `arguments`, which fill the template's `{name}` blanks and are the facts a fix reads.
+    // `notes` are related places (`note(_:at:)`); `confidence` is `.medium` where the rule decided from a name or
+    // a text, not a fact.
+
+    /// Reports the declared message at the node's first token; with `condition`, when the index says it holds.
+    public func report(_ node: some SyntaxProtocol, _ message: RuleMessage, _ arguments: [String: String] = [:],
+                       when condition: IndexCondition? = nil, notes: [FindingNote] = [], confidence: Confidence = .high) {
+        report(at: location(of: node), message, arguments, when: condition, notes: notes, confidence: confidence)
+    }
+
+    public func report(at location: SourceLocation, _ message: RuleMessage, _ arguments: [String: String] = [:],
+                       when condition: IndexCondition? = nil, notes: [FindingNote] = [], confidence: Confidence = .high) {
+        pendingFindings.append(PendingFinding(ruleID: currentRuleID, location: location, message: message.template, condition: condition,
+                                              arguments: arguments, messageIDs: [message.id], notes: notes, confidence: confidence))
+    }
+
+    /// Reports one of the declared messages, picked by the index's answer to `query` (`IndexAnswer.variant`), its
+    /// `{0}`, `{1}`, ... blanks filled by the answer (also named by `answerArguments`), the rest by `arguments`.
+    public func report(_ node: some SyntaxProtocol, _ messages: [RuleMessage], _ arguments: [String: String] = [:],
+                       answering query: IndexQuery, when condition: IndexCondition? = nil, answerArguments: [String] = [],
+                       notes: [FindingNote] = [], confidence: Confidence = .high) {
+        pendingFindings.append(PendingFinding(ruleID: currentRuleID, location: location(of: node), message: nil, condition: condition,
+                                              query: query, messages: messages.map(\.template), arguments: arguments,
+                                              answerArguments: answerArguments, messageIDs: messages.map(\.id), notes: notes,
+                                              confidence: confidence))
+    }
+
+    /// `report(_:_:_:answering:when:answerArguments:notes:confidence:)` with one message.
+    public func report(_ node: some SyntaxProtocol, _ message: RuleMessage, _ arguments: [String: String] = [:],
+                       answering query: IndexQuery, when condition: IndexCondition? = nil, answerArguments: [String] = [],
+                       notes: [FindingNote] = [], confidence: Confidence = .high) {
+        report(node, [message], arguments, answering: query, when: condition, answerArguments: answerArguments, notes: notes,
+               confidence: confidence)
+    }
+
+    /// A note for a finding: `text` about the place of `node` ("the task starts here").
+    public func note(_ text: String, at node: some SyntaxProtocol) -> FindingNote {
+        FindingNote(text, at: location(of: node))
+    }
 }
 
 /// Line starts of a source text, for turning UTF-8 offsets into 1-based line and UTF-8 column, as

@@ -117,6 +117,9 @@ struct Lint: ParsableCommand {
     @Flag(help: "Exit 0 when the paths hold no Swift file, entitlements or Core Data model (default: an error).")
     var allowZeroLintableFiles = false
 
+    @Option(help: "The lowest confidence shown: high (the default, also the configuration's `confidence`), or medium to add findings a rule decided from a name or a text.")
+    var confidence: String?
+
     func run() throws {
         let runStart = DispatchTime.now().uptimeNanoseconds
         if let reporter, case .failure(let problem) = ReporterKind.named(reporter) { throw ValidationError(problem.description) }
@@ -125,8 +128,15 @@ struct Lint: ParsableCommand {
         for rule in onlyRules where !known.contains(rule) {
             throw ValidationError(Explain.unknownRule(rule, in: " in --only-rule"))
         }
+        let shownConfidence = try confidence.map { name in
+            guard let value = Confidence(rawValue: name) else {
+                throw ValidationError("--confidence must be high or medium, not '\(name)'")
+            }
+            return value
+        }
         let standardInput = try readStandardInput()
-        let configuration = try loadConfiguration()
+        var configuration = try loadConfiguration()
+        if let shownConfidence { configuration.confidence = shownConfidence }
         // cannot fail: both names were checked, the configuration's when it was read.
         let reporterKind = try ReporterKind.named(reporter ?? configuration.reporter ?? ReporterKind.xcode.rawValue).get()
         let strict = strict || configuration.strict
@@ -138,7 +148,7 @@ struct Lint: ParsableCommand {
         }
         // An explicit --config decides alone, as in SwiftLint; else nested .synclint.yml files refine it.
         let configurations = ConfigurationTree(main: configuration, nestedLookup: config == nil, appliesMainIncluded: paths.isEmpty && !useStdin,
-                                               forcedOnlyRules: onlyRules.isEmpty ? nil : onlyRules)
+                                               forcedOnlyRules: onlyRules.isEmpty ? nil : onlyRules, rules: RuleRegistry.allDescriptions)
         Linter.measuresListeners = timings
         let targets = standardInput != nil ? [] : paths.isEmpty ? (configuration.included.isEmpty ? [currentFolder] : configurations.includedRoots) : paths
         // Where report paths and baseline identities are relative to: the buffer's path stands for the buffer.
@@ -214,7 +224,13 @@ struct Lint: ParsableCommand {
                 throw ExitCode(status)
             }
         }
-        if !quiet { standardError(Self.summary(findings: report.findings, files: result.lintableFiles)) }
+        if !quiet {
+            if result.hiddenByConfidence > 0 {
+                let count = result.hiddenByConfidence
+                standardError("\(count) medium-confidence finding\(count == 1 ? "" : "s") not shown; --confidence medium shows them")
+            }
+            standardError(Self.summary(findings: report.findings, files: result.lintableFiles))
+        }
         if timings {
             let now = DispatchTime.now().uptimeNanoseconds
             for line in Self.timingLines(result.timings, files: result.filesLinted, report: Double(now - reportStart) / 1e9,
@@ -322,7 +338,6 @@ struct Lint: ParsableCommand {
 
 /// `--config FILE`, else the nearest `.synclint.yml` for the paths (`ConfigurationDiscovery`), else the defaults.
 func loadLintConfiguration(explicit: String?, paths: [String]) throws -> Configuration {
-    let known = Set(RuleRegistry.allDescriptions.map(\.id))
     let path: String
     if let explicit {
         path = explicit
@@ -332,7 +347,7 @@ func loadLintConfiguration(explicit: String?, paths: [String]) throws -> Configu
         path = found
     }
     do {
-        return try Configuration.load(path: path, knownRuleIDs: known)
+        return try Configuration.load(path: path, rules: RuleRegistry.allDescriptions)
     } catch let error as Configuration.LoadError {
         throw ValidationError(error.description)
     }

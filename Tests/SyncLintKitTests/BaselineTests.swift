@@ -20,7 +20,7 @@ struct BaselineTests {
         var configuration = Configuration()
         configuration.onlyRules = ["task_without_id"]
         let result = Linter.lint(paths: [folder.path], configuration: configuration)
-        return LintReport(findings: result.findings, root: ProjectRoot.resolve(paths: [folder.path], currentFolder: "/nonexistent"))
+        return LintReport(findings: result.findings, rules: RuleRegistry.allDescriptions, root: ProjectRoot.resolve(paths: [folder.path], currentFolder: "/nonexistent"))
     }
 
     private func project(_ view: String) throws -> URL {

@@ -28,7 +28,7 @@ struct ColumnTests {
     @Test func everyReporterPrintsTheScalarColumn() throws {
         let finding = try #require(Self.finding)
         let column = finding.column
-        let report = LintReport(findings: [finding], root: "/proj", text: { $0 == Self.path ? Self.source : nil })
+        let report = LintReport(findings: [finding], rules: RuleRegistry.allDescriptions, root: "/proj", text: { $0 == Self.path ? Self.source : nil })
         let expected: [ReporterKind: String] = [
             .xcode: "\(Self.path):2:\(column): warning:",
             .json: "\"character\" : \(column),",

@@ -18,7 +18,7 @@ struct ConfigurationLimitTests {
 
     private func loadError(_ yaml: String) -> String? {
         do {
-            _ = try Configuration.parse(yaml: yaml, path: "c.yml", baseFolder: "/", knownRuleIDs: Self.known)
+            _ = try Configuration.parse(yaml: yaml, path: "c.yml", baseFolder: "/", rules: RuleRegistry.allDescriptions)
             return nil
         } catch let error as Configuration.LoadError {
             return error.description
@@ -36,7 +36,7 @@ struct ConfigurationLimitTests {
 
     @Test func ordinaryAliasesStillWork() throws {
         let yaml = "shared: &rules [task_without_id]\ndisabled_rules: *rules\n"
-        let configuration = try Configuration.parse(yaml: yaml, path: "c.yml", baseFolder: "/", knownRuleIDs: Self.known)
+        let configuration = try Configuration.parse(yaml: yaml, path: "c.yml", baseFolder: "/", rules: RuleRegistry.allDescriptions)
         #expect(configuration.disabledRules == ["task_without_id"])
     }
 
@@ -64,7 +64,7 @@ struct ConfigurationLimitTests {
         let path = folder.appendingPathComponent("big.yml").path
         try ("# " + String(repeating: "x", count: 1_048_576)).write(toFile: path, atomically: true, encoding: .utf8)
         do {
-            _ = try Configuration.load(path: path, knownRuleIDs: Self.known)
+            _ = try Configuration.load(path: path, rules: RuleRegistry.allDescriptions)
             Issue.record("a configuration over 1 MiB was read")
         } catch let error as Configuration.LoadError {
             #expect(error.description == "error: \(path): configuration file is 1048578 bytes, over the limit of 1 MiB")

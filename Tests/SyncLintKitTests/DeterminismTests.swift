@@ -16,7 +16,7 @@ struct DeterminismTests {
         func render(parallel: Bool) -> [String] {
             let result = Linter.run(files: files, resources: resources, layout: ProjectLayout(), configuration: Configuration(), enableAllRules: true,
                                     parallel: parallel)
-            return ReporterKind.allCases.map { $0.render(result.findings) } + [result.warnings.joined(separator: "\n")]
+            return ReporterKind.allCases.map { $0.render(result.findings, rules: RuleRegistry.allDescriptions) } + [result.warnings.joined(separator: "\n")]
         }
         let serial = render(parallel: false)
         #expect(serial[0].split(separator: "\n").count > 30, "the samples give findings to compare")

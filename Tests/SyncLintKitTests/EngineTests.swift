@@ -42,8 +42,7 @@ struct EngineTests {
               strict: true
             mystery_key: 1
             """
-        let known = Set(RuleRegistry.allDescriptions.map(\.id))
-        let configuration = try Configuration.parse(yaml: yaml, path: "/p/.synclint.yml", baseFolder: "/p", knownRuleIDs: known)
+        let configuration = try Configuration.parse(yaml: yaml, path: "/p/.synclint.yml", baseFolder: "/p", rules: RuleRegistry.allDescriptions)
         #expect(configuration.disabledRules == ["task_without_id"])
         #expect(configuration.excluded == ["/p/Generated"])
         #expect(configuration.cloudKit == .off)
@@ -57,9 +56,8 @@ struct EngineTests {
     }
 
     @Test func nestedRuleOptionsReachTheRule() throws {
-        let known = Set(RuleRegistry.allDescriptions.map(\.id))
         let configuration = try Configuration.parse(yaml: "insert_without_duplicate_check:\n  logical_unique_keys: { Article: [url, slug] }\n",
-                                                    path: "c.yml", baseFolder: "/", knownRuleIDs: known)
+                                                    path: "c.yml", baseFolder: "/", rules: RuleRegistry.allDescriptions)
         #expect(configuration.ruleOptions["insert_without_duplicate_check"]?.stringListMap("logical_unique_keys") == ["Article": ["url", "slug"]])
         let code = "@Model final class Article { var url: URL? }\nfunc add(url: URL) { modelContext.insert(Article(url: url)) }"
         var only = configuration
@@ -70,18 +68,16 @@ struct EngineTests {
     }
 
     @Test func malformedYAMLNamesTheLine() {
-        let known = Set(RuleRegistry.allDescriptions.map(\.id))
         #expect {
-            try Configuration.parse(yaml: "disabled_rules: [a\nopt_in_rules: ]\n", path: "c.yml", baseFolder: "/", knownRuleIDs: known)
+            try Configuration.parse(yaml: "disabled_rules: [a\nopt_in_rules: ]\n", path: "c.yml", baseFolder: "/", rules: RuleRegistry.allDescriptions)
         } throws: { error in
             "\(error)".contains("malformed YAML at line") && !"\(error)".contains("\n")
         }
     }
 
     @Test func severityOverrideAndUnknownRuleWarning() throws {
-        let known = Set(RuleRegistry.allDescriptions.map(\.id))
         var configuration = try Configuration.parse(yaml: "only_rules: [task_without_id, no_such_rule]\ntask_without_id:\n  severity: error\n",
-                                                    path: "c.yml", baseFolder: "/", knownRuleIDs: known)
+                                                    path: "c.yml", baseFolder: "/", rules: RuleRegistry.allDescriptions)
         #expect(configuration.warnings == ["c.yml:1: warning: unknown rule 'no_such_rule' in only_rules"])
         configuration.cloudKit = .auto
         let result = Linter.lint(sources: [SourceInput(path: "/a.swift", text: Self.bad)], configuration: configuration)
@@ -137,7 +133,10 @@ struct EngineTests {
         let objects = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
         #expect(objects.count == 1)
         let object = try #require(objects.first)
-        #expect(Set(object.keys) == ["file", "line", "character", "severity", "type", "rule_id", "reason"])
+        // SwiftLint's fields, and SyncLint's own: the message id, the confidence and the notes.
+        #expect(Set(object.keys) == ["file", "line", "character", "severity", "type", "rule_id", "reason", "message_id", "confidence", "notes"])
+        #expect(object["message_id"] as? String == "default" && object["confidence"] as? String == "high")
+        #expect((object["notes"] as? [Any])?.isEmpty == true)
         #expect(object["file"] as? String == "/a b/C.swift")
         #expect(object["reason"] as? String == "say \"why\"\nhere")
         #expect(object["severity"] as? String == "Warning")

@@ -17,13 +17,13 @@ struct ExamplesTests {
 
     static let result = Linter.lint(paths: [examples], configuration: configuration)
     static var configuration: Configuration {
-        (try? Configuration.load(path: examples + "/.synclint.yml", knownRuleIDs: Set(RuleRegistry.allDescriptions.map(\.id))))
+        (try? Configuration.load(path: examples + "/.synclint.yml", rules: RuleRegistry.allDescriptions))
             ?? Configuration()
     }
 
     @Test func thereAreSampleApps() throws {
         #expect(Self.apps.count >= 1)
-        _ = try Configuration.load(path: Self.examples + "/.synclint.yml", knownRuleIDs: Set(RuleRegistry.allDescriptions.map(\.id)))
+        _ = try Configuration.load(path: Self.examples + "/.synclint.yml", rules: RuleRegistry.allDescriptions)
         #expect(Self.result.warnings.isEmpty, "\(Self.result.warnings)")
     }
 

@@ -13,6 +13,8 @@ struct FixTests {
     private func fix(_ code: String, rules: [String], unsafe: Bool = true) -> FixEngine.Result {
         var configuration = Configuration()
         configuration.onlyRules = rules
+        // Every finding the rule makes is fixed here, medium confidence too (shown findings are what `--fix` fixes).
+        configuration.confidence = .medium
         return FixEngine.fix(sources: [SourceInput(path: "/virtual/Example.swift", text: code)], configuration: configuration,
                              includeUnsafe: unsafe)
     }

@@ -43,7 +43,7 @@ struct NestedConfigurationTests {
         func path(_ relative: String) -> String { root.appendingPathComponent(relative).standardizedFileURL.path }
 
         func tree(nested: Bool = true) throws -> ConfigurationTree {
-            ConfigurationTree(main: try Configuration.load(path: path(".synclint.yml"), knownRuleIDs: NestedConfigurationTests.known),
+            ConfigurationTree(main: try Configuration.load(path: path(".synclint.yml"), rules: RuleRegistry.allDescriptions),
                               nestedLookup: nested)
         }
 
@@ -122,7 +122,7 @@ struct NestedConfigurationTests {
         }
         try "disabled_rules: [cloudkit_unique_constraint]\ncloudkit: off\n"
             .write(to: folder.appendingPathComponent("B/.synclint.yml"), atomically: true, encoding: .utf8)
-        let main = try Configuration.load(path: folder.appendingPathComponent(".synclint.yml").path, knownRuleIDs: Self.known)
+        let main = try Configuration.load(path: folder.appendingPathComponent(".synclint.yml").path, rules: RuleRegistry.allDescriptions)
         let tree = ConfigurationTree(main: main, nestedLookup: true)
         let result = Linter.lint(paths: [folder.path], configurations: tree)
         let uniqueFindings = result.findings.filter { $0.ruleID == "cloudkit_unique_constraint" }
@@ -170,7 +170,7 @@ struct NestedConfigurationTests {
 
     @Test func mergeFollowsSwiftLintsChildConfigurationRules() throws {
         func parse(_ yaml: String) throws -> Configuration {
-            try Configuration.parse(yaml: yaml, path: "c.yml", baseFolder: "/p", knownRuleIDs: Self.known)
+            try Configuration.parse(yaml: yaml, path: "c.yml", baseFolder: "/p", rules: RuleRegistry.allDescriptions)
         }
         let parent = try parse("""
             disabled_rules: [task_without_id]
@@ -207,14 +207,14 @@ struct NestedConfigurationTests {
         let optIn = Set(RuleRegistry.allDescriptions.filter(\.isOptIn).map(\.id))
         #expect(optIn.count > 3)
         let all = try Configuration.parse(yaml: "opt_in_rules: [all]\ndisabled_rules: [on_appear_task]\n", path: "c.yml",
-                                          baseFolder: "/", knownRuleIDs: Self.known)
+                                          baseFolder: "/", rules: RuleRegistry.allDescriptions)
         #expect(all.warnings.isEmpty, "\(all.warnings)")
         let enabled = Linter.enabledRules(configuration: all, enableAllRules: false)
         #expect(enabled == Self.known.subtracting(["on_appear_task"]))
         #expect(!enabled.contains("all"))
-        let only = try Configuration.parse(yaml: "only_rules: [all]\n", path: "c.yml", baseFolder: "/", knownRuleIDs: Self.known)
+        let only = try Configuration.parse(yaml: "only_rules: [all]\n", path: "c.yml", baseFolder: "/", rules: RuleRegistry.allDescriptions)
         #expect(Linter.enabledRules(configuration: only, enableAllRules: false) == Self.known)
-        let disabled = try Configuration.parse(yaml: "disabled_rules:\n  - all\n", path: "c.yml", baseFolder: "/", knownRuleIDs: Self.known)
+        let disabled = try Configuration.parse(yaml: "disabled_rules:\n  - all\n", path: "c.yml", baseFolder: "/", rules: RuleRegistry.allDescriptions)
         #expect(disabled.warnings == ["c.yml:2: warning: 'all' is accepted in opt_in_rules and only_rules, not in disabled_rules"])
         // On code: an opt-in rule fires with `all` and not without it.
         let code = "@Model final class Item { var title: String = \"\" }\n"
@@ -267,7 +267,7 @@ struct PathPatternTests {
             try "let x = 1\n".write(to: url, atomically: true, encoding: .utf8)
         }
         let configuration = try Configuration.parse(yaml: "excluded: [\"**/Generated\", \"Sources/*/*Mock.swift\"]\n",
-                                                    path: "c.yml", baseFolder: folder.path, knownRuleIDs: [])
+                                                    path: "c.yml", baseFolder: folder.path, rules: [])
         let found = FileDiscovery.discover(paths: [folder.path], excluded: configuration.excluded).swiftFiles
         #expect(found.map { String($0.dropFirst(folder.standardizedFileURL.path.count + 1)) } == ["Sources/App/View.swift", "Sources/Kit/Thing.swift"])
 
@@ -302,7 +302,7 @@ struct ConfigurationWarningTests {
 
     @Test func eachMistakeWarnsWithItsLine() throws {
         let configuration = try Configuration.parse(yaml: Self.yaml, path: "/p/.synclint.yml", baseFolder: "/p",
-                                                    knownRuleIDs: NestedConfigurationTests.known)
+                                                    rules: RuleRegistry.allDescriptions)
         #expect(configuration.warnings == [
             "/p/.synclint.yml:3: warning: unknown rule 'task_without_idd' in disabled_rules; did you mean 'task_without_id'?",
             "/p/.synclint.yml:4: warning: unknown key 'reportr'; did you mean 'reporter'?",

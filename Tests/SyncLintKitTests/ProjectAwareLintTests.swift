@@ -167,7 +167,10 @@ struct ProjectAwareLintTests {
         let edited = try Repository.run(["lint", "--use-stdin", "--stdin-path", "Model.swift"], in: folder, input: Self.model)
         #expect(edited.status == 1, "the unsaved edit adds a unique constraint: \(edited.stderr)")
         #expect(edited.stdout.hasPrefix("\(path):3:29: error: "), "\(edited.stdout)")
-        #expect(edited.stdout.hasSuffix("(cloudkit_unique_constraint)\n"))
+        // The finding's line, then a note at the store that syncs (in Store.swift, on disk).
+        let lines = edited.stdout.split(separator: "\n")
+        #expect(lines.first?.hasSuffix("(cloudkit_unique_constraint)") == true && lines.count == 2, "\(edited.stdout)")
+        #expect(lines.last?.contains("Store.swift:3:") == true && lines.last?.contains(": note: this store syncs with CloudKit") == true)
         #expect(edited.stderr == "Done linting! Found 1 violation, 1 serious in 1 file.\n", "\(edited.stderr)")
 
         // A new view: that `Note` is a persistent model is known only from Model.swift, on disk.

@@ -158,6 +158,29 @@ struct ReporterTests {
         #expect(ReporterKind.html.render(Self.empty).contains("No findings."))
     }
 
+    /// Notes follow their finding as compilers print them (Xcode), as objects (JSON), and in the page (HTML), with
+    /// the finding's confidence and message id.
+    @Test func reportersPrintNotesConfidenceAndMessageIDs() throws {
+        let finding = SARIFReporterTests.withNotes
+        #expect(XcodeReporter.render([finding]) == """
+            /tmp/with space/Loader.swift:5:27: warning: this exit leaves `isLoading` true (loading_state_not_reset)
+            /tmp/with space/Loader.swift:4:9: note: `isLoading` is set to true here
+            /elsewhere/App.entitlements:7:1: note: CloudKit is turned on here
+
+            """)
+        let objects = try #require(try JSONSerialization.jsonObject(with: Data(JSONReporter.render([finding]).utf8)) as? [[String: Any]])
+        #expect(objects.first?["confidence"] as? String == "medium" && objects.first?["message_id"] as? String == "exit_leaves_flag_set")
+        let notes = try #require(objects.first?["notes"] as? [[String: Any]])
+        #expect(notes.map { $0["reason"] as? String } == ["`isLoading` is set to true here", "CloudKit is turned on here"])
+        #expect(notes.map { $0["line"] as? Int } == [4, 7] && notes.first?["character"] as? Int == 9)
+        #expect(notes.first?["file"] as? String == "/tmp/with space/Loader.swift")
+        let html = ReporterKind.html.render(LintReport(findings: [finding], rules: RuleRegistry.allDescriptions, root: "/tmp", locate: false))
+        #expect(html.contains("<span class=\"confidence medium\">medium confidence</span>"))
+        #expect(html.contains("<li><span class=\"loc\">with space/Loader.swift:4:9</span>note: <code>isLoading</code> is set to true here</li>"))
+        #expect(html.contains("<li><span class=\"loc\">/elsewhere/App.entitlements:7:1</span>note: CloudKit is turned on here</li>"))
+        #expect(ReporterKind.html.render(Self.report).contains("<span class=\"confidence high\">high confidence</span>"))
+    }
+
     @Test func firstSentenceSkipsPeriodsInCode() {
         #expect(RuleDocumentation.firstSentence("Finds `.task { }` on a view. It restarts.") == "Finds `.task { }` on a view.")
         #expect(RuleDocumentation.firstSentence("  Finds `x.y`\n   here") == "Finds `x.y` here")

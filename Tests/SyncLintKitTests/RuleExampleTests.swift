@@ -20,6 +20,36 @@ struct RuleExampleTests {
         }
     }
 
+    /// Every finding of a triggering example carries one of the rule's declared message ids, its text has every
+    /// blank of that template filled, and where the example says which message, notes or confidence it expects,
+    /// the findings have exactly those.
+    @Test(arguments: ruleIDs)
+    func triggeringExamplesCarryTheirMessagesNotesAndConfidence(ruleID: String) throws {
+        let description = try #require(RuleRegistry.description(of: ruleID))
+        #expect(!description.messages.isEmpty, "\(ruleID) declares no messages")
+        #expect(Set(description.messages.map(\.id)).count == description.messages.count, "\(ruleID) declares a message id twice")
+        for example in description.triggeringExamples {
+            let found = findings(MarkedSource(example.code).text, ruleID: ruleID, options: example.options, kind: example.kind)
+            for finding in found {
+                let message = description.message(finding.messageID)
+                #expect(message != nil, "\(ruleID) reported the undeclared message id '\(finding.messageID)'")
+                for blank in MessageTemplate.blanks(in: message?.template ?? "") {
+                    #expect(!finding.message.contains("{\(blank)}"), "\(ruleID)'s message '\(finding.messageID)' left {\(blank)} unfilled: \(finding.message)")
+                }
+            }
+            if !example.messageIDs.isEmpty {
+                let expected = example.messageIDs.count == 1 ? Array(repeating: example.messageIDs[0], count: found.count) : example.messageIDs
+                #expect(found.map(\.messageID) == expected, "\(ruleID) reported messages \(found.map(\.messageID)), expected \(expected) in:\n\(example.code)")
+            }
+            if let notes = example.notes {
+                #expect(found.flatMap { $0.notes.map(\.text) } == notes, "\(ruleID) gave notes \(found.flatMap(\.notes)), expected \(notes)")
+            }
+            if let confidence = example.confidence {
+                #expect(found.allSatisfy { $0.confidence == confidence }, "\(ruleID) gave \(found.map(\.confidence)), expected \(confidence)")
+            }
+        }
+    }
+
     @Test(arguments: ruleIDs)
     func nonTriggeringExamplesStayQuiet(ruleID: String) throws {
         let description = try #require(RuleRegistry.description(of: ruleID))
@@ -54,6 +84,11 @@ struct RuleExampleTests {
 
     private func positions(_ code: String, ruleID: String, options: [String: OptionValue],
                            kind: RuleExample.Kind = .swift) -> [MarkedSource.Position] {
+        findings(code, ruleID: ruleID, options: options, kind: kind).map { MarkedSource.Position(line: $0.line, column: $0.column) }
+    }
+
+    /// The rule's findings on the example (medium confidence included), in source order.
+    private func findings(_ code: String, ruleID: String, options: [String: OptionValue], kind: RuleExample.Kind = .swift) -> [Finding] {
         let findings: [Finding]
         switch kind {
         case .swift:
@@ -66,10 +101,7 @@ struct RuleExampleTests {
             let model = ResourceFile(path: "/virtual/Model.xcdatamodeld/Model.xcdatamodel/contents", kind: .coreDataModel, text: code)
             findings = Harness.findings(sources: [app], rules: [ruleID], options: [ruleID: options], resources: [model])
         }
-        return findings
-            .filter { $0.ruleID == ruleID }
-            .map { MarkedSource.Position(line: $0.line, column: $0.column) }
-            .sorted(by: order)
+        return findings.filter { $0.ruleID == ruleID }.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
     }
 
     private func order(_ lhs: MarkedSource.Position, _ rhs: MarkedSource.Position) -> Bool {

@@ -81,7 +81,7 @@ struct ReportContentTests {
     }
 
     @Test func htmlHeaderNamesTheFolderNotItsPath() {
-        let report = LintReport(findings: [], root: "/home/someone/Projects/MyApp", locate: false)
+        let report = LintReport(findings: [], rules: RuleRegistry.allDescriptions, root: "/home/someone/Projects/MyApp", locate: false)
         let html = HTMLReporter.render(report)
         #expect(!html.contains("/home/someone"), "the report names no path of the user's machine")
         #expect(html.contains("<p class=\"meta\">MyApp · "))
@@ -92,7 +92,7 @@ struct ReportContentTests {
     @Test func helpLinksOnlyWhereADocumentationURLIsSet() throws {
         let finding = Finding(ruleID: "task_without_id", ruleName: "Task without id", severity: .warning, message: "m",
                               file: "/p/A.swift", line: 1, column: 1)
-        let bare = LintReport(findings: [finding], root: "/p", locate: false)
+        let bare = LintReport(findings: [finding], rules: RuleRegistry.allDescriptions, root: "/p", locate: false)
         #expect(RuleDocumentation.documentationURL == nil && bare.helpURL(for: "task_without_id") == nil)
         #expect(!SARIFReporter.render(bare).contains("helpUri") && !SARIFReporter.render(bare).contains("informationUri"))
         #expect(!MarkdownReporter.render(bare).contains("]("))

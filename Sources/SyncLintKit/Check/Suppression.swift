@@ -190,10 +190,14 @@ struct SuppressionOutcome {
                           !used.contains("\(path)\u{1f}\(index)\u{1f}\(ruleID)"),
                           let description = descriptions[superfluousID] else { continue }
                     let what = ruleID == "all" ? "no finding" : "no \(ruleID) finding"
+                    // The rule declares its one message; the engine fills its blanks.
+                    let arguments = ["command": directive.command, "rule": ruleID, "what": what, "scope": scope(of: directive)]
+                    let message = description.messages.first
+                        ?? RuleMessage(RuleMessage.defaultID, "`synclint:{command} {rule}` suppresses nothing ({what} {scope}); remove it")
                     superfluous.append(Finding(
                         ruleID: superfluousID, ruleName: description.name, severity: description.severity,
-                        message: "`synclint:\(directive.command) \(ruleID)` suppresses nothing (\(what) \(scope(of: directive))); remove it",
-                        file: path, line: directive.line, column: directive.column))
+                        message: message.text(arguments), file: path, line: directive.line, column: directive.column,
+                        arguments: arguments, messageID: message.id))
                 }
             }
         }

@@ -26,6 +26,9 @@ public struct Configuration: Sendable {
     public var reporter: String?
     /// `strict:`: exit 1 on any finding, as `--strict` (SwiftLint's key).
     public var strict = false
+    /// `confidence:`: the lowest confidence shown (`high` when unset: findings decided from a name or a text,
+    /// `medium`, are hidden); `--confidence` overrides it.
+    public var confidence: Confidence?
     /// `documentation_url:`: where the rule reference lives, for the help links of reports; without
     /// it (and without the build's own, `RuleDocumentation.documentationURL`), reports link nowhere.
     public var documentationURL: String?
@@ -40,6 +43,9 @@ public struct Configuration: Sendable {
     var excludedEntries: [(entry: String, line: Int)] = []
     /// Lines of the keys that apply to a whole run (`runWideKeys`), which a nested configuration cannot set.
     var runWideKeyLines: [String: Int] = [:]
+    /// The rules this configuration was read against (`parse(yaml:path:baseFolder:rules:)`): their ids are the
+    /// known ones, their options the ones checked, and `all` stands for them. The configuration names no rule itself.
+    public internal(set) var rules: [RuleDescription] = []
 
     public init() {}
 
@@ -49,15 +55,16 @@ public struct Configuration: Sendable {
 
     static let topLevelKeys: Set<String> = ["disabled_rules", "opt_in_rules", "only_rules", "included", "excluded", "cloudkit",
                                                   "baseline", "write_baseline", "allow_zero_lintable_files", "reporter", "strict",
-                                                  "documentation_url"]
+                                                  "documentation_url", "confidence"]
     /// Keys read only from the main configuration: one project index and one report serve the whole run.
     static let runWideKeys = ["baseline", "write_baseline", "cloudkit", "allow_zero_lintable_files", "reporter", "strict",
-                              "documentation_url"]
+                              "documentation_url", "confidence"]
     /// In `opt_in_rules`, every opt-in rule; in `only_rules`, every rule (SwiftLint's `all`).
     public static let allRules = "all"
 
-    /// Loads and validates a config file. Paths in `included`/`excluded` are relative to its folder.
-    public static func load(path: String, knownRuleIDs: Set<String>) throws -> Configuration {
+    /// Loads and validates a config file against the given rules (the command line passes every registered
+    /// rule's description). Paths in `included`/`excluded` are relative to its folder.
+    public static func load(path: String, rules: [RuleDescription]) throws -> Configuration {
         let data: [UInt8]
         switch SourceReader.readBytes(path, limit: ConfigurationLimits.maximumFileSize) {
         case .success(let bytes): data = bytes
@@ -71,12 +78,13 @@ public struct Configuration: Sendable {
             throw LoadError(description: "error: \(path): configuration is not UTF-8 text")
         }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        var configuration = try parse(yaml: text, path: path, baseFolder: folder, knownRuleIDs: knownRuleIDs)
+        var configuration = try parse(yaml: text, path: path, baseFolder: folder, rules: rules)
         configuration.file = URL(fileURLWithPath: path).standardizedFileURL.path
         return configuration
     }
 
-    public static func parse(yaml text: String, path: String, baseFolder: String, knownRuleIDs: Set<String>) throws -> Configuration {
+    public static func parse(yaml text: String, path: String, baseFolder: String, rules: [RuleDescription]) throws -> Configuration {
+        let knownRuleIDs = Set(rules.map(\.id))
         if let problem = ConfigurationLimits.nestingProblem(in: text) {
             throw LoadError(description: "error: \(path): configuration \(problem)")
         }
@@ -97,6 +105,7 @@ public struct Configuration: Sendable {
         }
         var configuration = Configuration()
         configuration.shownPath = path
+        configuration.rules = rules
         guard let composed else { return configuration }
         guard case .mapping(let mapping) = composed else {
             throw LoadError(description: "error: \(path): configuration must be a mapping of keys to values")
@@ -159,6 +168,13 @@ public struct Configuration: Sendable {
             }
             configuration.reporter = name
         }
+        if let (_, node) = entries["confidence"] {
+            let value = "\(Constructor.default.any(from: node))"
+            guard let confidence = Confidence(rawValue: value) else {
+                throw LoadError(description: "error: \(path):\(node.mark?.line ?? 1): 'confidence' must be high or medium, not '\(value)'")
+            }
+            configuration.confidence = confidence
+        }
         if let (_, node) = entries["documentation_url"] {
             guard let url = Constructor.default.any(from: node) as? String, !url.isEmpty else {
                 throw LoadError(description: "error: \(path): 'documentation_url' must be a URL")
@@ -188,7 +204,7 @@ public struct Configuration: Sendable {
                 warn(valueNode, "options of '\(key)' must be a mapping of option names to values, not \(Self.shape(of: valueNode)); ignored")
                 continue
             }
-            let declared = RuleRegistry.description(of: key)?.options ?? []
+            let declared = rules.first { $0.id == key }?.options ?? []
             var values: [String: OptionValue] = [:]
             for (nameNode, optionNode) in options {
                 let name = nameNode.string ?? "\(Constructor.default.any(from: nameNode))"
@@ -250,7 +266,7 @@ public struct Configuration: Sendable {
             result.disabledRules = child.disabledRules
             result.optInRules = child.optInRules
         } else if let parentOnly = onlyRules {
-            let everything = parentOnly.contains(Self.allRules) ? RuleRegistry.allDescriptions.map(\.id) : parentOnly
+            let everything = parentOnly.contains(Self.allRules) ? rules.map(\.id) : parentOnly
             result.onlyRules = (everything + child.optInRules.filter { !everything.contains($0) }).filter { !childDisabled.contains($0) }
         } else {
             result.disabledRules = disabledRules.filter { !childOptIn.contains($0) } + child.disabledRules.filter { !disabledRules.contains($0) }

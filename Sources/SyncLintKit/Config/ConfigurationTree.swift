@@ -29,7 +29,8 @@ public final class ConfigurationTree: @unchecked Sendable {
     public let forcedOnlyRules: [String]?
     let nestedLookup: Bool
     let appliesMainIncluded: Bool
-    let knownRuleIDs: Set<String>
+    /// The rules nested configurations are read against (`Configuration.load(path:rules:)`).
+    let rules: [RuleDescription]
     private let mainFolder: String?
     // Discovery and the engine's set-up ask from one thread, but the tree is shared by value-free
     // callers (fixes, editors), so its memo tables are guarded.
@@ -45,15 +46,16 @@ public final class ConfigurationTree: @unchecked Sendable {
     ///   - nestedLookup: false when the configuration was named explicitly (`--config`): it alone decides.
     ///   - appliesMainIncluded: true when the walk starts from the main configuration's `included`
     ///     (no path named): files must then match one of its entries.
+    ///   - rules: the rules nested configurations are read against; nil takes the main configuration's.
     public init(main: Configuration, nestedLookup: Bool, appliesMainIncluded: Bool = false, forcedOnlyRules: [String]? = nil,
-                knownRuleIDs: Set<String> = Set(RuleRegistry.allDescriptions.map(\.id))) {
+                rules: [RuleDescription]? = nil) {
         var main = main
         if let forcedOnlyRules { main.onlyRules = forcedOnlyRules }
         self.main = main
         self.forcedOnlyRules = forcedOnlyRules
         self.nestedLookup = nestedLookup
         self.appliesMainIncluded = appliesMainIncluded
-        self.knownRuleIDs = knownRuleIDs
+        self.rules = rules ?? main.rules
         mainFolder = main.file.map { Self.parent(of: $0) }
     }
 
@@ -197,7 +199,7 @@ public final class ConfigurationTree: @unchecked Sendable {
         let candidate = (folder == "/" ? "" : folder) + "/" + ConfigurationDiscovery.fileName
         if candidate != main.file, fileManager.fileExists(atPath: candidate) {
             do {
-                nested[candidate] = try Configuration.load(path: candidate, knownRuleIDs: knownRuleIDs)
+                nested[candidate] = try Configuration.load(path: candidate, rules: rules)
                 result.append(candidate)
             } catch let error as Configuration.LoadError {
                 loadErrors.append(error.description)

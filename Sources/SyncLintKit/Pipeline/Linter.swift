@@ -60,6 +60,8 @@ public struct LintResult: Sendable {
     public var lintableFiles = 0
     /// Rules that ran on some file: with nested configurations, the union of every file's rules.
     public var enabledRules: Set<String> = []
+    /// Findings left out because their confidence is below the configuration's `confidence` (`high` by default).
+    public var hiddenByConfidence = 0
 }
 
 /// The pipeline: discover → read and parse each file once (in parallel) → one walk per file that
@@ -281,7 +283,10 @@ public enum Linter {
         }
         let suppression = SuppressionOutcome.apply(findings, maps: suppressions, enabled: { group(of: $0).enabled },
                                                    descriptions: descriptions, superfluousID: RuleRegistry.unusedSuppressionRuleID)
-        findings = suppression.findings
+        // Shown by confidence after suppression, so a directive for a hidden finding is not reported as unused.
+        let minimumConfidence = configuration.confidence ?? .high
+        let hiddenByConfidence = suppression.findings.filter { $0.confidence < minimumConfidence }.count
+        findings = suppression.findings.filter { $0.confidence >= minimumConfidence }
         for index in findings.indices {
             if let severity = group(of: findings[index].file).configuration.severityOverrides[findings[index].ruleID] {
                 findings[index].severity = severity
@@ -299,6 +304,7 @@ public enum Linter {
         var result = LintResult(findings: findings,
                                 warnings: inputWarnings + fileWarnings + indexes.flatMap(\.index.warnings) + suppression.warnings,
                                 filesLinted: files.count, timings: timings)
+        result.hiddenByConfidence = hiddenByConfidence
         result.enabledRules = groups.isEmpty ? enabledRules(configuration: configuration, enableAllRules: enableAllRules)
             : groups.values.reduce(into: Set<String>()) { $0.formUnion($1.enabled) }
         return result
@@ -336,7 +342,8 @@ public enum Linter {
                       let description = descriptions[pending.ruleID] else { continue }
                 projectFindings.append(Finding(ruleID: pending.ruleID, ruleName: description.name, severity: description.severity,
                                                message: message.text, file: pending.location.file, line: pending.location.line,
-                                               column: pending.location.column, arguments: message.arguments))
+                                               column: pending.location.column, arguments: message.arguments, messageID: message.id,
+                                               notes: message.notes, confidence: message.confidence))
             }
         }
         for rule in RuleRegistry.projectRules {

@@ -38,6 +38,9 @@ public enum HTMLReporter {
             .loc { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 13px; color: #59636e; margin-right: 8px; }
             code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 90%; background: #eff2f5; border-radius: 4px; padding: 0 4px; }
             .empty { font-size: 18px; color: #1a7f37; }
+            .confidence { font-size: 11px; font-weight: 600; border-radius: 8px; padding: 0 6px; margin-left: 4px; vertical-align: 1px; }
+            .confidence.high { background: #ddf4ff; color: #0550ae; } .confidence.medium { background: #eff2f5; color: #59636e; }
+            ul.notes { list-style: none; margin: 2px 0 0 16px; padding: 0; color: #3d444d; font-size: 14px; }
             </style>
             </head>
             <body>
@@ -87,7 +90,18 @@ public enum HTMLReporter {
                 html += "<h3>\(escape(path))</h3>\n<ul class=\"findings\">\n"
                 // cannot fail: `path` is a key of `byFile`.
                 for finding in byFile[path]!.sorted(by: Finding.ordered) {
-                    html += "<li class=\"\(finding.severity.rawValue)\"><span class=\"loc\">\(finding.line):\(finding.column)</span>\(inlineCode(finding.message))</li>\n"
+                    html += "<li class=\"\(finding.severity.rawValue)\"><span class=\"loc\">\(finding.line):\(finding.column)</span>"
+                    html += inlineCode(finding.message)
+                    html += " <span class=\"confidence \(finding.confidence.rawValue)\">\(finding.confidence.rawValue) confidence</span>"
+                    if !finding.notes.isEmpty {
+                        html += "\n<ul class=\"notes\">\n"
+                        for note in finding.notes {
+                            let place = ProjectRoot.relative(note.location.file, to: report.root) ?? note.location.file
+                            html += "<li><span class=\"loc\">\(escape(place)):\(note.location.line):\(note.location.column)</span>note: \(inlineCode(note.text))</li>\n"
+                        }
+                        html += "</ul>"
+                    }
+                    html += "</li>\n"
                 }
                 html += "</ul>\n"
             }

@@ -14,7 +14,7 @@ public struct LintReport: Sendable {
     /// links rather than a guessed address. `helpURL(for:)` appends the rule's anchor.
     public let documentationURL: String?
 
-    public init(findings: [Finding], rules: [RuleDescription] = RuleRegistry.allDescriptions, root: String = "/",
+    public init(findings: [Finding], rules: [RuleDescription], root: String = "/",
                 documentationURL: String? = RuleDocumentation.documentationURL, locate: Bool = true,
                 text: (String) -> String? = { try? String(contentsOfFile: $0, encoding: .utf8) }) {
         self.findings = findings
@@ -46,7 +46,7 @@ public struct LintReport: Sendable {
     }
 
     public func rule(_ id: String) -> RuleDescription? {
-        rules.first { $0.id == id } ?? RuleRegistry.description(of: id)
+        rules.first { $0.id == id }
     }
 
     /// Findings per rule id, rules sorted by id.

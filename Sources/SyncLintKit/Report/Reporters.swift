@@ -75,9 +75,9 @@ public enum ReporterKind: String, CaseIterable, Sendable {
     /// scalars, see `SourceColumn`.)
     public var usesIdentities: Bool { self == .sarif || self == .codeclimate }
 
-    /// Findings alone: paths relative to `/`, every registered rule as "ran".
-    public func render(_ findings: [Finding]) -> String {
-        render(LintReport(findings: findings, locate: usesIdentities))
+    /// Findings alone: paths relative to `/`, the given rules as "ran".
+    public func render(_ findings: [Finding], rules: [RuleDescription]) -> String {
+        render(LintReport(findings: findings, rules: rules, locate: usesIdentities))
     }
 
     public func render(_ report: LintReport) -> String {
@@ -97,21 +97,33 @@ public enum ReporterKind: String, CaseIterable, Sendable {
 }
 
 public enum XcodeReporter {
+    /// One line per finding, then a `note:` line per note, as compilers print them (Xcode shows a note under its
+    /// warning; tools that read `path:line:col: warning:` lines skip the notes, which carry no rule id).
     public static func render(_ findings: [Finding]) -> String {
         findings.map { finding in
-            "\(finding.file):\(finding.line):\(finding.column): \(finding.severity.rawValue): \(finding.message) (\(finding.ruleID))"
+            (["\(finding.file):\(finding.line):\(finding.column): \(finding.severity.rawValue): \(finding.message) (\(finding.ruleID))"]
+                + finding.notes.map { "\($0.location.file):\($0.location.line):\($0.location.column): note: \($0.text)" })
+                .joined(separator: "\n")
         }.joined(separator: "\n") + (findings.isEmpty ? "" : "\n")
     }
 }
 
-/// A JSON array of objects with SwiftLint's fields: file, line, character, severity, type, rule_id, reason.
+/// A JSON array of objects with SwiftLint's fields (file, line, character, severity, type, rule_id, reason) and
+/// SyncLint's: `message_id`, `confidence`, and `notes` (each with file, line, character, reason).
 public enum JSONReporter {
     public static func render(_ findings: [Finding]) -> String {
         let objects = findings.map { finding -> String in
+            let notes = finding.notes.map { note in
+                "      { \"character\" : \(note.location.column), \"file\" : \(quoted(note.location.file)), "
+                    + "\"line\" : \(note.location.line), \"reason\" : \(quoted(note.text)) }"
+            }
             let fields: [(String, String)] = [
                 ("character", String(finding.column)),
+                ("confidence", quoted(finding.confidence.rawValue)),
                 ("file", quoted(finding.file)),
                 ("line", String(finding.line)),
+                ("message_id", quoted(finding.messageID)),
+                ("notes", notes.isEmpty ? "[]" : "[\n" + notes.joined(separator: ",\n") + "\n    ]"),
                 ("reason", quoted(finding.message)),
                 ("rule_id", quoted(finding.ruleID)),
                 ("severity", quoted(finding.severity == .error ? "Error" : "Warning")),

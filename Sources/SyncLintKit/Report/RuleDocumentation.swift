@@ -21,6 +21,10 @@ public enum RuleDocumentation {
             }
             text += "\n"
         }
+        if !rule.messages.isEmpty {
+            // Message ids are what tests, baselines of other tools and reports (JSON `message_id`, SARIF) name.
+            text += "### Messages\n\n" + rule.messages.map { "- `\($0.id)`: \($0.template)\n" }.joined() + "\n"
+        }
         if !rule.knownLimitations.isEmpty {
             text += "### Known limitations\n\n\(rule.knownLimitations)\n\n"
         }

@@ -9,8 +9,8 @@ public enum SARIFReporter {
     static let rootBaseID = "%SRCROOT%"
     static let fingerprintKey = "synclint/identity/v1"
 
-    /// Findings alone (tests, library callers): paths stay absolute, every registered rule is listed.
-    public static func render(_ findings: [Finding], rules: [RuleDescription] = RuleRegistry.allDescriptions) -> String {
+    /// Findings alone (tests, library callers): paths stay absolute, the given rules are listed.
+    public static func render(_ findings: [Finding], rules: [RuleDescription]) -> String {
         render(LintReport(findings: findings, rules: rules))
     }
 
@@ -31,24 +31,21 @@ public enum SARIFReporter {
         }
         let results: [[String: Any]] = report.findings.indices.map { index in
             let finding = report.findings[index]
-            var artifact: [String: Any]
-            if let relative = ProjectRoot.relative(finding.file, to: report.root) {
-                artifact = ["uri": percentEncoded(relative), "uriBaseId": rootBaseID]
-            } else {
-                artifact = ["uri": URL(fileURLWithPath: finding.file).absoluteString]
-            }
             var result: [String: Any] = [
                 "ruleId": finding.ruleID,
                 "level": finding.severity.rawValue,
                 "message": ["text": finding.message],
-                "locations": [[
-                    "physicalLocation": [
-                        "artifactLocation": artifact,
-                        "region": ["startLine": finding.line, "startColumn": finding.column],
-                    ],
-                ]],
+                "locations": [["physicalLocation": physicalLocation(finding.location, root: report.root)]],
                 "partialFingerprints": [fingerprintKey: report.identities[index].fingerprint],
+                // SARIF's rank is a relevance from 0 to 100; the confidence and message id are SyncLint's words.
+                "rank": finding.confidence == .high ? 90.0 : 50.0,
+                "properties": ["confidence": finding.confidence.rawValue, "messageId": finding.messageID],
             ]
+            if !finding.notes.isEmpty {
+                result["relatedLocations"] = finding.notes.enumerated().map { position, note -> [String: Any] in
+                    ["id": position, "physicalLocation": physicalLocation(note.location, root: report.root), "message": ["text": note.text]]
+                }
+            }
             if let index = ruleIndex[finding.ruleID] { result["ruleIndex"] = index }
             return result
         }
@@ -69,6 +66,17 @@ public enum SARIFReporter {
         guard let data = try? JSONSerialization.data(withJSONObject: log, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]),
               let text = String(data: data, encoding: .utf8) else { return "{}\n" }
         return text + "\n"
+    }
+
+    /// A place as SARIF's `physicalLocation`: relative to `%SRCROOT%` when inside the root, else an absolute URI.
+    static func physicalLocation(_ location: SourceLocation, root: String) -> [String: Any] {
+        let artifact: [String: Any]
+        if let relative = ProjectRoot.relative(location.file, to: root) {
+            artifact = ["uri": percentEncoded(relative), "uriBaseId": rootBaseID]
+        } else {
+            artifact = ["uri": URL(fileURLWithPath: location.file).absoluteString]
+        }
+        return ["artifactLocation": artifact, "region": ["startLine": location.line, "startColumn": location.column]]
     }
 
     /// `default` or `opt-in`, so a dashboard can tell the rules everyone runs from those a team chose.

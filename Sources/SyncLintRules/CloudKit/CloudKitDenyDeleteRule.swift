@@ -49,25 +49,28 @@ public enum CloudKitDenyDeleteRule: ProjectRule {
             A SwiftData model counts as synced where a store that may hold it syncs (the stores of the targets that compile \
             it, less those whose models the file that builds them names and that hold it neither directly nor through \
             relationships); a store whose models are built elsewhere may hold any model.
-            """)
+            """,
+        messages: [denyOnModel, denyInModelFile])
+    static let denyOnModel = RuleMessage("deny_on_model", "`.deny` on `{model}.{property}` makes the CloudKit store fail to load (CloudKit is on: {evidence}); use `.nullify` or `.cascade` and check before deleting")
+    static let denyInModelFile = RuleMessage("deny_in_model_file", "relationship `{entity}.{relationship}` uses the Deny delete rule, which CloudKit does not support (CloudKit is on: {evidence}); use Nullify or Cascade")
 
     public static func check(index: ProjectIndex, options: RuleOptions) -> [Finding] {
         var findings: [Finding] = []
         for property in ModelSchema.synced(index: index).properties
         where property.fact.attributes.contains(where: { $0.name == "Relationship" && $0.arguments.contains(".deny") }) {
             if let evidence = index.cloudKitEvidence(forModel: property.model, declaredIn: property.fact.location.file) {
-                findings.append(description.finding(at: property.fact.location,
-                    "`.deny` on `\(property.model).\(property.fact.name)` makes the CloudKit store fail to load (CloudKit is on: \(evidence)); " +
-                    "use `.nullify` or `.cascade` and check before deleting"))
+                findings.append(description.finding(at: property.fact.location, denyOnModel,
+                                                    ["model": property.model, "property": property.fact.name, "evidence": evidence.text],
+                                                    notes: evidence.notes))
             }
         }
         for model in index.coreDataModels {
             guard let evidence = index.cloudKit.coreData(modelName: model.modelName, modelPath: model.path) else { continue }
             for entity in model.entities {
                 for relationship in entity.relationships where relationship.deletionRule == "Deny" {
-                    findings.append(description.finding(inModel: model, line: relationship.line,
-                        "relationship `\(entity.name).\(relationship.name)` uses the Deny delete rule, which CloudKit does not support " +
-                        "(CloudKit is on: \(evidence)); use Nullify or Cascade"))
+                    findings.append(description.finding(inModel: model, line: relationship.line, denyInModelFile,
+                                                        ["entity": entity.name, "relationship": relationship.name, "evidence": evidence.text],
+                                                        notes: evidence.notes))
                 }
             }
         }

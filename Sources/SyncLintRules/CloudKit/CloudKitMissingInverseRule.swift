@@ -24,16 +24,17 @@ public enum CloudKitMissingInverseRule: ProjectRule {
                         <attribute name="title" optional="YES" attributeType="String"/>
                 """), kind: .coreDataModel),
         ],
-        knownLimitations: "Only models loaded by a CloudKit container (by literal name, or any model when the name is not a literal) are checked.")
+        knownLimitations: "Only models loaded by a CloudKit container (by literal name, or any model when the name is not a literal) are checked.",
+        messages: [missingInverse])
+    static let missingInverse = RuleMessage("missing_inverse", "relationship `{entity}.{relationship}` has no inverse, which CloudKit requires (CloudKit is on: {evidence}); add the inverse relationship")
 
     public static func check(index: ProjectIndex, options: RuleOptions) -> [Finding] {
         index.coreDataModels.flatMap { model -> [Finding] in
             guard let evidence = index.cloudKit.coreData(modelName: model.modelName, modelPath: model.path) else { return [] }
             return model.entities.flatMap { entity in
                 entity.relationships.filter { $0.inverseName == nil }.map { relationship in
-                    description.finding(inModel: model, line: relationship.line,
-                        "relationship `\(entity.name).\(relationship.name)` has no inverse, which CloudKit requires (CloudKit is on: \(evidence)); " +
-                        "add the inverse relationship")
+                    description.finding(inModel: model, line: relationship.line, missingInverse,
+                                        ["entity": entity.name, "relationship": relationship.name, "evidence": evidence.text], notes: evidence.notes)
                 }
             }
         }

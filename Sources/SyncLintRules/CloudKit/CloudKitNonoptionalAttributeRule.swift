@@ -98,24 +98,27 @@ public enum CloudKitNonoptionalAttributeRule: ProjectRule {
             it, less those whose models the file that builds them names and that hold it neither directly nor through \
             relationships); a store whose models are built elsewhere may hold any model. When the project registers models, only registered models (and those \
             reachable from them) are checked, as with every SwiftData CloudKit rule.
-            """)
+            """,
+        messages: [nonoptionalOnModel, nonoptionalInModelFile])
+    static let nonoptionalOnModel = RuleMessage("nonoptional_attribute", "`{model}.{property}` is neither optional nor defaulted, so the CloudKit store fails to load (CloudKit is on: {evidence}); give it a default value or make it optional")
+    static let nonoptionalInModelFile = RuleMessage("nonoptional_attribute_in_model_file", "attribute `{entity}.{attribute}` is neither optional nor defaulted, which CloudKit does not allow (CloudKit is on: {evidence}); make it optional or give it a default value")
 
     public static func check(index: ProjectIndex, options: RuleOptions) -> [Finding] {
         var findings: [Finding] = []
         for property in ModelSchema.synced(index: index).properties where !property.isRelationship && !property.fact.isOptional && !property.fact.hasDefault {
             if let evidence = index.cloudKitEvidence(forModel: property.model, declaredIn: property.fact.location.file) {
-                findings.append(description.finding(at: property.fact.location,
-                    "`\(property.model).\(property.fact.name)` is neither optional nor defaulted, so the CloudKit store fails to load " +
-                    "(CloudKit is on: \(evidence)); give it a default value or make it optional"))
+                findings.append(description.finding(at: property.fact.location, nonoptionalOnModel,
+                                                    ["model": property.model, "property": property.fact.name, "evidence": evidence.text],
+                                                    notes: evidence.notes))
             }
         }
         for model in index.coreDataModels {
             guard let evidence = index.cloudKit.coreData(modelName: model.modelName, modelPath: model.path) else { continue }
             for entity in model.entities {
                 for attribute in entity.attributes where !attribute.isOptional && !attribute.isTransient && !attribute.hasDefault {
-                    findings.append(description.finding(inModel: model, line: attribute.line,
-                        "attribute `\(entity.name).\(attribute.name)` is neither optional nor defaulted, which CloudKit does not allow " +
-                        "(CloudKit is on: \(evidence)); make it optional or give it a default value"))
+                    findings.append(description.finding(inModel: model, line: attribute.line, nonoptionalInModelFile,
+                                                        ["entity": entity.name, "attribute": attribute.name, "evidence": evidence.text],
+                                                        notes: evidence.notes))
                 }
             }
         }

@@ -55,24 +55,27 @@ public enum CloudKitNonoptionalRelationshipRule: ProjectRule {
             A SwiftData model counts as synced where a store that may hold it syncs (the stores of the targets that compile \
             it, less those whose models the file that builds them names and that hold it neither directly nor through \
             relationships); a store whose models are built elsewhere may hold any model.
-            """)
+            """,
+        messages: [nonoptionalOnModel, nonoptionalInModelFile])
+    static let nonoptionalOnModel = RuleMessage("nonoptional_relationship", "relationship `{model}.{property}` is not optional, so the CloudKit store fails to load (CloudKit is on: {evidence}); declare it optional, e.g. `[{element}]?`")
+    static let nonoptionalInModelFile = RuleMessage("nonoptional_relationship_in_model_file", "relationship `{entity}.{relationship}` is not optional, which CloudKit does not allow (CloudKit is on: {evidence}); mark it optional")
 
     public static func check(index: ProjectIndex, options: RuleOptions) -> [Finding] {
         var findings: [Finding] = []
         for property in ModelSchema.synced(index: index).properties where property.isRelationship && !property.fact.isOptional {
             if let evidence = index.cloudKitEvidence(forModel: property.model, declaredIn: property.fact.location.file) {
-                findings.append(description.finding(at: property.fact.location,
-                    "relationship `\(property.model).\(property.fact.name)` is not optional, so the CloudKit store fails to load " +
-                    "(CloudKit is on: \(evidence)); declare it optional, e.g. `[\(property.fact.elementTypeName ?? "Item")]?`"))
+                findings.append(description.finding(at: property.fact.location, nonoptionalOnModel,
+                                                    ["model": property.model, "property": property.fact.name, "evidence": evidence.text,
+                                                     "element": property.fact.elementTypeName ?? "Item"], notes: evidence.notes))
             }
         }
         for model in index.coreDataModels {
             guard let evidence = index.cloudKit.coreData(modelName: model.modelName, modelPath: model.path) else { continue }
             for entity in model.entities {
                 for relationship in entity.relationships where !relationship.isOptional {
-                    findings.append(description.finding(inModel: model, line: relationship.line,
-                        "relationship `\(entity.name).\(relationship.name)` is not optional, which CloudKit does not allow " +
-                        "(CloudKit is on: \(evidence)); mark it optional"))
+                    findings.append(description.finding(inModel: model, line: relationship.line, nonoptionalInModelFile,
+                                                        ["entity": entity.name, "relationship": relationship.name, "evidence": evidence.text],
+                                                        notes: evidence.notes))
                 }
             }
         }

@@ -26,16 +26,17 @@ public enum CloudKitOrderedRelationshipRule: ProjectRule {
                         <relationship name="list" optional="YES" maxCount="1" deletionRule="Nullify" ordered="NO" destinationEntity="ItemList" inverseName="items" inverseEntity="ItemList"/>
                 """), kind: .coreDataModel),
         ],
-        knownLimitations: "Only models loaded by a CloudKit container (by literal name, or any model when the name is not a literal) are checked.")
+        knownLimitations: "Only models loaded by a CloudKit container (by literal name, or any model when the name is not a literal) are checked.",
+        messages: [orderedRelationship])
+    static let orderedRelationship = RuleMessage("ordered_relationship", "relationship `{entity}.{relationship}` is ordered, which CloudKit does not support (CloudKit is on: {evidence}); make it unordered and sort by an explicit order attribute")
 
     public static func check(index: ProjectIndex, options: RuleOptions) -> [Finding] {
         index.coreDataModels.flatMap { model -> [Finding] in
             guard let evidence = index.cloudKit.coreData(modelName: model.modelName, modelPath: model.path) else { return [] }
             return model.entities.flatMap { entity in
                 entity.relationships.filter(\.isOrdered).map { relationship in
-                    description.finding(inModel: model, line: relationship.line,
-                        "relationship `\(entity.name).\(relationship.name)` is ordered, which CloudKit does not support (CloudKit is on: \(evidence)); " +
-                        "make it unordered and sort by an explicit order attribute")
+                    description.finding(inModel: model, line: relationship.line, orderedRelationship,
+                                        ["entity": entity.name, "relationship": relationship.name, "evidence": evidence.text], notes: evidence.notes)
                 }
             }
         }

@@ -24,16 +24,17 @@ public enum CloudKitUndefinedAttributeRule: ProjectRule {
                         <attribute name="scratch" optional="YES" transient="YES" attributeType="Undefined"/>
                 """), kind: .coreDataModel),
         ],
-        knownLimitations: "Transient attributes are not synced and are not reported.")
+        knownLimitations: "Transient attributes are not synced and are not reported.",
+        messages: [undefinedAttribute])
+    static let undefinedAttribute = RuleMessage("undefined_attribute", "attribute `{entity}.{attribute}` has the Undefined type, which CloudKit cannot store (CloudKit is on: {evidence}); give it a concrete type")
 
     public static func check(index: ProjectIndex, options: RuleOptions) -> [Finding] {
         index.coreDataModels.flatMap { model -> [Finding] in
             guard let evidence = index.cloudKit.coreData(modelName: model.modelName, modelPath: model.path) else { return [] }
             return model.entities.flatMap { entity in
                 entity.attributes.filter { $0.type == "Undefined" && !$0.isTransient }.map { attribute in
-                    description.finding(inModel: model, line: attribute.line,
-                        "attribute `\(entity.name).\(attribute.name)` has the Undefined type, which CloudKit cannot store " +
-                        "(CloudKit is on: \(evidence)); give it a concrete type")
+                    description.finding(inModel: model, line: attribute.line, undefinedAttribute,
+                                        ["entity": entity.name, "attribute": attribute.name, "evidence": evidence.text], notes: evidence.notes)
                 }
             }
         }

@@ -23,7 +23,7 @@ public enum CloudKitUniqueConstraintRule: ProjectRule {
                                 <constraint value="url"/>
                             </uniquenessConstraint>
                         </uniquenessConstraints>
-                """), kind: .coreDataModel),
+                """), kind: .coreDataModel, message: "uniqueness_constraint", notes: ["this container syncs with CloudKit"]),
             RuleExample("""
                 @Model final class Article {
                     var id: UUID = UUID()
@@ -31,7 +31,7 @@ public enum CloudKitUniqueConstraintRule: ProjectRule {
                     var title: String = ""
                 }
                 let configuration = ModelConfiguration(cloudKitDatabase: .private("iCloud.com.example.App"))
-                """),
+                """, message: "unique_attribute", notes: ["this store syncs with CloudKit (`cloudKitDatabase`)"]),
             RuleExample("""
                 @Model final class Article {
                     @Attribute(.unique) private(set) var ↓id: UUID = UUID()  // "OK: synthetic ID" (it is not)
@@ -39,7 +39,7 @@ public enum CloudKitUniqueConstraintRule: ProjectRule {
                     var url: URL?
                 }
                 let configuration = ModelConfiguration(cloudKitDatabase: .private("iCloud.com.example.App"))
-                """),
+                """, messageIDs: ["unique_attribute", "unique_macro"]),
         ],
         nonTriggeringExamples: [
             RuleExample("""
@@ -69,7 +69,11 @@ public enum CloudKitUniqueConstraintRule: ProjectRule {
             it, less those whose models the file that builds them names and that hold it neither directly nor through \
             relationships); a store whose models are built elsewhere may hold any model. A unique synthetic id is \
             reported like any other unique attribute.
-            """)
+            """,
+        messages: [uniqueAttribute, uniqueMacro, uniquenessConstraint])
+    static let uniqueAttribute = RuleMessage("unique_attribute", "`@Attribute(.unique)` on `{model}.{property}` makes the CloudKit store fail to load (CloudKit is on: {evidence}); remove it and check for an existing record before inserting")
+    static let uniqueMacro = RuleMessage("unique_macro", "`#Unique` on `{model}` makes the CloudKit store fail to load (CloudKit is on: {evidence}); remove it and check for an existing record before inserting")
+    static let uniquenessConstraint = RuleMessage("uniqueness_constraint", "entity `{entity}` has a uniqueness constraint, which CloudKit does not support (CloudKit is on: {evidence}); remove it and deduplicate in code")
 
     public static func check(index: ProjectIndex, options: RuleOptions) -> [Finding] {
         var findings: [Finding] = []
@@ -77,16 +81,15 @@ public enum CloudKitUniqueConstraintRule: ProjectRule {
             let schema = ModelSchema.synced(index: index)
             for property in schema.properties where property.fact.attributes.contains(where: { $0.name == "Attribute" && $0.arguments.contains(".unique") }) {
                 guard let evidence = index.cloudKitEvidence(forModel: property.model, declaredIn: property.fact.location.file) else { continue }
-                findings.append(description.finding(at: property.fact.location,
-                    "`@Attribute(.unique)` on `\(property.model).\(property.fact.name)` makes the CloudKit store fail to load (CloudKit is on: \(evidence)); " +
-                    "remove it and check for an existing record before inserting"))
+                findings.append(description.finding(at: property.fact.location, uniqueAttribute,
+                                                    ["model": property.model, "property": property.fact.name, "evidence": evidence.text],
+                                                    notes: evidence.notes))
             }
             for model in schema.models {
                 for macro in model.memberMacros where macro.name == "Unique" {
                     guard let evidence = index.cloudKitEvidence(forModel: model.name, declaredIn: macro.location.file) else { continue }
-                    findings.append(description.finding(at: macro.location,
-                        "`#Unique` on `\(model.name)` makes the CloudKit store fail to load (CloudKit is on: \(evidence)); " +
-                        "remove it and check for an existing record before inserting"))
+                    findings.append(description.finding(at: macro.location, uniqueMacro, ["model": model.name, "evidence": evidence.text],
+                                                        notes: evidence.notes))
                 }
             }
         }
@@ -94,9 +97,8 @@ public enum CloudKitUniqueConstraintRule: ProjectRule {
             guard let evidence = index.cloudKit.coreData(modelName: model.modelName, modelPath: model.path) else { continue }
             for entity in model.entities {
                 for line in entity.uniquenessConstraintLines {
-                    findings.append(description.finding(inModel: model, line: line,
-                        "entity `\(entity.name)` has a uniqueness constraint, which CloudKit does not support (CloudKit is on: \(evidence)); " +
-                        "remove it and deduplicate in code"))
+                    findings.append(description.finding(inModel: model, line: line, uniquenessConstraint,
+                                                        ["entity": entity.name, "evidence": evidence.text], notes: evidence.notes))
                 }
             }
         }

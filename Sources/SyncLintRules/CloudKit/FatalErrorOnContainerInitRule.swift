@@ -150,7 +150,9 @@ public final class FatalErrorOnContainerInitRule: SyntaxRule {
             `cloudKitDatabase: .none` fallback is not reported; a container whose configurations come from \
             elsewhere is judged by the targets that compile its file. A `try!` inside a `catch` is not \
             reported. A Core Data crash is judged by the container the handler's receiver names in the same file.
-            """)
+            """,
+        messages: [crashOnFailedStore])
+    static let crashOnFailedStore = RuleMessage("crash_on_failed_store", "{crash} turns a failed CloudKit store into a crash on every launch (CloudKit is on: {0}); fall back to a local or in-memory store and report the error")
 
     public static let nodeKinds: Set<SyntaxKind> = [.functionCallExpr, .tryExpr]
 
@@ -191,13 +193,14 @@ public final class FatalErrorOnContainerInitRule: SyntaxRule {
     private func report(_ node: some SyntaxProtocol, what: String, store: CrashingStore, context: FileContext) {
         // A fallback to a local or in-memory container, or a preview's in-memory one, cannot hit the CloudKit failure.
         let query: IndexQuery
+        var notes: [FindingNote] = []
         switch store {
-        case .swiftDataContainers(let locations): query = .containerCloudKitEvidence(file: context.path, containers: locations)
+        case .swiftDataContainers(let locations):
+            query = .containerCloudKitEvidence(file: context.path, containers: locations)
+            notes = locations.prefix(1).map { FindingNote("the container is created here", at: $0) }
         case .coreDataContainer(let name): query = .coreDataContainerCloudKitEvidence(file: context.path, containerName: name)
         }
-        context.report(node, "\(what) turns a failed CloudKit store into a crash on every launch (CloudKit is on: {0}); " +
-                       "fall back to a local or in-memory store and report the error",
-                       answering: query)
+        context.report(node, Self.crashOnFailedStore, ["crash": what], answering: query, notes: notes)
     }
 
     static func createsContainer(_ node: some SyntaxProtocol) -> Bool {

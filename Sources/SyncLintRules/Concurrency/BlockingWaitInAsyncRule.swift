@@ -120,7 +120,13 @@ public final class BlockingWaitInAsyncRule: SyntaxRule {
             function is known by its summary only when its receiver is named like a semaphore or group.
             """,
         // A deadlock or a lost update fails a test run as surely as an app: tests are checked too.
-        appliesTo: [.app, .tests])
+        appliesTo: [.app, .tests],
+        messages: [waitWithoutDeadline, sleepInAsync, lockAcrossAwait, blockingCallee, waitForOwnTask])
+    static let waitWithoutDeadline = RuleMessage("wait_in_async", "`{callee}()` blocks a thread of the cooperative pool and can deadlock it; `await` the work instead (e.g. with a continuation)")
+    static let sleepInAsync = RuleMessage("sleep_in_async", "`{callee}` blocks a thread of the cooperative pool; use `try await Task.sleep(for:)`")
+    static let lockAcrossAwait = RuleMessage("lock_across_await", "`{lock}` is held across an `await`: the task may resume on another thread, and other tasks block meanwhile; release it before suspending or use an actor")
+    static let blockingCallee = RuleMessage("blocking_callee", "`{method}` ({0}) waits on a semaphore or group, so calling it from async code blocks a thread of the cooperative pool (and the main thread, on the main actor); make it async and `await` the work")
+    static let waitForOwnTask = RuleMessage("wait_for_own_task", "`{name}.wait()` blocks this thread until a `Task` it started signals it: on the main actor the task can never run (deadlock), elsewhere it holds a thread the task may need; make the caller async and `await` the task's value")
 
     public static let nodeKinds: Set<SyntaxKind> = [.functionCallExpr]
 
@@ -148,12 +154,12 @@ public final class BlockingWaitInAsyncRule: SyntaxRule {
         let method = context.calleeMethodName(call)
         let callee = method == "wait" || method == "sleep" || method == "usleep" ? SyntaxFacts.calleeName(call) : method
         if method == "wait", SyntaxFacts.receiverText(call) != nil, call.arguments.allSatisfy({ $0.label?.text == "timeout" || $0.label?.text == "wallTimeout" }) {
-            context.report(call, "`\(callee)()` blocks a thread of the cooperative pool and can deadlock it; `await` the work instead (e.g. with a continuation)")
+            context.report(call, Self.waitWithoutDeadline, ["callee": callee])
         } else if callee == "Thread.sleep" || callee == "usleep" || callee == "sleep" {
-            context.report(call, "`\(callee)` blocks a thread of the cooperative pool; use `try await Task.sleep(for:)`")
+            context.report(call, Self.sleepInAsync, ["callee": callee])
         } else if method == "lock", call.arguments.isEmpty, let receiver = SyntaxFacts.receiverText(call),
                   Self.heldAcrossAwait(receiver, lockCall: call, body: context.scope.currentFunction?.body) {
-            context.report(call, "`\(receiver)` is held across an `await`: the task may resume on another thread, and other tasks block meanwhile; release it before suspending or use an actor")
+            context.report(call, Self.lockAcrossAwait, ["lock": receiver])
         } else if method.startsLowercase, let function = context.scope.currentFunction {
             // A synchronous function of the project that blocks on a semaphore or group, called from async code.
             let caller = FunctionKey(typeName: context.scope.currentType?.qualifiedName, name: function.name)
@@ -169,8 +175,7 @@ public final class BlockingWaitInAsyncRule: SyntaxRule {
             }
             let reference = CallReference(caller: caller, callee: method, receiver: receiver)
             // The message says where the blocking function is: it is another function, often in another file.
-            context.report(call, "`\(method)` ({0}) waits on a semaphore or group, so calling it from async code blocks a thread of the cooperative pool (and the main thread, on the main actor); make it async and `await` the work",
-                           answering: .blockingCallee(reference))
+            context.report(call, Self.blockingCallee, ["method": method], answering: .blockingCallee(reference))
         }
     }
 
@@ -191,7 +196,7 @@ public final class BlockingWaitInAsyncRule: SyntaxRule {
         for wait in syncWaits where signalledInTask.contains(where: { signal in
             signal.type == wait.type && signal.name == wait.name && (!wait.isLocal || signal.function == wait.function)
         }) {
-            context.report(wait.node, "`\(wait.name).wait()` blocks this thread until a `Task` it started signals it: on the main actor the task can never run (deadlock), elsewhere it holds a thread the task may need; make the caller async and `await` the task's value")
+            context.report(wait.node, Self.waitForOwnTask, ["name": wait.name])
         }
     }
 

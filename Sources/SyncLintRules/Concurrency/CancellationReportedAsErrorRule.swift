@@ -343,6 +343,8 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
                 """),
         ],
         knownLimitations: """
+            A catch that shows the error only through a call named like `showError(_:)` or `presentAlert` is \
+            known by that name alone: its finding has medium confidence (shown with `--confidence medium`). \
             A callee that converts cancellation into its own error type before it reaches the catch is not \
             seen, nor is user-visible state with other names. Code that nobody can cancel is quiet: a `Task { }` \
             whose handle is dropped (a button action) and async functions only such tasks call (followed three \
@@ -364,7 +366,10 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
             another package is taken as able to throw a cancellation. Opt-in: on ten public apps, a careful \
             judgement found 4 of 16 findings right (10 wrong were loads through such a protocol); see docs/precision.md.
             """,
-        fixSafety: .unsafe)
+        fixSafety: .unsafe,
+        messages: [urlErrorShown, cancellationShown])
+    static let urlErrorShown = RuleMessage("url_error_cancelled_shown", "a cancelled URLSession transfer throws `URLError.cancelled`, not `CancellationError`, and this catch shows it as an error; also skip `URLError.cancelled` (`catch let error as URLError where error.code == .cancelled`)")
+    static let cancellationShown = RuleMessage("cancellation_shown", "this catch shows a cancelled task as an error; add `catch is CancellationError` before it, or return early when `error is CancellationError`")
 
     public static let nodeKinds: Set<SyntaxKind> = [.doStmt]
 
@@ -385,16 +390,16 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
             }
             let facts = CatchFacts.of(doStatement, clause: index, context: context)
             if facts.bodyTestsCancellation || facts.handlesURLErrorCancelled { return }
-            let message: String
+            let message: RuleMessage
             if facts.handlesCancellationError {
                 // `catch is CancellationError` first: a URLSession transfer still throws `URLError.cancelled`.
                 if awaitsURLSession == nil { awaitsURLSession = CatchFacts.awaitsURLSessionCall(doStatement.body) }
                 guard awaitsURLSession == true else { return }
-                message = "a cancelled URLSession transfer throws `URLError.cancelled`, not `CancellationError`, and this catch shows it as an error; also skip `URLError.cancelled` (`catch let error as URLError where error.code == .cancelled`)"
+                message = Self.urlErrorShown
             } else {
-                message = "this catch shows a cancelled task as an error; add `catch is CancellationError` before it, or return early when `error is CancellationError`"
+                message = Self.cancellationShown
             }
-            guard let shown = Self.userVisible(clause, facts: facts, context: context) else { continue }
+            guard let (shown, shownByName) = Self.userVisible(clause, facts: facts, context: context) else { continue }
             if awaited == nil { awaited = CatchFacts.awaitedThrowingCalls(doStatement.body, context: context) }
             // A callee that throws only the app's own errors (typed throws, or wrapping everything it catches)
             // hands over no cancellation the catch could tell apart.
@@ -402,8 +407,8 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
                 ? .all([]) : .any((awaited ?? []).compactMap { $0.map(IndexCondition.mayThrowCancellation) })
             // Code nobody can cancel (a `Task { }` whose handle is dropped, an async function only such tasks
             // call) never receives a cancellation, so its catch is right to show every error.
-            context.report(clause.catchKeyword, message,
-                           when: .all([.isCancellable(facts.cancellation), delivers, shown]))
+            context.report(clause.catchKeyword, message, when: .all([.isCancellable(facts.cancellation), delivers, shown]),
+                           confidence: shownByName ? .medium : .high)
             return
         }
     }
@@ -412,9 +417,9 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
     static let visibleWords = ["error", "alert", "message", "banner", "toast"]
 
     /// Whether the clause shows the error to the user, as a condition on the index: a `show...Error` /
-    /// `present...Alert` call shows it; a property shows it when view code reads it. Nil when the clause
-    /// does neither.
-    static func userVisible(_ clause: CatchClauseSyntax, facts: CatchFacts, context: FileContext) -> IndexCondition? {
+    /// `present...Alert` call shows it (known by its name only: `byName`); a property shows it when view code reads
+    /// it. Nil when the clause does neither.
+    static func userVisible(_ clause: CatchClauseSyntax, facts: CatchFacts, context: FileContext) -> (IndexCondition, byName: Bool)? {
         var properties = Set(Self.assignedVisibleProperties(clause.body, locals: Self.locals(around: clause, context: context)))
         var calls = Self.callsShowingError(clause.body)
         for destination in facts.destinations {
@@ -433,10 +438,12 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
                 break
             }
         }
-        if calls { return .all([]) }
+        // A `show...Error` call shows it whatever else the clause does; that is known by the call's name only.
+        if calls { return (.all([]), true) }
         guard !properties.isEmpty else { return nil }
-        // Error state that no view reads under any name is bookkeeping, not a message to the user.
-        return .any(properties.sorted().map(IndexCondition.readByViews))
+        // Error state that no view reads under any name is bookkeeping, not a message to the user; a view that
+        // reads it proves it is shown.
+        return (.any(properties.sorted().map(IndexCondition.readByViews)), false)
     }
 
     /// Names declared in the enclosing function or closure: writing those shows nothing to the user.

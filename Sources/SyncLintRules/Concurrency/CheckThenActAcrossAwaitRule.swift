@@ -125,7 +125,9 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
             protection, whether or not it is the right task. A class with no actor isolation is not checked; \
             `check_then_act` races there are data races the compiler's checks find. \
             Opt-in: 1 of 8 findings right on eight public apps: the callers held an in-flight flag, or a flag set before the suspension already guarded the method; see docs/precision.md.
-            """)
+            """,
+        messages: [checkThenAct])
+    static let checkThenAct = RuleMessage("check_then_act", "`{property}` is checked here, then written after an `await`: a second call can pass the check meanwhile; set an in-progress flag the check reads before suspending, or keep and await the in-flight task")
 
     public static let nodeKinds: Set<SyntaxKind> = [.functionDecl]
 
@@ -166,9 +168,7 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
                   let property = Self.unprotectedWrite(after: check, events: later, in: built) else { continue }
             let keyword = check.node.as(GuardStmtSyntax.self)?.guardKeyword ?? check.node.as(IfExprSyntax.self)?.ifKeyword
             guard let keyword else { continue }
-            context.report(keyword, "`\(property)` is checked here, then written after an `await`: a second call can pass the check meanwhile; " +
-                           "set an in-progress flag the check reads before suspending, or keep and await the in-flight task",
-                           when: .someStoredVar([property], ofType: typeName))
+            context.report(keyword, Self.checkThenAct, ["property": property], when: .someStoredVar([property], ofType: typeName))
             return
         }
     }

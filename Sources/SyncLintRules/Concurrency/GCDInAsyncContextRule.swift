@@ -126,7 +126,9 @@ public final class GCDInAsyncContextRule: SyntaxRule {
             `@MainActor` type (a completion handler may run on any thread). Code in a `@MainActor` type that must defer work \
             to the next run-loop turn (`DispatchQueue.main.async` on purpose) is reported; suppress it there. \
             Opt-in: 8 of 30 findings right on eight public apps: most GCD calls in async code were deliberate (a continuation bridge, a one-turn deferral on the main actor, a hop back from a background callback, a cosmetic delay); see docs/precision.md.
-            """)
+            """,
+        messages: [escapesConcurrency])
+    static let escapesConcurrency = RuleMessage("escapes_concurrency", "`{receiver}.{method}` escapes Swift concurrency here: it is not cancelled with the task and has no actor isolation; {replacement}")
 
     public static let nodeKinds: Set<SyntaxKind> = [.functionCallExpr]
 
@@ -154,7 +156,7 @@ public final class GCDInAsyncContextRule: SyntaxRule {
         // any thread, and hopping to the main queue there is right.
         if case .other? = scope.currentClosure?.kind, !scope.isAsyncContext { return }
         guard scope.isAsyncContext || isMainActorCode || Self.schedulesModelWrite(call, method: method, receiver: receiver, scope: scope) else { return }
-        context.report(call, "`\(receiver).\(method)` escapes Swift concurrency here: it is not cancelled with the task and has no actor isolation; \(replacement)")
+        context.report(call, Self.escapesConcurrency, ["receiver": receiver, "method": method, "replacement": replacement])
     }
 
     /// A later or background write of the object's own state from a `@Model` or `@Observable` type's method

@@ -44,7 +44,7 @@ public final class LoadingStateNotResetRule: SyntaxRule {
                     }
                     isLoading = false
                 }
-                """),
+                """, message: "exit_leaves_flag_set", notes: ["`isLoading` is set to true here"], confidence: .high),
             RuleExample("""
                 func refresh() async throws {
                     self.isRefreshing = true
@@ -72,7 +72,15 @@ public final class LoadingStateNotResetRule: SyntaxRule {
                         errorMessage = error.localizedDescription
                     }
                 }
-                """),
+                """, message: "catch_leaves_flag_set", notes: ["`isFetchingMore` is set to true here"], confidence: .high),
+            // Nothing in the function resets the flag: only its name says it is loading state.
+            RuleExample("""
+                func prepare(_ ready: Bool) {
+                    isSyncing = true
+                    guard ready else { ↓return }
+                    startSync()
+                }
+                """, message: "exit_leaves_flag_set", confidence: .medium),
             RuleExample("""
                 func refreshFeed() {
                     isRefreshingFeed = true
@@ -104,7 +112,7 @@ public final class LoadingStateNotResetRule: SyntaxRule {
                     }
                     isLoading = false
                 }
-                """),
+                """, message: "exit_leaves_flag_set", notes: ["`isLoading` is set to true here"], confidence: .high),
             RuleExample("""
                 func refresh() async throws {
                     isRefreshing = true
@@ -197,9 +205,13 @@ public final class LoadingStateNotResetRule: SyntaxRule {
             the first exit that skips the reset. The fix (unsafe: the flag now turns `false` when the function \
             returns, after any code that followed the old reset) adds `defer { flag = false }` right after the \
             assignment, only when that assignment is a statement of the function body itself, not nested in an \
-            `if` or a loop.
+            `if` or a loop. The flag is found by its name: when the function never resets it itself, the name is all \
+            that says it is loading state, and the finding has medium confidence (shown with `--confidence medium`).
             """,
-        fixSafety: .unsafe)
+        fixSafety: .unsafe,
+        messages: [exitLeavesFlagSet, catchLeavesFlagSet])
+    static let exitLeavesFlagSet = RuleMessage("exit_leaves_flag_set", "this exit leaves `{flag}` true (set on line {setLine}); add `defer { {flag} = false }` right after setting it")
+    static let catchLeavesFlagSet = RuleMessage("catch_leaves_flag_set", "when this catch runs, `{flag}` stays true (set on line {setLine}): only the `do` resets it; add `defer { {flag} = false }` right after setting it")
 
     public static let nodeKinds: Set<SyntaxKind> = [.sequenceExpr, .functionDecl]
 
@@ -251,19 +263,23 @@ public final class LoadingStateNotResetRule: SyntaxRule {
         for set in sets where !reported.contains(set.flag) {
             let flag = set.flag
             let setLine = context.location(of: set.node).line
+            let arguments = ["flag": flag, "setLine": String(setLine)]
+            let notes = [context.note("`\(flag)` is set to true here", at: set.node)]
             let resetNodes = Set(resets.filter { $0.flag == flag }.flatMap { built.nodes(for: $0.node) })
             let question = UnresetExit(graph: built.graph, starts: built.nodes(for: set.node), resets: resetNodes)
             // The first exit, in source order, that some path from the set reaches and leaves by with no reset.
             if let exit = exits.first(where: { exit in question.leaks(through: built.nodes(for: exit), avoiding: []) }) {
                 reported.insert(flag)
                 let exitNodes = built.nodes(for: exit)
-                let message = "this exit leaves `\(flag)` true (set on line \(setLine)); add `defer { \(flag) = false }` right after setting it"
+                // The flag is known to be loading state by its name; the function's own reset on another path
+                // proves it is meant to go back to false. Without one, the name is all there is: medium.
+                let confidence: Confidence = resets.contains { $0.flag == flag } ? .high : .medium
                 // A method of `self` called on the way that resets the flag on every path of its own resets it here.
                 let helpers = Dictionary(grouping: helperCalls.flatMap { call in built.nodes(for: call.node).map { (call.name, $0) } }, by: \.0)
                     .mapValues { Set($0.map(\.1)) }
                 let allHelperNodes = helpers.values.reduce(into: Set<Int>()) { $0.formUnion($1) }
                 if helpers.isEmpty || question.leaks(through: exitNodes, avoiding: allHelperNodes) {
-                    context.report(exit, message)
+                    context.report(exit, Self.exitLeavesFlagSet, arguments, notes: notes, confidence: confidence)
                     continue
                 }
                 // Which helpers must reset the flag is known only once the index is built; the graph is not kept,
@@ -272,7 +288,7 @@ public final class LoadingStateNotResetRule: SyntaxRule {
                 let anyClosingSetResets = IndexCondition.any(closing.map { names in
                     .all(names.map { .someResetsOnEveryPath([FunctionKey(typeName: typeName, name: $0)], flag: flag) })
                 })
-                context.report(exit, message, when: .not(anyClosingSetResets))
+                context.report(exit, Self.exitLeavesFlagSet, arguments, when: .not(anyClosingSetResets), notes: notes, confidence: confidence)
                 continue
             }
             // A failure branch: the `do` resets the flag when the work succeeds, its catch-all does not, and
@@ -282,8 +298,8 @@ public final class LoadingStateNotResetRule: SyntaxRule {
             reported.insert(flag)
             let helpers = FlowFacts.selfMethodCalls(in: branch.clause.body).map(\.name)
                 + FlowFacts.selfMethodCalls(in: body).filter { $0.node.position > branch.statement.endPosition }.map(\.name)
-            let message = "when this catch runs, `\(flag)` stays true (set on line \(setLine)): only the `do` resets it; add `defer { \(flag) = false }` right after setting it"
-            context.report(branch.clause.catchKeyword, message, when: .not(.someResets(helpers.map { FunctionKey(typeName: typeName, name: $0) }, flag: flag)))
+            context.report(branch.clause.catchKeyword, Self.catchLeavesFlagSet, arguments,
+                           when: .not(.someResets(helpers.map { FunctionKey(typeName: typeName, name: $0) }, flag: flag)), notes: notes)
         }
     }
 

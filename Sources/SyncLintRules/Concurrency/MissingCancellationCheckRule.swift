@@ -31,7 +31,7 @@ public final class MissingCancellationCheckRule: SyntaxRule {
                         }
                     }
                 }
-                """),
+                """, message: "stored_task_write", notes: ["the task starts here, stored in `searchTask`"]),
             RuleExample("""
                 final class Poller {
                     var status = ""
@@ -72,7 +72,7 @@ public final class MissingCancellationCheckRule: SyntaxRule {
                         task = Task { await recognizer.analyze(image) }
                     }
                 }
-                """),
+                """, message: "awaited_method_write", notes: ["awaited here by the task that is cancelled"]),
             RuleExample("""
                 @MainActor final class SearchModel {
                     var results: [Result] = []
@@ -231,7 +231,10 @@ public final class MissingCancellationCheckRule: SyntaxRule {
             task awaits it directly, not through another function. Resets (`isLoading = false`, `task = nil`) and \
             starting the next task are cleanup, not results, and are not reported. After a `try await` that throws `CancellationError` the write is \
             skipped by the throw, so it is not reported, although a callee that ignores cancellation returns normally.
-            """)
+            """,
+        messages: [storedTaskWrite, awaitedMethodWrite])
+    static let storedTaskWrite = RuleMessage("stored_task_write", "this task is stored to be cancelled, but writes `{property}` after an `await` without checking; add `guard !Task.isCancelled else { return }` (or `try Task.checkCancellation()`) before the write")
+    static let awaitedMethodWrite = RuleMessage("awaited_method_write", "`{function}` is awaited by a task that `{0}` stores ({1}) and that is cancelled, but it writes `{property}` after an `await` without checking; add `guard !Task.isCancelled else { return }` (or `try Task.checkCancellation()`) before the write")
 
     public static let nodeKinds: Set<SyntaxKind> = [
         .closureExpr, .functionDecl, .awaitExpr, .sequenceExpr,
@@ -278,10 +281,10 @@ public final class MissingCancellationCheckRule: SyntaxRule {
                                               locals: FlowFacts.localNames(in: closure.statements), skipping: handle) else { return }
         let typeName = type.qualifiedName
         // A handle that is only awaited (`await loadTask?.value`) is never cancelled: the write is not stale.
-        context.report(write.target, "this task is stored to be cancelled, but writes `\(write.property)` after an `await` without checking; " +
-                       "add `guard !Task.isCancelled else { return }` (or `try Task.checkCancellation()`) before the write",
+        context.report(write.target, Self.storedTaskWrite, ["property": write.property],
                        when: .all([.hasProperty(write.property, ofType: typeName),
-                                   .isCancellable(.ifHandleCancelled(typeName: typeName, property: handle))]))
+                                   .isCancellable(.ifHandleCancelled(typeName: typeName, property: handle))]),
+                       notes: [context.note("the task starts here, stored in `\(handle)`", at: call.calledExpression)])
     }
 
     /// An async method that a stored task awaits directly (`task = Task { await model.analyze(image) }`) runs on
@@ -326,9 +329,7 @@ public final class MissingCancellationCheckRule: SyntaxRule {
     }
 
     private func report(write target: ExprSyntax, property: String, in key: FunctionKey, context: FileContext) {
-        context.report(target, "`\(key.name)` is awaited by a task that `{0}` stores ({1}) and that is cancelled, but it writes " +
-                       "`\(property)` after an `await` without checking; add `guard !Task.isCancelled else { return }` " +
-                       "(or `try Task.checkCancellation()`) before the write",
+        context.report(target, Self.awaitedMethodWrite, ["function": key.name, "property": property],
                        answering: .cancelledTaskCaller(of: key), when: .hasProperty(property, ofType: key.typeName ?? ""))
     }
 

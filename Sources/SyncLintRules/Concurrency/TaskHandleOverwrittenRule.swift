@@ -175,7 +175,11 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
             second-entry-point class gives none there), a careful judgement found none right and one unsure: the \
             handle cancelled in another method that always runs first, a task chained on purpose, in-progress flags \
             set around the assignment or checked inside the task, tasks that never suspend; see docs/precision.md.
-            """)
+            """,
+        messages: [droppedTask, droppedTaskCancelledElsewhere, restartedLoad])
+    static let droppedTask = RuleMessage("dropped_task", "assigning a new task to `{handle}` drops the running one without cancelling it; call `{handle}?.cancel()` first")
+    static let droppedTaskCancelledElsewhere = RuleMessage("dropped_task_cancelled_elsewhere", "assigning a new task to `{handle}` drops the running one without cancelling it, though `{0}` cancels it first; call `{handle}?.cancel()` first")
+    static let restartedLoad = RuleMessage("restarted_load", "`{method}()` starts again here while `{0}` may still be running it: `{1}`{2} cancels `{0}` before starting it, this entry point neither cancels nor awaits it; call `{0}?.cancel()` first (or start the load through `{1}`)")
 
     public static let nodeKinds: Set<SyntaxKind> = [.functionCallExpr]
 
@@ -197,10 +201,7 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
             let position = target.positionAfterSkippingLeadingTrivia
             if Self.handleIsSettled(name, in: body, before: position) || Self.guardedBefore(position, in: body) { return }
             let helpersCalledBefore = FlowFacts.selfMethodCalls(in: body).filter { $0.node.endPosition <= position }.map(\.name)
-            context.report(target, [
-                "assigning a new task to `\(name)` drops the running one without cancelling it; call `\(name)?.cancel()` first",
-                "assigning a new task to `\(name)` drops the running one without cancelling it, though `{0}` cancels it first; call `\(name)?.cancel()` first",
-            ], answering: .overwrittenHandle(name, typeName: typeName, function: functionKey, helpers: helpersCalledBefore))
+            context.report(target, [Self.droppedTask, Self.droppedTaskCancelledElsewhere], ["handle": name], answering: .overwrittenHandle(name, typeName: typeName, function: functionKey, helpers: helpersCalledBefore))
             return
         }
         // The load a careful entry point runs in its handle's task, started here again with no cancel.
@@ -218,8 +219,7 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
         let position = call.positionAfterSkippingLeadingTrivia
         if Self.guardedBefore(position, in: body) { return }
         let helpersCalledBefore = FlowFacts.selfMethodCalls(in: body).filter { $0.node.endPosition <= position }.map(\.name)
-        context.report(call, "`\(method)()` starts again here while `{0}` may still be running it: `{1}`{2} cancels `{0}` before starting it, this entry point neither cancels nor awaits it; call `{0}?.cancel()` first (or start the load through `{1}`)",
-                       answering: .restartedLoad(method: method, typeName: typeName, function: functionKey, cancellation: cancellation,
+        context.report(call, Self.restartedLoad, ["method": method], answering: .restartedLoad(method: method, typeName: typeName, function: functionKey, cancellation: cancellation,
                                                  helpers: helpersCalledBefore))
     }
 

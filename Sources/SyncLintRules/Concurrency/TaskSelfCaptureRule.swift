@@ -231,7 +231,10 @@ public final class TaskSelfCaptureRule: SyntaxRule {
             "calls the function it was created in" means a call on `self` (not `store.refresh()` inside `refresh()`) \
             made by the scheduled closure itself, not by a handler nested in it. \
             Opt-in: 1 of 7 findings right on the calibration apps (`self` an app-lifetime singleton, a task group that ends, recursion matched by name); after narrowing those, 1 of 2 is right (the other: a wait loop that ends, in an object a singleton owns); see docs/precision.md.
-            """)
+            """,
+        messages: [capturesStrongly, reschedulingNestedFunction])
+    static let capturesStrongly = RuleMessage("captures_self_strongly", "{reason}; add `[weak self]` and unwrap it inside the loop or after each `await`")
+    static let reschedulingNestedFunction = RuleMessage("rescheduling_nested_function", "this nested function inside a `[weak self]` closure uses `self` strongly and schedules itself again, so each run keeps `self` alive for the next; capture `[weak self]` in the scheduled closure and unwrap it in each run")
 
     public static let nodeKinds: Set<SyntaxKind> = [.functionCallExpr, .functionDecl]
 
@@ -271,15 +274,15 @@ public final class TaskSelfCaptureRule: SyntaxRule {
         } else {
             return
         }
-        let message = reason + "; add `[weak self]` and unwrap it inside the loop or after each `await`"
-        report(Syntax(call.calledExpression), message, uses: uses, type: type, context: context)
+        report(Syntax(call.calledExpression), Self.capturesStrongly, ["reason": reason], uses: uses, type: type, context: context)
     }
 
     /// Reports when the index confirms the uses are of `self` (by the members it knows) in a class or actor that
     /// is not an app-lifetime singleton (`static let shared = Type()`): such an object lives as long as the
     /// process whatever holds it, so holding it strongly leaks nothing.
-    private func report(_ node: Syntax, _ message: String, uses: SelfUses, type: TypeScope, context: FileContext) {
-        context.report(node, message, when: .capturedSelfIsReleasable(typeName: type.qualifiedName, isExtension: type.kind == .extension,
+    private func report(_ node: Syntax, _ message: RuleMessage, _ arguments: [String: String] = [:], uses: SelfUses, type: TypeScope,
+                        context: FileContext) {
+        context.report(node, message, arguments, when: .capturedSelfIsReleasable(typeName: type.qualifiedName, isExtension: type.kind == .extension,
                                                                     explicitSelf: uses.explicitSelf, bareNames: uses.bareNames))
     }
 
@@ -311,10 +314,7 @@ public final class TaskSelfCaptureRule: SyntaxRule {
         guard reschedules else { return }
         let uses = SelfUses(body, enclosingFunction: nil)
         guard uses.explicitSelf || !uses.bareNames.isEmpty else { return }
-        report(Syntax(function.name),
-               "this nested function inside a `[weak self]` closure uses `self` strongly and schedules itself again, so each run " +
-               "keeps `self` alive for the next; capture `[weak self]` in the scheduled closure and unwrap it in each run",
-               uses: uses, type: type, context: context)
+        report(Syntax(function.name), Self.reschedulingNestedFunction, uses: uses, type: type, context: context)
     }
 }
 

@@ -172,7 +172,11 @@ public final class UncancellableTaskLoopRule: SyntaxRule {
             A `for await` over a local `AsyncStream` of the same function whose build closure calls `finish()` ends and \
             is not reported; a stream from elsewhere is taken as endless. \
             Opt-in: 1 of 2 findings right on the calibration apps; the wrong one, a `for await` over a local stream its own producer finishes, is no longer reported, and one judged finding is too few to turn the rule on; see docs/precision.md.
-            """)
+            """,
+        messages: [endlessLoop, steppedAnimation, reschedulingChain])
+    static let endlessLoop = RuleMessage("endless_loop", "nothing can stop this looping task: its handle is thrown away and it never checks for cancellation; keep the handle and cancel it, test `Task.isCancelled` in the loop, or use `.task { }` in a view")
+    static let steppedAnimation = RuleMessage("stepped_animation", "this task changes `{property}` step by step with pauses, but its handle is thrown away: a second call runs a second loop interleaved with the first, and nothing can stop either; store the task, cancel it before starting another, and test `Task.isCancelled` in the loop")
+    static let reschedulingChain = RuleMessage("rescheduling_chain", "this closure schedules `{function}` again: nothing can cancel the chain, and a second call runs a second chain interleaved with the first; drive the steps from one stored `Task` with `Task.sleep`, cancelled before starting another")
 
     public static let nodeKinds: Set<SyntaxKind> = [.functionCallExpr]
 
@@ -209,14 +213,9 @@ public final class UncancellableTaskLoopRule: SyntaxRule {
         }
         guard !checksCancellation else { return }
         if loopsForever {
-            context.report(call.calledExpression,
-                           "nothing can stop this looping task: its handle is thrown away and it never checks for cancellation; " +
-                           "keep the handle and cancel it, test `Task.isCancelled` in the loop, or use `.task { }` in a view")
+            context.report(call.calledExpression, Self.endlessLoop)
         } else if let property = animated {
-            context.report(call.calledExpression,
-                           "this task changes `\(property)` step by step with pauses, but its handle is thrown away: a second call " +
-                           "runs a second loop interleaved with the first, and nothing can stop either; store the task, cancel it " +
-                           "before starting another, and test `Task.isCancelled` in the loop")
+            context.report(call.calledExpression, Self.steppedAnimation, ["property": property])
         }
     }
 
@@ -249,10 +248,7 @@ public final class UncancellableTaskLoopRule: SyntaxRule {
             if let conditions, Self.mentionsOwnState(conditions, outside: outside) { stoppable = true }
         }
         guard !stoppable else { return }
-        context.report(call.calledExpression,
-                       "this closure schedules `\(function.name)` again: nothing can cancel the chain, and a second call runs a second " +
-                       "chain interleaved with the first; drive the steps from one stored `Task` with `Task.sleep`, cancelled before " +
-                       "starting another")
+        context.report(call.calledExpression, Self.reschedulingChain, ["function": function.name])
     }
 
     /// `name(...)`, `self.name(...)` or `self?.name(...)`: a call of the enclosing function on the same object.

@@ -132,10 +132,13 @@ public final class UnsynchronizedCaptureMutationRule: SyntaxRule {
             last parameter `@escaping` (or an optional closure): most trailing closures run before their function \
             returns (on swift-nio and async-http-client, every one was synchronous), and an SDK method's trailing \
             closure (`dataTask(with:) { }`) is not recognized. A trailing closure in main-actor code is not reported. A completion handler \
-            called on one serial queue is reported when started in a loop, though it would not race.
+            called on one serial queue is reported when started in a loop, though it would not race. A closure taken to run concurrently only because its argument label says `completion`, `handler` or \
+            `callback` gives a medium-confidence finding (shown with `--confidence medium`).
             """,
         // A deadlock or a lost update fails a test run as surely as an app: tests are checked too.
-        appliesTo: [.app, .tests])
+        appliesTo: [.app, .tests],
+        messages: [racingMutation])
+    static let racingMutation = RuleMessage("racing_mutation", "`{name}` is mutated from closures that run concurrently, so updates race; count with a task group or keep it on one actor")
 
     public static let nodeKinds: Set<SyntaxKind> = [.sequenceExpr]
 
@@ -149,7 +152,7 @@ public final class UnsynchronizedCaptureMutationRule: SyntaxRule {
         guard let outermost = closures.last,
               let declaration = Self.localVarDeclaration(name, in: body), declaration < outermost.node.position else { return }
         let isolated = context.scope.isMainActorIsolated || context.scope.currentType?.isActor == true
-        let concurrent = closures.contains { closure in
+        let concurrentClosures = closures.filter { closure in
             // `queue.sync { }` runs the closure before the caller goes on: never concurrently with it.
             if let call = closure.call, ["sync", "asyncAndWait", "performAndWait"].contains(SyntaxFacts.calleeMethodName(call)) { return false }
             switch closure.kind {
@@ -161,9 +164,10 @@ public final class UnsynchronizedCaptureMutationRule: SyntaxRule {
             default: return false
             }
         }
-        let message = "`\(name)` is mutated from closures that run concurrently, so updates race; count with a task group or keep it on one actor"
-        if concurrent {
-            context.report(target, message)
+        if !concurrentClosures.isEmpty {
+            // A closure taken for a completion handler only by its argument label (`completion:`) is a guess: medium.
+            let byLabelOnly = concurrentClosures.allSatisfy { if case .other = $0.kind { return true } else { return false } }
+            context.report(target, Self.racingMutation, ["name": name], confidence: byLabelOnly ? .medium : .high)
             return
         }
         // A trailing closure started in a loop, passed to a project function whose last parameter escapes
@@ -172,7 +176,8 @@ public final class UnsynchronizedCaptureMutationRule: SyntaxRule {
               closures.prefix(while: { $0.node.id != closure.node.id }).allSatisfy({ Self.isPassThrough($0) }),
               let call = closure.call, let callee = Self.callee(of: call, context: context) else { return }
         let callerType = context.scope.currentType?.qualifiedName
-        context.report(target, message, when: .lastParameterEscapes(callee: callee.name, receiver: callee.receiver, callerType: callerType))
+        context.report(target, Self.racingMutation, ["name": name],
+                       when: .lastParameterEscapes(callee: callee.name, receiver: callee.receiver, callerType: callerType))
     }
 
     /// `call { }` or `call(x) { }` (also the first of several trailing closures).

@@ -77,7 +77,9 @@ public final class BackgroundContextOutsidePerformRule: SyntaxRule {
             `newBackgroundContext()`, when their name contains "context"; a context passed in as a parameter is \
             not tracked. An actor that declares a custom executor (`unownedExecutor`) is taken to run its jobs \
             inside the context's `perform`, as such executors are written for; its methods are not reported.
-            """)
+            """,
+        messages: [outsidePerform])
+    static let outsidePerform = RuleMessage("outside_perform", "`{context}` is a private-queue context used outside its queue; do this inside `{context}.perform { }`")
 
     public static let nodeKinds: Set<SyntaxKind> = [.functionCallExpr]
 
@@ -109,14 +111,14 @@ public final class BackgroundContextOutsidePerformRule: SyntaxRule {
         }
         guard !insidePerform else { return }
         if path.root != "self", let body = context.scope.currentFunction?.body, Self.isLocalBackgroundContext(name, in: body) {
-            context.report(used, "`\(name)` is a private-queue context used outside its queue; do this inside `\(name).perform { }`")
+            context.report(used, Self.outsidePerform, ["context": name])
             return
         }
         guard let type = context.scope.currentType else { return }
         let typeName = type.qualifiedName
         // An actor with a custom serial executor (`unownedExecutor`) that runs each job inside the context's
         // `perform`: its methods already run on the context's queue.
-        context.report(used, "`\(name)` is a private-queue context used outside its queue; do this inside `\(name).perform { }`",
+        context.report(used, Self.outsidePerform, ["context": name],
                        when: .all([.holdsBackgroundContext(TypeProperty(typeName: typeName, property: name)),
                                    .not(.hasProperty("unownedExecutor", ofType: typeName))]))
     }

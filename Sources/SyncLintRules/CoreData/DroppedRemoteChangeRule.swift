@@ -83,7 +83,9 @@ public final class DroppedRemoteChangeRule: SyntaxRule {
             Any property assignment or scheduled work in the returning branch counts as recording the reload, even \
             one unrelated to it. Conditions on the notification itself (its user info, its sender) are not state \
             and are not reported.
-            """)
+            """,
+        messages: [droppedChange])
+    static let droppedChange = RuleMessage("dropped_remote_change", "this return drops a `{0}` remote change, which is not sent again; record it (`needsReload = true`) and reload when the condition clears")
 
     public static let nodeKinds: Set<SyntaxKind> = [.functionDecl, .closureExpr]
 
@@ -107,8 +109,7 @@ public final class DroppedRemoteChangeRule: SyntaxRule {
             let names = self.names
             let typeName = handler.typeName
             let registration = handler.deferred
-            context.report(exit, "this return drops a `{0}` remote change, which is not sent again; record it (`needsReload = true`) and reload when the condition clears",
-                           answering: .remoteChangeNotification(registration.registration, names: names),
+            context.report(exit, Self.droppedChange, answering: .remoteChangeNotification(registration.registration, names: names),
                            when: .someStoredVar(readProperties, ofType: typeName))
         }
     }

@@ -85,7 +85,9 @@ public final class LocalChangeFlagRule: SyntaxRule {
         knownLimitations: """
             The flag is recognized when it is set to `true` anywhere in a function that also calls `save()` on \
             something; a flag set in one method and saved in another is not.
-            """)
+            """,
+        messages: [timingFlag])
+    static let timingFlag = RuleMessage("timing_flag", "`{flag}` tells local saves from remote changes by timing, which races with the notification's thread; set `transactionAuthor` when saving and skip your own transactions with persistent history tracking")
 
     public static let nodeKinds: Set<SyntaxKind> = [.functionDecl, .closureExpr]
 
@@ -102,8 +104,7 @@ public final class LocalChangeFlagRule: SyntaxRule {
             let names = self.names
             let typeName = handler.typeName
             let registration = handler.deferred
-            context.report(flag.node, "`\(flag.name)` tells local saves from remote changes by timing, which races with the notification's thread; " +
-                           "set `transactionAuthor` when saving and skip your own transactions with persistent history tracking",
+            context.report(flag.node, Self.timingFlag, ["flag": flag.name],
                            answering: .remoteChangeNotification(registration.registration, names: names),
                            when: .isLocalSaveFlag(TypeProperty(typeName: typeName, property: flag.name)))
             return

@@ -48,13 +48,14 @@ public enum MissingAutomaticMergeRule: ProjectRule {
         knownLimitations: """
             Any merge anywhere in the project counts for every container. Merging through a persistent-history \
             helper that calls neither API by name is not recognized.
-            """)
+            """,
+        messages: [neverMerged])
+    static let neverMerged = RuleMessage("never_merged", "remote CloudKit changes never reach this container's `viewContext`; set `container.viewContext.automaticallyMergesChangesFromParent = true`")
 
     public static func check(index: ProjectIndex, options: RuleOptions) -> [Finding] {
         guard index.coreData.mergesRemoteChanges.isEmpty else { return [] }
         return index.storeConfigurations.filter { $0.kind == .coreDataCloudKit }.map { store in
-            description.finding(at: store.location,
-                "remote CloudKit changes never reach this container's `viewContext`; set `container.viewContext.automaticallyMergesChangesFromParent = true`")
+            description.finding(at: store.location, neverMerged)
         }
     }
 }

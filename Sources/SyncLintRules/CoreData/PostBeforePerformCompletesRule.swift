@@ -115,7 +115,9 @@ public final class PostBeforePerformCompletesRule: SyntaxRule {
             "State the block changes" means properties of `self` the block assigns; a read of the context's objects \
             after the block is not followed. A completion handler is recognized by name (`completion`, \
             `completionHandler`, `handler`, `done`, `onComplete`).
-            """)
+            """,
+        messages: [runsBeforeBlock])
+    static let runsBeforeBlock = RuleMessage("runs_before_block", "this {reason} runs before the `perform` block above, which only enqueues it; move it into the block or `await` the `perform`")
 
     public static let nodeKinds: Set<SyntaxKind> = [.functionCallExpr]
 
@@ -136,7 +138,7 @@ public final class PostBeforePerformCompletesRule: SyntaxRule {
         }
         for statement in Self.statementsRunningAfter(item, in: list) {
             if let reason = Self.dependsOnBlock(statement, changed: changed) {
-                context.report(statement, "this \(reason) runs before the `perform` block above, which only enqueues it; move it into the block or `await` the `perform`")
+                context.report(statement, Self.runsBeforeBlock, ["reason": reason], notes: [context.note("the `perform` block is enqueued here", at: call)])
                 return
             }
         }

@@ -141,7 +141,16 @@ public final class TimerWithoutRunLoopRule: SyntaxRule {
             `viewContext` runs on the main thread and is not reported. A caller in a completion handler is not counted \
             (many are called on the main queue), nor one after a `guard Thread.isMainThread` re-dispatch in a notification \
             handler, which is taken for the handler's thread and reported; suppress it there.
-            """)
+            """,
+        messages: [scheduledOffMain, scheduledInActor, scheduledInHandler, callerDetached, callerQueue, callerPerform, callerActor, callerHandler])
+    static let scheduledOffMain = RuleMessage("scheduled_off_main", "this timer is scheduled {place}, whose run loop never runs, so it never fires; schedule it on the main thread or use `Task.sleep`")
+    static let scheduledInActor = RuleMessage("scheduled_in_actor", "this timer is scheduled in an actor method, on a pool thread whose run loop never runs, so it never fires; use `Task.sleep` in a task")
+    static let scheduledInHandler = RuleMessage("scheduled_in_handler", "this timer is scheduled in the `{0}` handler, on the private thread that posts it, whose run loop never runs, so it never fires; hop to the main thread first")
+    static let callerDetached = RuleMessage("caller_detached_task", "`{function}` schedules this timer on its caller's thread, and it is called from `Task.detached`, whose run loop never runs, so the timer never fires; call it on the main thread or schedule the timer there")
+    static let callerQueue = RuleMessage("caller_dispatch_queue", "`{function}` schedules this timer on its caller's thread, and it is called from a dispatch queue, whose run loop never runs, so the timer never fires; call it on the main thread or schedule the timer there")
+    static let callerPerform = RuleMessage("caller_private_queue", "`{function}` schedules this timer on its caller's thread, and it is called from a private-queue context's `perform` block, whose run loop never runs, so the timer never fires; call it on the main thread or schedule the timer there")
+    static let callerActor = RuleMessage("caller_actor", "`{function}` schedules this timer on its caller's thread, and it is called from an actor method, whose run loop never runs, so the timer never fires; call it on the main thread or schedule the timer there")
+    static let callerHandler = RuleMessage("caller_notification_handler", "`{function}` schedules this timer on its caller's thread, and it is called from the `{0}` handler, on the private thread that posts it, whose run loop never runs, so the timer never fires; call it on the main thread or schedule the timer there")
 
     public static let nodeKinds: Set<SyntaxKind> = [.functionCallExpr]
 
@@ -158,12 +167,12 @@ public final class TimerWithoutRunLoopRule: SyntaxRule {
         let callee = SyntaxFacts.calleeName(call)
         guard callee == "Timer.scheduledTimer" || (callee == "RunLoop.current.add") else { return }
         if let place = Self.offMainClosure(context.scope.closures) {
-            context.report(call, "this timer is scheduled \(place), whose run loop never runs, so it never fires; schedule it on the main thread or use `Task.sleep`")
+            context.report(call, Self.scheduledOffMain, ["place": place])
             return
         }
         guard context.scope.closures.allSatisfy({ Self.isPassThrough($0.kind) }) else { return }
         if context.scope.currentType?.isActor == true {
-            context.report(call, "this timer is scheduled in an actor method, on a pool thread whose run loop never runs, so it never fires; use `Task.sleep` in a task")
+            context.report(call, Self.scheduledInActor)
             return
         }
         guard let function = context.scope.currentFunction else { return }
@@ -175,8 +184,7 @@ public final class TimerWithoutRunLoopRule: SyntaxRule {
         // An off-main notification handler, before its hop.
         guard handler.statementsBeforeHop.contains(where: { call.isInside($0) }) else { return }
         let registration = handler.deferred
-        context.report(call, "this timer is scheduled in the `{0}` handler, on the private thread that posts it, whose run loop never runs, " +
-                       "so it never fires; hop to the main thread first", answering: .offMainNotification(registration.registration, names: names))
+        context.report(call, Self.scheduledInHandler, answering: .offMainNotification(registration.registration, names: names))
     }
 
     /// A timer scheduled in a synchronous method with no isolation of its own, which runs where its callers run:
@@ -188,19 +196,9 @@ public final class TimerWithoutRunLoopRule: SyntaxRule {
         guard !function.isAsync, !context.scope.isMainActorIsolated else { return }
         let key = FunctionKey(typeName: type?.qualifiedName, name: function.name)
         let names = self.names
-        let functionName = function.name
-        func message(calledFrom place: String) -> String {
-            "`\(functionName)` schedules this timer on its caller's thread, and it is called from \(place), " +
-                "whose run loop never runs, so the timer never fires; call it on the main thread or schedule the timer there"
-        }
         // The places in the order of `IndexQuery.offMainCaller`'s variants.
-        context.report(call, [
-            message(calledFrom: "`Task.detached`"),
-            message(calledFrom: "a dispatch queue"),
-            message(calledFrom: "a private-queue context's `perform` block"),
-            message(calledFrom: "an actor method"),
-            message(calledFrom: "the `{0}` handler, on the private thread that posts it"),
-        ], answering: .offMainCaller(key, names: names))
+        context.report(call, [Self.callerDetached, Self.callerQueue, Self.callerPerform, Self.callerActor, Self.callerHandler],
+                       ["function": function.name], answering: .offMainCaller(key, names: names))
     }
 
     /// Closures that run where their function runs (synchronous helpers, the timer's own block).

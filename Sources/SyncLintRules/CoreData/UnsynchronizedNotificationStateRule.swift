@@ -166,7 +166,11 @@ public final class UnsynchronizedNotificationStateRule: SyntaxRule {
             into a helper that is `@MainActor`, `async`, or hops to the main thread anywhere in its body (its writes \
             may sit behind a `Thread.isMainThread` re-dispatch). A property protected by a lock is reported too; suppress it there. `let` constants are safe to \
             read and are not reported.
-            """)
+            """,
+        messages: [usedBeforeHop, helperWrites, helperWritesThrough])
+    static let usedBeforeHop = RuleMessage("used_before_hop", "`{property}` is used in the `{0}` handler before hopping to the main thread, but that notification arrives on a private thread; hop first (`guard Thread.isMainThread else { DispatchQueue.main.async { ... }; return }`) or observe with `queue: .main`")
+    static let helperWrites = RuleMessage("helper_writes", "`{helper}()`{2} writes `{0}` on the thread that runs this `{1}` handler, a private thread; hop to the main thread before calling it (`DispatchQueue.main.async { ... }`) or observe with `queue: .main`")
+    static let helperWritesThrough = RuleMessage("helper_writes_through", "`{helper}()`{3} writes `{0}` (through `{1}()`) on the thread that runs this `{2}` handler, a private thread; hop to the main thread before calling it (`DispatchQueue.main.async { ... }`) or observe with `queue: .main`")
 
     public static let nodeKinds: Set<SyntaxKind> = [.functionDecl, .closureExpr]
 
@@ -193,8 +197,7 @@ public final class UnsynchronizedNotificationStateRule: SyntaxRule {
         let typeName = handler.typeName
         let property = access.property
         let registration = handler.deferred
-        context.report(access.node, "`\(property)` is used in the `{0}` handler before hopping to the main thread, but that notification " +
-                       "arrives on a private thread; hop first (`guard Thread.isMainThread else { DispatchQueue.main.async { ... }; return }`) or observe with `queue: .main`",
+        context.report(access.node, Self.usedBeforeHop, ["property": property],
                        answering: .offMainNotification(registration.registration, names: names),
                        when: property == "viewContext" ? nil : .someStoredVar([property], ofType: typeName))
     }
@@ -221,11 +224,7 @@ public final class UnsynchronizedNotificationStateRule: SyntaxRule {
         let registration = handler.deferred
         for helper in helpers {
             let name = helper.name
-            let advice = "a private thread; hop to the main thread before calling it (`DispatchQueue.main.async { ... }`) or observe with `queue: .main`"
-            context.report(helper.node, [
-                "`\(name)()`{2} writes `{0}` on the thread that runs this `{1}` handler, " + advice,
-                "`\(name)()`{3} writes `{0}` (through `{1}()`) on the thread that runs this `{2}` handler, " + advice,
-            ], answering: .helperWritesOffMain(FunctionKey(typeName: typeName, name: name), handler: registration.registration, names: names))
+            context.report(helper.node, [Self.helperWrites, Self.helperWritesThrough], ["helper": name], answering: .helperWritesOffMain(FunctionKey(typeName: typeName, name: name), handler: registration.registration, names: names))
         }
     }
 }

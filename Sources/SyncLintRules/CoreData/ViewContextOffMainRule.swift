@@ -64,7 +64,9 @@ public final class ViewContextOffMainRule: SyntaxRule {
         knownLimitations: """
             Objects fetched from `viewContext` and then used off the main thread are not followed, only the context \
             itself, and only where it is used (`viewContext.x`), not where it is passed to a call. A property named `viewContext` that is not the container's view context is reported too.
-            """)
+            """,
+        messages: [usedOffMain])
+    static let usedOffMain = RuleMessage("used_off_main", "`viewContext` belongs to the main thread but is used {place}; use `viewContext.perform { }`, or a background context with objects fetched by id")
 
     public static let nodeKinds: Set<SyntaxKind> = [.declReferenceExpr]
 
@@ -96,7 +98,7 @@ public final class ViewContextOffMainRule: SyntaxRule {
                 place = "on another context's queue"
             default: continue
             }
-            context.report(reference, "`viewContext` belongs to the main thread but is used \(place); use `viewContext.perform { }`, or a background context with objects fetched by id")
+            context.report(reference, Self.usedOffMain, ["place": place])
             return
         }
     }

@@ -73,7 +73,9 @@ public enum SuperfluousDisableCommandRule: ProjectRule {
             Only rules that ran are judged: a comment naming a disabled or opt-in rule that is off is never \
             reported, since that rule might fire when turned on. A comment naming this rule itself is never \
             reported. Its examples run with every default rule on, since it judges their findings.
-            """)
+            """,
+        messages: [suppressesNothing])
+    static let suppressesNothing = RuleMessage("suppresses_nothing", "`synclint:{command} {rule}` suppresses nothing ({what} {scope}); remove it")
 
     public static func check(index: ProjectIndex, options: RuleOptions) -> [Finding] { [] }
 }

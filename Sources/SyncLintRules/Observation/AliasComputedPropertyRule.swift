@@ -61,7 +61,9 @@ public final class AliasComputedPropertyRule: SyntaxRule {
         knownLimitations: """
             Off by default. Only a body that is a single bare or `self.` reference counts; an alias that renames a \
             property on purpose (for a protocol requirement, say) is reported when the rule is on.
-            """)
+            """,
+        messages: [aliasOfStoredState])
+    static let aliasOfStoredState = RuleMessage("alias_of_stored_state", "`{name}` only returns the stored `{target}`: a second copy of state, not derived state; compute it from the source of truth or use `{target}` directly")
 
     public static let nodeKinds: Set<SyntaxKind> = [.patternBinding]
 
@@ -83,6 +85,6 @@ public final class AliasComputedPropertyRule: SyntaxRule {
         let stored = ViewProperties(typeNode: type.node).types.keys.contains(target)
             || ViewProperties(typeNode: type.node).owned.contains(target) || ViewProperties(typeNode: type.node).injected[target] != nil
         guard stored, target != name else { return }
-        context.report(binding.pattern, "`\(name)` only returns the stored `\(target)`: a second copy of state, not derived state; compute it from the source of truth or use `\(target)` directly")
+        context.report(binding.pattern, Self.aliasOfStoredState, ["name": name, "target": target])
     }
 }

@@ -69,7 +69,9 @@ public final class ObservedTaskHandleRule: SyntaxRule {
             property over it) stops updating once Observation ignores the handle. \
             Opt-in: 0 of 3 findings right on eight public apps: every handle was private and no view read it, so Observation invalidated nothing; see docs/precision.md.
             """,
-        fixSafety: .unsafe)
+        fixSafety: .unsafe,
+        messages: [observedHandle])
+    static let observedHandle = RuleMessage("observed_task_handle", "task handle `{property}` is tracked by `@Observable`, so storing it invalidates views; mark it `@ObservationIgnored`")
 
     public static let nodeKinds: Set<SyntaxKind> = [.variableDecl]
 
@@ -84,8 +86,7 @@ public final class ObservedTaskHandleRule: SyntaxRule {
               !variable.modifiers.contains(where: { ["static", "class"].contains($0.name.text) }) else { return }
         for property in DeclarationCollector.properties(of: variable, context: context) where !property.isComputed {
             guard let typeName = property.typeName, Self.holdsTask(typeName) else { continue }
-            context.report(at: property.location,
-                           "task handle `\(property.name)` is tracked by `@Observable`, so storing it invalidates views; mark it `@ObservationIgnored`")
+            context.report(at: property.location, Self.observedHandle, ["property": property.name])
         }
     }
 

@@ -93,8 +93,13 @@ public final class InsertWithoutDuplicateCheckRule: SyntaxRule {
             compare a property of the model for equality with a value (not a literal) count as lookups; an \
             `NSPredicate` format string does not. An insert whose key is a fresh value (`UUID()`, `Date()`) is never \
             reported. Documentation counts when a line says "unique" (not "no unique") and names the property in \
-            backticks.
-            """)
+            backticks; a key known only from documentation gives a medium-confidence finding (`--confidence medium`).
+            """,
+        messages: [uniqueByConfiguration, uniqueByAttribute, uniqueByLookup, uniqueByDocumentation])
+    static let uniqueByConfiguration = RuleMessage("unique_by_configuration", "`{model}` is unique by `{0}` (the configuration's `logical_unique_keys`), but this insert does not look for an existing one first; fetch by `{0}` and return the existing record before inserting")
+    static let uniqueByAttribute = RuleMessage("unique_by_attribute", "`{model}` is unique by `{0}` (`@Attribute(.unique)`, which CloudKit cannot enforce), but this insert does not look for an existing one first; fetch by `{0}` and return the existing record before inserting")
+    static let uniqueByLookup = RuleMessage("unique_by_lookup", "`{model}` is unique by `{0}` (the app looks it up by `{0}` at {1}, and CloudKit is on: {2}), but this insert does not look for an existing one first; fetch by `{0}` and return the existing record before inserting")
+    static let uniqueByDocumentation = RuleMessage("unique_by_documentation", "`{model}` is unique by `{0}` (its documentation says so), but this insert does not look for an existing one first; fetch by `{0}` and return the existing record before inserting")
 
     public static let nodeKinds: Set<SyntaxKind> = [.functionCallExpr]
 
@@ -114,17 +119,9 @@ public final class InsertWithoutDuplicateCheckRule: SyntaxRule {
         let modelName = inserted.typeName
         let configured = configuredKeys[modelName] ?? []
         let setKeys = inserted.setProperties
-        func message(_ reason: String) -> String {
-            "`\(modelName)` is unique by `{0}` (\(reason)), but this insert does not look for an existing one first; " +
-                "fetch by `{0}` and return the existing record before inserting"
-        }
-        // How SyncLint knows the key, in the order of `IndexQuery.uniqueKey`'s variants.
-        context.report(call, [
-            message("the configuration's `logical_unique_keys`"),
-            message("`@Attribute(.unique)`, which CloudKit cannot enforce"),
-            message("the app looks it up by `{0}` at {1}, and CloudKit is on: {2}"),
-            message("its documentation says so"),
-        ], answering: .uniqueKey(model: modelName, configured: configured, setKeys: setKeys))
+        // How SyncLint knows the key, in the order of `IndexQuery.uniqueKey`'s variants (the documentation's word is medium).
+        context.report(call, [Self.uniqueByConfiguration, Self.uniqueByAttribute, Self.uniqueByLookup, Self.uniqueByDocumentation],
+                       ["model": modelName], answering: .uniqueKey(model: modelName, configured: configured, setKeys: setKeys))
     }
 
     /// The object an insert adds: its type, and the properties its construction sets from a value that came

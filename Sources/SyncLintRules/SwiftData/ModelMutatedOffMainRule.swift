@@ -118,7 +118,9 @@ public final class ModelMutatedOffMainRule: SyntaxRule {
             array (`for card in deck.cards ?? []`), whether the loop is inside the background closure or around it. An object obtained inside the background closure itself (a \
             fetch from a context made there) is not reported, nor is a value whose type the syntax does not tell. \
             A write on a background context's own objects inside its `perform` is correct and is not reported.
-            """)
+            """,
+        messages: [writtenOffMain])
+    static let writtenOffMain = RuleMessage("written_off_main", "a model object is written {queue}, off the thread its context belongs to; write it on the main actor, or fetch it by id in a background context's `perform`")
 
     public static let nodeKinds: Set<SyntaxKind> = [.sequenceExpr]
 
@@ -131,10 +133,10 @@ public final class ModelMutatedOffMainRule: SyntaxRule {
         if path.root == "self" {
             guard let type = context.scope.currentType else { return }
             if type.isSwiftDataModel || type.isManagedObject {
-                context.report(target, Self.message(queue))
+                context.report(target, Self.writtenOffMain, ["queue": queue])
             } else if type.kind == .extension {
                 let typeName = type.qualifiedName
-                context.report(target, Self.message(queue), when: .isPersistentModelNamed(typeName))
+                context.report(target, Self.writtenOffMain, ["queue": queue], when: .isPersistentModelNamed(typeName))
             }
             return
         }
@@ -144,11 +146,7 @@ public final class ModelMutatedOffMainRule: SyntaxRule {
         guard let root = ValueTypes.rootReference(of: target.as(MemberAccessExprSyntax.self)?.base ?? target),
               ValueTypes.originIsOutside(root, region: closure.node) else { return }
         let objectPath = target.as(MemberAccessExprSyntax.self)?.base ?? target
-        context.report(target, Self.message(queue), when: .isPersistentModel(ValueTypes.of(objectPath, in: context)))
-    }
-
-    static func message(_ queue: String) -> String {
-        "a model object is written \(queue), off the thread its context belongs to; write it on the main actor, or fetch it by id in a background context's `perform`"
+        context.report(target, Self.writtenOffMain, ["queue": queue], when: .isPersistentModel(ValueTypes.of(objectPath, in: context)))
     }
 
     /// The nearest enclosing closure that runs off the main thread and its description, unless a closure

@@ -39,11 +39,13 @@ public enum ModelNotMainActorRule: ProjectRule {
         knownLimitations: """
             Off by default: `@ModelActor` background importers, and apps that pass `PersistentIdentifier`s between \
             actors, deliberately keep models unisolated.
-            """)
+            """,
+        messages: [notMainActor])
+    static let notMainActor = RuleMessage("not_main_actor", "`{model}` is not isolated to the main actor; annotate it `@MainActor` so off-main access is a compile error")
 
     public static func check(index: ProjectIndex, options: RuleOptions) -> [Finding] {
         ModelSchema(index: index).models.filter { !$0.hasAttribute("MainActor") }.map { model in
-            description.finding(at: model.location, "`\(model.name)` is not isolated to the main actor; annotate it `@MainActor` so off-main access is a compile error")
+            description.finding(at: model.location, notMainActor, ["model": model.name])
         }
     }
 }

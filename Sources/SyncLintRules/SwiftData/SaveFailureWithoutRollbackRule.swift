@@ -119,13 +119,15 @@ public final class SaveFailureWithoutRollbackRule: SyntaxRule {
             `NSManagedObjectContext(...)`, the one `performBackgroundTask` hands over) is thrown away after the \
             failure and never saves again, so it is not reported. \
             Opt-in: 4 of 9 findings right on eight public apps: contexts handed over by `performBackgroundTask` and thrown away, nothing pending after a batch delete, and a catch that only sees a fetch error; see docs/precision.md.
-            """)
+            """,
+        messages: [catchWithoutRollback, propagatedWithoutRollback])
+    static let catchWithoutRollback = RuleMessage("catch_without_rollback", "the failed save's changes stay in the context and every later save fails again; call `rollback()` here, then recover (re-fetch the existing record)")
+    static let propagatedWithoutRollback = RuleMessage("propagated_without_rollback", "this save's error leaves the function with the insert still in the context, and no caller rolls back; catch it here, call `rollback()`, then recover or rethrow")
 
     public static let nodeKinds: Set<SyntaxKind> = [.doStmt, .tryExpr]
 
     public init(options: RuleOptions) {}
 
-    static let message = "the failed save's changes stay in the context and every later save fails again; call `rollback()` here, then recover (re-fetch the existing record)"
 
     public func enter(_ node: Syntax, context: FileContext) {
         if let tryExpression = node.as(TryExprSyntax.self) {
@@ -141,11 +143,11 @@ public final class SaveFailureWithoutRollbackRule: SyntaxRule {
         for (index, clause) in doStatement.catchClauses.enumerated() where !Self.recovers(clause.body) {
             let facts = CatchFacts.of(doStatement, clause: index, context: context)
             guard facts.destinations.contains(.rethrown), let caller else {
-                context.report(clause.catchKeyword, Self.message)
+                context.report(clause.catchKeyword, Self.catchWithoutRollback)
                 continue
             }
             // Rethrown: quiet when every caller in the project rolls back.
-            context.report(clause.catchKeyword, Self.message, when: .not(.everyCallerRollsBack(caller)))
+            context.report(clause.catchKeyword, Self.catchWithoutRollback, when: .not(.everyCallerRollsBack(caller)))
         }
     }
 
@@ -158,8 +160,7 @@ public final class SaveFailureWithoutRollbackRule: SyntaxRule {
               tryExpression.ancestor(DoStmtSyntax.self).map({ !$0.isInside(function.node) }) ?? true,
               let body = function.body, Self.inserts(in: body, before: tryExpression.position) else { return }
         let key = FunctionKey(typeName: context.scope.currentType?.qualifiedName, name: function.name)
-        context.report(tryExpression, "this save's error leaves the function with the insert still in the context, and no caller rolls back; catch it here, call `rollback()`, then recover or rethrow",
-                       when: .not(.any([.rollsBack(key), .everyCallerRollsBack(key)])))
+        context.report(tryExpression, Self.propagatedWithoutRollback, when: .not(.any([.rollsBack(key), .everyCallerRollsBack(key)])))
     }
 
     /// The receivers of `save()` calls on a context in a body (`context`, `self.modelContext`).

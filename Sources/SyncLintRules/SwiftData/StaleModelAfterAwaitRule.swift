@@ -110,7 +110,9 @@ public final class StaleModelAfterAwaitRule: SyntaxRule {
             obtained through it to the write; whether that path can really run is not known. Locals are tracked when their type is written or visible (`: Article`, `as? Article`, \
             `FetchDescriptor<Article>`); others are not checked. Methods called on the object are not counted \
             as writes.
-            """)
+            """,
+        messages: [staleAfterAwait])
+    static let staleAfterAwait = RuleMessage("stale_after_await", "`{name}` was obtained before the `await` on line {awaitLine} and may be stale: sync may have changed or deleted it; capture its id before the suspension and re-fetch it after")
 
     public static let nodeKinds: Set<SyntaxKind> = [.functionDecl, .closureExpr]
 
@@ -226,8 +228,10 @@ public final class StaleModelAfterAwaitRule: SyntaxRule {
         reported.insert(name)
         let typeName = reference.typeName
         let awaitLine = context.location(at: suspension).line
-        context.report(write, "`\(name)` was obtained before the `await` on line \(awaitLine) and may be stale: sync may have changed or deleted it; " +
-                       "capture its id before the suspension and re-fetch it after", when: .isPersistentModelNamed(typeName))
+        var notes = [FindingNote("the task suspends here", at: context.location(at: suspension))]
+        if let obtainedBy = reference.obtainedBy { notes.insert(context.note("`\(name)` is obtained here", at: obtainedBy), at: 0) }
+        context.report(write, Self.staleAfterAwait, ["name": name, "awaitLine": String(awaitLine)], when: .isPersistentModelNamed(typeName),
+                       notes: notes)
     }
 
     /// The model type a binding holds, when it is visible: `: Article`, `as? Article`, `FetchDescriptor<Article>`.

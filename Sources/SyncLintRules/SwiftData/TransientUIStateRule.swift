@@ -24,13 +24,13 @@ public enum TransientUIStateRule: ProjectRule {
                     var value: Int = 1
                     var ↓isAnimating: Bool = false
                 }
-                """),
+                """, message: "runtime_state", confidence: .medium),
             RuleExample("""
                 @Model final class Die {
                     var ↓animationTask: Task<Void, Never>?
                     var ↓onRolled: (() -> Void)?
                 }
-                """),
+                """, message: "runtime_state", confidence: .high),
         ],
         nonTriggeringExamples: [
             RuleExample("""
@@ -52,8 +52,11 @@ public enum TransientUIStateRule: ProjectRule {
         ],
         knownLimitations: """
             A model the app itself names `Task` is recognized as a model, not as Swift's `Task`. Names are matched exactly; a UI flag under another name is not found, and a model that really means \
-            to sync a "selected" state across devices should suppress the finding.
-            """)
+            to sync a "selected" state across devices should suppress the finding. A property found by its name alone (the `names` \
+            option) has medium confidence, shown with `--confidence medium`; one found by its type (a task, timer, closure) has high.
+            """,
+        messages: [runtimeState])
+    static let runtimeState = RuleMessage("runtime_state", "`{model}.{property}` is runtime or UI state that would be saved and synced; mark it `@Transient`")
 
     public static func check(index: ProjectIndex, options: RuleOptions) -> [Finding] {
         let names = Set(options.strings("names", default: defaultNames))
@@ -66,8 +69,9 @@ public enum TransientUIStateRule: ProjectRule {
             let isMachinery = isSwiftTask || typeName == "Timer" || typeName == "AnyCancellable"
                 || typeName.contains("->") || typeName.hasPrefix("Set<AnyCancellable")
             guard isMachinery || names.contains(property.fact.name) else { return nil }
-            return description.finding(at: property.fact.location,
-                "`\(property.model).\(property.fact.name)` is runtime or UI state that would be saved and synced; mark it `@Transient`")
+            // A task, timer or closure is runtime state by its type; a flag is UI state only by its name: medium.
+            return description.finding(at: property.fact.location, runtimeState, ["model": property.model, "property": property.fact.name],
+                                       confidence: isMachinery ? .high : .medium)
         }
     }
 }

@@ -45,7 +45,10 @@ public enum UnregisteredModelRule: ProjectRule {
         knownLimitations: """
             Silent when the project registers no models at all (a library whose app registers them). Models \
             registered through a helper that builds the type list at run time are not seen and are reported.
-            """)
+            """,
+        messages: [reachedOnlyThroughRelationships, unregistered])
+    static let reachedOnlyThroughRelationships = RuleMessage("reached_only_through_relationships", "`{model}` is reached only through relationships; list it in the container's models too")
+    static let unregistered = RuleMessage("unregistered_model", "`{model}` is in no model container or schema; add `{model}.self` to `.modelContainer(for:)` or the `Schema`")
 
     public static func check(index: ProjectIndex, options: RuleOptions) -> [Finding] {
         guard !index.modelRegistrations.isEmpty else { return [] }
@@ -53,15 +56,14 @@ public enum UnregisteredModelRule: ProjectRule {
         let listed = Set(index.modelRegistrations.flatMap(\.typeNames))
         let reachable = schema.reachable(from: listed)
         let strict = options.bool("strict", default: false)
+        let registered = index.modelRegistrations.map { FindingNote("models are registered here", at: $0.location) }.prefix(3)
         return schema.models.compactMap { model in
             if listed.contains(model.name) { return nil }
             if reachable.contains(model.name) {
                 guard strict else { return nil }
-                return description.finding(at: model.location,
-                    "`\(model.name)` is reached only through relationships; list it in the container's models too")
+                return description.finding(at: model.location, reachedOnlyThroughRelationships, ["model": model.name], notes: Array(registered))
             }
-            return description.finding(at: model.location,
-                "`\(model.name)` is in no model container or schema; add `\(model.name).self` to `.modelContainer(for:)` or the `Schema`")
+            return description.finding(at: model.location, unregistered, ["model": model.name], notes: Array(registered))
         }
     }
 }

@@ -69,7 +69,9 @@ public final class MissingDisappearCleanupRule: SyntaxRule {
         knownLimitations: """
             Only `.onAppear` closures are checked, and only receivers that are stored properties of the view with a \
             written or simply inferred type. A stop called from somewhere else (a parent view, `deinit`) is not seen.
-            """)
+            """,
+        messages: [neverStopped])
+    static let neverStopped = RuleMessage("never_stopped", "`{receiver}.{method}()` runs on appear but nothing stops it; call `{receiver}.{0}()` in `.onDisappear`")
 
     public static let nodeKinds: Set<SyntaxKind> = [.functionCallExpr]
 
@@ -88,8 +90,7 @@ public final class MissingDisappearCleanupRule: SyntaxRule {
         let stoppers = ["stop" + subject, "cancel" + subject]
         let stoppedOnDisappear = Self.disappearCalls(in: view.node).contains { stoppers.contains($0) }
         guard !stoppedOnDisappear else { return }
-        context.report(call, "`\(receiver).\(method)()` runs on appear but nothing stops it; call `\(receiver).{0}()` in `.onDisappear`",
-                       answering: .firstMethod(ofType: receiverType, named: stoppers))
+        context.report(call, Self.neverStopped, ["receiver": receiver, "method": method], answering: .firstMethod(ofType: receiverType, named: stoppers))
     }
 
     /// Method names called inside the view's `.onDisappear` closures.

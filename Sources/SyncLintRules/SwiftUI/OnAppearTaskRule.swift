@@ -146,7 +146,10 @@ public final class OnAppearTaskRule: SyntaxRule {
             call the index does not know counts as writing it. \
             Opt-in: 9 of 15 findings right on eight public apps: run-once loads guarded by a flag, `onAppear` on menu content, and a load-more marker that hides itself, where `.task` would be cancelled at once; see docs/precision.md.
             """,
-        fixSafety: .unsafe)
+        fixSafety: .unsafe,
+        messages: [outlivesView, hidesOwnView])
+    static let outlivesView = RuleMessage("task_outlives_view", "this `Task` outlives the view and is never cancelled; use `.task { }`, which is cancelled when the view disappears")
+    static let hidesOwnView = RuleMessage("task_hides_own_view", "this `Task` outlives the view and is never cancelled; but `.task { }` is no fix here: the load works on {states}, which decides whether this view is shown, so a `.task` would cancel its own load; keep the task's handle and cancel it when the screen goes away")
 
     public static let nodeKinds: Set<SyntaxKind> = [.functionCallExpr]
 
@@ -161,37 +164,27 @@ public final class OnAppearTaskRule: SyntaxRule {
             return TaskFacts.isTaskCreation(started) && SyntaxFacts.calleeName(started) == "Task"
         }
         guard startsTask else { return }
-        let message = "this `Task` outlives the view and is never cancelled; use `.task { }`, which is cancelled when the view disappears"
         // A view shown only while a condition holds (a load-more marker under `if hasNextPage`) disappears when
         // its load flips that condition: with `.task` the load would cancel itself. What the condition reads,
         // the closure touches or the view's own methods it calls write, is that state: then there is no fix.
         let conditionNames = Self.namesShowingView(call)
         guard !conditionNames.isEmpty else {
-            context.report(member.period, message, arguments: [:])
+            context.report(member.period, Self.outlivesView)
             return
         }
         let touched = Self.identifiers(in: closure)
         let shared = conditionNames.intersection(touched)
         guard shared.isEmpty else {
-            context.report(member.period, Self.hidingMessage(shared), arguments: [Self.hidingStateArgument: shared.sorted().joined(separator: ", ")])
+            context.report(member.period, Self.hidesOwnView, [Self.hidingStateArgument: shared.sorted().joined(separator: ", "),
+                                                              "states": shared.sorted().map { "`\($0)`" }.joined(separator: ", ")])
             return
         }
         let ownMethods = Self.ownMethodCalls(in: closure, context: context)
         let viewType = context.scope.currentType?.qualifiedName
         // Whether the view's own methods the closure calls write that state is known once the index is built.
-        context.report(member.period, [message, Self.hidingMessage(template: "{1}")],
+        context.report(member.period, [Self.outlivesView, Self.hidesOwnView],
                        answering: .viewStateWrittenBy(methods: ownMethods.sorted(), viewType: viewType, conditionNames: conditionNames),
-                       answerArguments: [Self.hidingStateArgument])
-    }
-
-    static func hidingMessage(_ state: Set<String>) -> String {
-        hidingMessage(template: state.sorted().map { "`\($0)`" }.joined(separator: ", "))
-    }
-
-    /// The message for a load working on `names` (already in backticks, or a `{1}` blank the index fills).
-    static func hidingMessage(template names: String) -> String {
-        "this `Task` outlives the view and is never cancelled; but `.task { }` is no fix here: the load works on " +
-            "\(names), which decides whether this view is shown, so a `.task` would cancel its own load; keep the task's handle and cancel it when the screen goes away"
+                       answerArguments: [Self.hidingStateArgument, "states"])
     }
 
     /// The state that shows the view and that its load may change (`hasNextPage`); present, there is no fix.

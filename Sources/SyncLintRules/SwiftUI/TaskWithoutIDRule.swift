@@ -266,7 +266,10 @@ public final class TaskWithoutIDRule: SyntaxRule {
             `objectID`; on an optional property, or a type whose identity the index does not show, it names none \
             and has no fix.
             """,
-        fixSafety: .unsafe)
+        fixSafety: .unsafe,
+        messages: [keyOnIdentity, keyOnUnknownIdentity])
+    static let keyOnIdentity = RuleMessage("key_on_identity", "`.task` without `id:` works on `{value}`, which is passed into the view: when it changes the task is neither cancelled nor restarted; use `.task(id: {0})` so it restarts exactly when the identity changes")
+    static let keyOnUnknownIdentity = RuleMessage("key_on_unknown_identity", "`.task` without `id:` works on `{value}`, which is passed into the view: when it changes the task is neither cancelled nor restarted; use `.task(id:)` with a stable identity of `{value}` (an `Equatable` value, neither optional nor `Bool`) so it restarts exactly when the identity changes")
 
     /// The argument holding the identity expression the fix writes (`item.objectID`); absent when the index
     /// shows no identity that compiles, and then there is no fix.
@@ -291,13 +294,7 @@ public final class TaskWithoutIDRule: SyntaxRule {
         let viewName = view.qualifiedName
         // Quiet unless the value can change under the task (`IndexQuery.taskIdentity`); `{0}` is its identity,
         // which the fix writes: it comes from the index, never from the message.
-        let lead = "`.task` without `id:` works on `\(used)`, which is passed into the view: when it changes the task is " +
-            "neither cancelled nor restarted; "
-        context.report(member.period, [
-            lead + "use `.task(id: {0})` so it restarts exactly when the identity changes",
-            lead + "use `.task(id:)` with a stable identity of `\(used)` (an `Equatable` value, neither optional nor `Bool`) " +
-                "so it restarts exactly when the identity changes",
-        ], answering: .taskIdentity(value: used, typeName: typeName, view: viewName, isOptional: isOptional),
+        context.report(member.period, [Self.keyOnIdentity, Self.keyOnUnknownIdentity], ["value": used], answering: .taskIdentity(value: used, typeName: typeName, view: viewName, isOptional: isOptional),
            answerArguments: [Self.identityArgument])
     }
 }

@@ -87,7 +87,10 @@ public final class UnstableTaskIDRule: SyntaxRule {
             setting) is usually meant to restart the task, so only persistent models' properties are reported \
             (on IceCubes, six settings and two search queries were such intended restarts). A computed property \
             that is meant to restart the task on every change of its inputs is reported; suppress it there.
-            """)
+            """,
+        messages: [computedKey, syncedKey])
+    static let computedKey = RuleMessage("computed_key", "`.task(id: {expression})` is keyed on a computed property that can change on every evaluation; use `.task(id:)` with the entity's immutable identity (such as its `id`)")
+    static let syncedKey = RuleMessage("synced_key", "`.task(id: {expression})` restarts whenever `{0}` changes, and sync can change it mid-load; use `.task(id:)` with the entity's immutable identity (such as its `id`)")
 
     public static let nodeKinds: Set<SyntaxKind> = [.functionCallExpr]
 
@@ -106,10 +109,6 @@ public final class UnstableTaskIDRule: SyntaxRule {
         guard let rootName, !members.isEmpty,
               let rootType = ViewProperties(typeNode: view.node).types[rootName] else { return }
         let expression = id.trimmedText
-        let suggestion = "`.task(id:)` with the entity's immutable identity (such as its `id`)"
-        context.report(member.period, [
-            "`.task(id: \(expression))` is keyed on a computed property that can change on every evaluation; use \(suggestion)",
-            "`.task(id: \(expression))` restarts whenever `{0}` changes, and sync can change it mid-load; use \(suggestion)",
-        ], answering: .taskIDMember(rootType: rootType, members: members))
+        context.report(member.period, [Self.computedKey, Self.syncedKey], ["expression": expression], answering: .taskIDMember(rootType: rootType, members: members))
     }
 }

@@ -13,6 +13,8 @@ enum Harness {
         var configuration = Configuration()
         configuration.onlyRules = rules
         configuration.cloudKit = cloudKit
+        // Detection is what these tests check: findings of every confidence are shown (`ConfidenceTests` checks the filter).
+        configuration.confidence = .medium
         for (rule, values) in options { configuration.ruleOptions[rule] = RuleOptions(values) }
         return Linter.lint(sources: sources, resources: resources, configuration: configuration).findings
     }

@@ -77,8 +77,8 @@ enum FuzzPipeline {
         let root = makeFolder(scratch + "/project")
         try? FileManager.default.createDirectory(atPath: root + "/.git", withIntermediateDirectories: true)
         FuzzProject(text).write(under: root)
-        let configuration = (try? Configuration.load(path: root + "/.synclint.yml", knownRuleIDs: knownRuleIDs)) ?? Configuration()
-        let configurations = ConfigurationTree(main: configuration, nestedLookup: true)
+        let configuration = (try? Configuration.load(path: root + "/.synclint.yml", rules: RuleRegistry.allDescriptions)) ?? Configuration()
+        let configurations = ConfigurationTree(main: configuration, nestedLookup: true, rules: RuleRegistry.allDescriptions)
         let result = Linter.lintInProjects(paths: [root], configurations: configurations, enableAllRules: true, currentFolder: root)
         // Only the rules that fired: the reporters' part for rules without findings (SARIF's rule
         // metadata: nine tenths of a run on a small file) is the same for every input.
@@ -126,7 +126,7 @@ enum FuzzPipeline {
     static func configuration(_ text: String, discoveryProject: String) -> LintResult? {
         let path = discoveryProject + "/.synclint.yml"
         guard var configuration = try? Configuration.parse(yaml: text, path: path, baseFolder: discoveryProject,
-                                                            knownRuleIDs: knownRuleIDs) else { return nil }
+                                                            rules: RuleRegistry.allDescriptions) else { return nil }
         configuration.file = path
         _ = configuration.merged(with: configuration)
         return Linter.lint(paths: [discoveryProject], configurations: ConfigurationTree(main: configuration, nestedLookup: false))
