@@ -264,9 +264,17 @@ final class Analysis: @unchecked Sendable {
         return diagnostic
     }
 
-    /// The finding's notes as related locations. Findings carry no notes yet; when `Finding` gains them
-    /// (message ids, notes and confidence), map each note's place and text here.
-    static func relatedInformation(_ finding: Finding) -> [[String: Any]] { [] }
+    /// The finding's notes ("registered here", "the flag is set here") as related locations. A note's file
+    /// need not be open, so its range is the zero-width point the note names (LSP lines and columns count
+    /// from zero; a note's column counts from one).
+    static func relatedInformation(_ finding: Finding) -> [[String: Any]] {
+        finding.notes.map { note in
+            let point: [String: Any] = ["line": max(note.location.line - 1, 0), "character": max(note.location.column - 1, 0)]
+            return ["location": ["uri": URL(fileURLWithPath: note.location.file).absoluteString,
+                                 "range": ["start": point, "end": point]],
+                    "message": note.text]
+        }
+    }
 
     static func href(ruleID: String, base: String) -> String {
         base + "#" + (RuleRegistry.description(of: ruleID).map(RuleDocumentation.anchor(for:)) ?? ruleID)

@@ -92,6 +92,33 @@ struct LanguageServerTests {
         #expect(finish(client) == 0)
     }
 
+    /// A finding's notes become `relatedInformation`: here the store that syncs, declared in another file.
+    @Test func notesBecomeRelatedInformation() throws {
+        let model = """
+            import SwiftData
+            @Model final class Article {
+                @Attribute(.unique) var url: URL = URL(string: "about:blank")!
+            }
+            """
+        let store = "import SwiftData\nlet configuration = ModelConfiguration(cloudKitDatabase: .private(\"iCloud.com.example.App\"))\n"
+        let folder = try project(["Article.swift": model, "Store.swift": store])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let client = try LanguageServerClient(folder: folder)
+        client.initialize(folder: folder)
+        let file = uri(folder, "Article.swift")
+        client.open(file, text: model)
+        let diagnostics = try #require(client.diagnostics(uri: file, version: 1))
+        let unique = try #require(diagnostics.first { $0["code"] as? String == "cloudkit_unique_constraint" })
+        let related = try #require(unique["relatedInformation"] as? [[String: Any]])
+        let note = try #require(related.first)
+        #expect((note["message"] as? String)?.contains("syncs with CloudKit") == true)
+        let location = try #require(note["location"] as? [String: Any])
+        #expect(location["uri"] as? String == uri(folder, "Store.swift"))
+        let start = try #require(Position.range(location["range"])?.start)
+        #expect(start.line == 1, "the store is declared on the second line")
+        #expect(finish(client) == 0)
+    }
+
     @Test func fullAndIncrementalChangesSaveAndCloseUpdateDiagnostics() throws {
         let folder = try project(["ItemView.swift": Self.badView])
         defer { try? FileManager.default.removeItem(at: folder) }

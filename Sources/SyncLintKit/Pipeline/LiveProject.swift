@@ -140,7 +140,8 @@ public final class LiveProject: @unchecked Sendable {
         }
         let outcome = SuppressionOutcome.apply(findings, maps: maps, enabled: { self.group(of: $0).enabled },
                                                descriptions: descriptions, superfluousID: RuleRegistry.unusedSuppressionRuleID)
-        findings = outcome.findings
+        // Shown by confidence after suppression, as `lint` does: `high` unless the configuration asks for more.
+        findings = outcome.findings.filter { $0.confidence >= (group(of: $0.file).configuration.confidence ?? .high) }
         for position in findings.indices {
             if let severity = group(of: findings[position].file).configuration.severityOverrides[findings[position].ruleID] {
                 findings[position].severity = severity
@@ -186,14 +187,13 @@ public final class LiveProject: @unchecked Sendable {
     }
 
     private func makeConfigurations() -> ConfigurationTree {
-        let known = Set(RuleRegistry.allDescriptions.map(\.id))
         let folder = root ?? FileManager.default.currentDirectoryPath
         let path = explicitConfiguration ?? ConfigurationDiscovery.choose(paths: [folder], currentFolder: folder)
         var main = Configuration()
         if let path {
             do {
                 main = try Configuration.load(path: URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: folder)).standardizedFileURL.path,
-                                              knownRuleIDs: known)
+                                              rules: RuleRegistry.allDescriptions)
             } catch let error as Configuration.LoadError {
                 warnings.append(error.description)
             } catch {
