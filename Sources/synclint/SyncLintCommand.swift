@@ -95,8 +95,11 @@ struct Lint: ParsableCommand {
     @Flag(help: "Say which configuration files were loaded, on stderr.")
     var verbose = false
 
-    @Flag(help: "Accepted for SwiftLint compatibility; does nothing, since SyncLint keeps no cache.")
+    @Flag(help: "Neither read nor write the results cache: parse and walk every file.")
     var noCache = false
+
+    @Option(help: "The results cache's folder (default: the configuration's `cache_path`, else $XDG_CACHE_HOME/synclint or ~/.cache/synclint; ~/Library/Caches/synclint on macOS).")
+    var cachePath: String?
 
     @Flag(help: "Lint the Swift text on standard input as the file at --stdin-path (for editors), inside that file's project; without --stdin-path, as a file named <stdin> in the current folder.")
     var useStdin = false
@@ -120,6 +123,8 @@ struct Lint: ParsableCommand {
         let runStart = DispatchTime.now().uptimeNanoseconds
         if let reporter, case .failure(let problem) = ReporterKind.named(reporter) { throw ValidationError(problem.description) }
         if let problem = PathCheck.firstProblem(in: paths) { throw ValidationError(problem) }
+        if noCache && cachePath != nil { throw ValidationError("--cache-path cannot be used with --no-cache") }
+        if cachePath?.isEmpty == true { throw ValidationError("--cache-path needs a folder") }
         let known = Set(RuleRegistry.allDescriptions.map(\.id))
         for rule in onlyRules where !known.contains(rule) {
             throw ValidationError(Explain.unknownRule(rule, in: " in --only-rule"))
@@ -150,8 +155,10 @@ struct Lint: ParsableCommand {
             let done = try applyFixes(targets: targets, configurations: configurations, root: ProjectRoot.resolve(paths: targets, currentFolder: currentFolder))
             if done { return }
         }
+        let cache = noCache ? nil : ResultCache(root: cachePath ?? configuration.cachePath ?? ResultCache.defaultRoot())
         let result = Linter.lintInProjects(paths: targets, standardInput: standardInput, configurations: configurations,
-                                           enableAllRules: enableAllRules)
+                                           enableAllRules: enableAllRules, cache: cache)
+        if let warning = cache?.finish() { standardError(warning) }
         if verbose {
             let files = configurations.loadedFiles
             for file in files { standardError("Loading configuration from '\(file)'") }
@@ -219,6 +226,11 @@ struct Lint: ParsableCommand {
             for line in Self.timingLines(result.timings, files: result.filesLinted, report: Double(now - reportStart) / 1e9,
                                          total: Double(now - runStart) / 1e9) {
                 standardError(line)
+            }
+            if let cache {
+                let used = cache.statistics
+                standardError("cache \(cache.folder): \(used.stampHits) unchanged by stat, \(used.contentHits) by content, "
+                    + "\(used.misses) parsed, \(used.writes) written, \(used.unreadable) unusable")
             }
         }
         if status != ExitStatus.clean { throw ExitCode(status) }
