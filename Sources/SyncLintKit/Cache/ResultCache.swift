@@ -125,14 +125,16 @@ public final class ResultCache: @unchecked Sendable {
         guard !lock.withLock({ disabled }) else { return uncached(path: path, analyze: analyze) }
         var clock = Stopwatch()
         let entryPath = self.entryPath(for: path)
-        let entry = readEntry(at: entryPath, for: path)
+        var entry = readEntry(at: entryPath, for: path)
         let accepts = { (header: Header) in header.fingerprint == fingerprint || indexOnly }
-        if let entry, accepts(entry.header), entry.header.stampTrusted, FileStamp.of(path) == entry.header.stamp,
-           var result = entry.decodedResult(self) {
-            count { $0.stampHits += 1 }
-            if indexOnly { result.pending = [] }
-            result.read = clock.lap()
-            return result
+        if let found = entry, accepts(found.header), found.header.stampTrusted, FileStamp.of(path) == found.header.stamp {
+            if var result = found.decodedResult(self) {
+                count { $0.stampHits += 1 }
+                if indexOnly { result.pending = [] }
+                result.read = clock.lap()
+                return result
+            }
+            entry = nil  // damaged (counted once): rebuilt below
         }
         let bytes: [UInt8]
         let stamp: FileStamp
