@@ -100,6 +100,6 @@ for kind in nocache cold warm edited; do
         "$(awk "BEGIN { print 100 * ${walls[$kind]} / ${walls[cold]} }")" "${peaks[$kind]}" >&2
 done
 echo "where a warm run's time goes (--timings):" >&2
-grep -E '^  (total|discover|read |read\+|index merge|rules:|report)|^cache ' "$work/warm-timings" >&2 || true
+grep -E '^  (total|discover|read |read\+|index merge|rules:|report)|^  cache ' "$work/warm-timings" >&2 || true
 echo "where a one-file-edited run's time goes (--timings):" >&2
-grep -E '^  (total|discover|read |parse|walk|read\+|index merge|rules:|report)|^cache ' "$work/edited-timings" >&2 || true
+grep -E '^  (total|discover|read |parse|walk|read\+|index merge|rules:|report)|^  cache ' "$work/edited-timings" >&2 || true

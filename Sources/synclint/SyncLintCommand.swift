@@ -224,13 +224,8 @@ struct Lint: ParsableCommand {
         if timings {
             let now = DispatchTime.now().uptimeNanoseconds
             for line in Self.timingLines(result.timings, files: result.filesLinted, report: Double(now - reportStart) / 1e9,
-                                         total: Double(now - runStart) / 1e9) {
+                                         total: Double(now - runStart) / 1e9, cache: cache.map(Self.cacheLine)) {
                 standardError(line)
-            }
-            if let cache {
-                let used = cache.statistics
-                standardError("cache \(cache.folder): \(used.stampHits) unchanged by stat, \(used.contentHits) by content, "
-                    + "\(used.misses) parsed, \(used.writes) written, \(used.unreadable) unusable")
             }
         }
         if status != ExitStatus.clean { throw ExitCode(status) }
@@ -238,7 +233,14 @@ struct Lint: ParsableCommand {
 
     /// `--timings`: the whole run, each stage, then each rule and each index fact collector, slowest
     /// first. Work done in parallel is summed over threads, so those rows can add up to more than the total.
-    static func timingLines(_ t: StageTimings, files: Int, report: Double, total: Double) -> [String] {
+    /// How the run used the results cache, for `--timings`.
+    static func cacheLine(_ cache: ResultCache) -> String {
+        let used = cache.statistics
+        return "  cache \(cache.folder): \(used.stampHits) unchanged by stat, \(used.contentHits) by content, "
+            + "\(used.misses) parsed, \(used.writes) written, \(used.unreadable) unusable"
+    }
+
+    static func timingLines(_ t: StageTimings, files: Int, report: Double, total: Double, cache: String? = nil) -> [String] {
         func row(_ name: String, _ seconds: Double) -> String {
             "  " + name.padding(toLength: 48, withPad: " ", startingAt: 0) + String(format: "%8.3f s", seconds)
         }
@@ -249,6 +251,7 @@ struct Lint: ParsableCommand {
             ("index merge", t.index), ("rules: resolve + project rules", t.rules), ("report", report),
         ]
         lines += stages.map { row($0.0, $0.1) }
+        if let cache { lines.append(cache) }
         for (title, times) in [("per rule (summed over threads):", t.perRule), ("per index fact collector (summed over threads):", t.perCollector)] {
             lines.append(title)
             lines += times.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { row($0.key, $0.value) }
