@@ -13,7 +13,7 @@ struct SyncLintBuildToolPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
         guard let target = target as? SourceModuleTarget else { return [] }
         return try SyncLintBuildCommand.make(tool: context.tool(named: "synclint").url, name: target.name,
-                                             files: target.sourceFiles.map(\.url))
+                                             files: target.sourceFiles.map(\.url), workFolder: context.pluginWorkDirectoryURL)
     }
 }
 
@@ -23,7 +23,7 @@ import XcodeProjectPlugin
 extension SyncLintBuildToolPlugin: XcodeBuildToolPlugin {
     func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws -> [Command] {
         try SyncLintBuildCommand.make(tool: context.tool(named: "synclint").url, name: target.displayName,
-                                      files: target.inputFiles.map(\.url))
+                                      files: target.inputFiles.map(\.url), workFolder: context.pluginWorkDirectoryURL)
     }
 }
 #endif
@@ -31,7 +31,8 @@ extension SyncLintBuildToolPlugin: XcodeBuildToolPlugin {
 enum SyncLintBuildCommand {
     /// One lint command over the target's Swift files, entitlements and Core Data models (the
     /// CloudKit schema rules read the last two), or none when the target has no Swift file.
-    static func make(tool: URL, name: String, files: [URL]) -> [Command] {
+    /// The results cache lives in the plugin's work folder, the one place a sandboxed build command may write.
+    static func make(tool: URL, name: String, files: [URL], workFolder: URL) -> [Command] {
         guard let firstSwiftFile = files.first(where: { $0.pathExtension == "swift" }) else { return [] }
         let lintable = files.filter { ["swift", "entitlements", "xcdatamodeld", "xcdatamodel"].contains($0.pathExtension) }
         // synclint finds the configuration itself (the nearest `.synclint.yml` above the files);
@@ -41,7 +42,8 @@ enum SyncLintBuildCommand {
             displayName: "SyncLint \(name)",
             executable: tool,
             // After `--`, so a file whose name starts with `-` is still a path.
-            arguments: ["lint", "--reporter", "xcode", "--quiet", "--"] + lintable.map(\.path),
+            arguments: ["lint", "--reporter", "xcode", "--quiet", "--cache-path", workFolder.appendingPathComponent("cache").path, "--"]
+                + lintable.map(\.path),
             inputFiles: lintable + (config.map { [$0] } ?? []),
             outputFiles: [])]
     }

@@ -11,7 +11,8 @@ import PackagePlugin
 struct SyncLintCommandPlugin: CommandPlugin {
     /// `synclint lint` options that take a value: the word after them is that value, not a path.
     /// CommandPluginTests checks this list against the options `synclint lint` declares.
-    static let optionsWithValue: Set<String> = ["--reporter", "--output", "--baseline", "--write-baseline", "--config", "--stdin-path", "--only-rule", "--confidence"]
+    static let optionsWithValue: Set<String> = ["--reporter", "--output", "--baseline", "--write-baseline", "--config", "--stdin-path", "--only-rule",
+                                                    "--confidence", "--cache-path"]
 
     func performCommand(context: PluginContext, arguments: [String]) async throws {
         var extractor = ArgumentExtractor(arguments)

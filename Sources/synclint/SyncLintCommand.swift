@@ -96,8 +96,11 @@ struct Lint: ParsableCommand {
     @Flag(help: "Say which configuration files were loaded, on stderr.")
     var verbose = false
 
-    @Flag(help: "Accepted for SwiftLint compatibility; does nothing, since SyncLint keeps no cache.")
+    @Flag(help: "Neither read nor write the results cache: parse and walk every file.")
     var noCache = false
+
+    @Option(help: "The results cache's folder (default: the configuration's `cache_path`, else $XDG_CACHE_HOME/synclint or ~/.cache/synclint; ~/Library/Caches/synclint on macOS).")
+    var cachePath: String?
 
     @Flag(help: "Lint the Swift text on standard input as the file at --stdin-path (for editors), inside that file's project; without --stdin-path, as a file named <stdin> in the current folder.")
     var useStdin = false
@@ -124,6 +127,8 @@ struct Lint: ParsableCommand {
         let runStart = DispatchTime.now().uptimeNanoseconds
         if let reporter, case .failure(let problem) = ReporterKind.named(reporter) { throw ValidationError(problem.description) }
         if let problem = PathCheck.firstProblem(in: paths) { throw ValidationError(problem) }
+        if noCache && cachePath != nil { throw ValidationError("--cache-path cannot be used with --no-cache") }
+        if cachePath?.isEmpty == true { throw ValidationError("--cache-path needs a folder") }
         let known = Set(RuleRegistry.allDescriptions.map(\.id))
         for rule in onlyRules where !known.contains(rule) {
             throw ValidationError(Explain.unknownRule(rule, in: " in --only-rule"))
@@ -161,8 +166,10 @@ struct Lint: ParsableCommand {
             let done = try applyFixes(targets: targets, configurations: configurations, root: ProjectRoot.resolve(paths: targets, currentFolder: currentFolder))
             if done { return }
         }
+        let cache = noCache ? nil : ResultCache(root: cachePath ?? configuration.cachePath ?? ResultCache.defaultRoot())
         let result = Linter.lintInProjects(paths: targets, standardInput: standardInput, configurations: configurations,
-                                           enableAllRules: enableAllRules)
+                                           enableAllRules: enableAllRules, cache: cache)
+        if let warning = cache?.finish() { standardError(warning) }
         if verbose {
             let files = configurations.loadedFiles
             for file in files { standardError("Loading configuration from '\(file)'") }
@@ -234,7 +241,7 @@ struct Lint: ParsableCommand {
         if timings {
             let now = DispatchTime.now().uptimeNanoseconds
             for line in Self.timingLines(result.timings, files: result.filesLinted, report: Double(now - reportStart) / 1e9,
-                                         total: Double(now - runStart) / 1e9) {
+                                         total: Double(now - runStart) / 1e9, cache: cache.map(Self.cacheLine)) {
                 standardError(line)
             }
         }
@@ -243,7 +250,14 @@ struct Lint: ParsableCommand {
 
     /// `--timings`: the whole run, each stage, then each rule and each index fact collector, slowest
     /// first. Work done in parallel is summed over threads, so those rows can add up to more than the total.
-    static func timingLines(_ t: StageTimings, files: Int, report: Double, total: Double) -> [String] {
+    /// How the run used the results cache, for `--timings`.
+    static func cacheLine(_ cache: ResultCache) -> String {
+        let used = cache.statistics
+        return "  cache \(cache.folder): \(used.stampHits) unchanged by stat, \(used.contentHits) by content, "
+            + "\(used.misses) parsed, \(used.writes) written, \(used.unreadable) unusable"
+    }
+
+    static func timingLines(_ t: StageTimings, files: Int, report: Double, total: Double, cache: String? = nil) -> [String] {
         func row(_ name: String, _ seconds: Double) -> String {
             "  " + name.padding(toLength: 48, withPad: " ", startingAt: 0) + String(format: "%8.3f s", seconds)
         }
@@ -254,6 +268,7 @@ struct Lint: ParsableCommand {
             ("index merge", t.index), ("rules: resolve + project rules", t.rules), ("report", report),
         ]
         lines += stages.map { row($0.0, $0.1) }
+        if let cache { lines.append(cache) }
         for (title, times) in [("per rule (summed over threads):", t.perRule), ("per index fact collector (summed over threads):", t.perCollector)] {
             lines.append(title)
             lines += times.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { row($0.key, $0.value) }

@@ -68,10 +68,11 @@ struct CommandLineTextTests {
         #expect(quiet.stdout.hasSuffix("(task_without_id)\n"))
     }
 
-    @Test func noCacheSaysItDoesNothing() throws {
+    @Test func cacheOptionsSayWhatTheyDo() throws {
         let help = try Repository.run(["lint", "--help"], in: Repository.root)
         let text = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        #expect(text.contains("--no-cache Accepted for SwiftLint compatibility; does nothing, since SyncLint keeps no cache."), "\(help.stdout)")
+        #expect(text.contains("--no-cache Neither read nor write the results cache: parse and walk every file."), "\(help.stdout)")
+        #expect(text.contains("--cache-path <cache-path> The results cache's folder"), "\(help.stdout)")
     }
 
     /// `generate-docs` writes SyncLint's own docs; in a user's project it changes nothing.

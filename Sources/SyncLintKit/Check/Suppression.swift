@@ -12,8 +12,8 @@ import SwiftSyntax
 /// A directive is a comment whose text starts with `synclint:` (after `//`, `///`, `/*` or `<!--`
 /// and spaces). In Swift only real comments count, taken from the syntax tree's trivia, so
 /// `// synclint:` inside a string literal or behind another `//` is not a directive.
-struct SuppressionMap: Sendable {
-    struct Directive: Sendable {
+struct SuppressionMap: Sendable, Codable {
+    struct Directive: Sendable, Codable, Equatable {
         let command: String
         let ruleIDs: [String]
         let line: Int
@@ -23,7 +23,18 @@ struct SuppressionMap: Sendable {
     static let commands = ["disable", "enable", "disable:next", "disable:this", "disable:previous"]
 
     private(set) var directives: [Directive] = []
+    /// The file's last line, where a `disable` that is never re-enabled ends.
+    private var lastLine = 0
     private var regions: [(ruleID: String, lines: ClosedRange<Int>, directive: Int)] = []
+
+    /// A cache stores the directives; the regions follow from them.
+    private enum CodingKeys: String, CodingKey { case directives, lastLine }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(directives: try container.decode([Directive].self, forKey: .directives),
+                  lastLine: try container.decode(Int.self, forKey: .lastLine))
+    }
 
     var isEmpty: Bool { directives.isEmpty }
 
@@ -85,6 +96,7 @@ struct SuppressionMap: Sendable {
 
     private init(directives: [Directive], lastLine: Int) {
         self.directives = directives
+        self.lastLine = lastLine
         var openRegions: [String: (line: Int, directive: Int)] = [:]
         for (index, directive) in directives.enumerated() {
             let line = directive.line

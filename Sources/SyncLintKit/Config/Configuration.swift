@@ -21,6 +21,8 @@ public struct Configuration: Sendable {
     public var baseline: String?
     /// `write_baseline:`: record this run's findings in this file (absolute path).
     public var writeBaseline: String?
+    /// `cache_path:`: the folder of the results cache (absolute path; SwiftLint's key), instead of the user's cache folder.
+    public var cachePath: String?
     /// `reporter:`: the output format when the command line names none (SwiftLint's key), already
     /// checked to name a reporter.
     public var reporter: String?
@@ -55,10 +57,10 @@ public struct Configuration: Sendable {
 
     static let topLevelKeys: Set<String> = ["disabled_rules", "opt_in_rules", "only_rules", "included", "excluded", "cloudkit",
                                                   "baseline", "write_baseline", "allow_zero_lintable_files", "reporter", "strict",
-                                                  "documentation_url", "confidence"]
+                                                  "documentation_url", "confidence", "cache_path"]
     /// Keys read only from the main configuration: one project index and one report serve the whole run.
     static let runWideKeys = ["baseline", "write_baseline", "cloudkit", "allow_zero_lintable_files", "reporter", "strict",
-                              "documentation_url", "confidence"]
+                              "documentation_url", "confidence", "cache_path"]
     /// In `opt_in_rules`, every opt-in rule; in `only_rules`, every rule (SwiftLint's `all`).
     public static let allRules = "all"
 
@@ -145,6 +147,12 @@ public struct Configuration: Sendable {
                 throw LoadError(description: "error: \(path): '\(key)' must be a file path")
             }
             configuration[keyPath: target] = Self.absolute(file, in: baseFolder)
+        }
+        if let (_, node) = entries["cache_path"] {
+            guard let folder = Constructor.default.any(from: node) as? String, !folder.isEmpty else {
+                throw LoadError(description: "error: \(path): 'cache_path' must be a folder path")
+            }
+            configuration.cachePath = Self.absolute(folder, in: baseFolder)
         }
         if let (_, node) = entries["cloudkit"] {
             let mode = Constructor.default.any(from: node)

@@ -61,20 +61,29 @@ public enum SourceReader {
     public static func read(_ path: String) -> Result<String, Failure> {
         switch readBytes(path, limit: maximumFileSize) {
         case .failure(let failure): return .failure(failure)
-        case .success(let bytes):
-            // A NUL byte means binary.
-            if bytes.contains(0) {
-                return .failure(bytes.starts(with: "bplist".utf8) ? .binaryPropertyList(path) : .binary(path))
-            }
-            guard let text = String(bytes: bytes, encoding: .utf8) else { return .failure(.notUTF8(path)) }
-            return .success(text)
+        case .success(let bytes): return text(of: bytes, path: path)
         }
+    }
+
+    /// A source file's bytes as text: binary and non-UTF-8 content refused.
+    static func text(of bytes: [UInt8], path: String) -> Result<String, Failure> {
+        // A NUL byte means binary.
+        if bytes.contains(0) {
+            return .failure(bytes.starts(with: "bplist".utf8) ? .binaryPropertyList(path) : .binary(path))
+        }
+        guard let text = String(bytes: bytes, encoding: .utf8) else { return .failure(.notUTF8(path)) }
+        return .success(text)
+    }
+
+    static func readBytes(_ path: String, limit: Int) -> Result<[UInt8], Failure> {
+        readStampedBytes(path, limit: limit).map(\.bytes)
     }
 
     /// Opens without blocking (a FIFO would wait for a writer), checks with `fstat` on the open
     /// descriptor that it is a regular file (no race between the check and the read), then reads to
-    /// the end, never more than the size `fstat` gave plus one byte.
-    static func readBytes(_ path: String, limit: Int) -> Result<[UInt8], Failure> {
+    /// the end, never more than the size `fstat` gave plus one byte. The stamp is that `fstat`'s, so
+    /// a cache never pairs these bytes with a later state of the file.
+    static func readStampedBytes(_ path: String, limit: Int) -> Result<(bytes: [UInt8], stamp: FileStamp), Failure> {
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
             let code = errno
@@ -109,7 +118,7 @@ public enum SourceReader {
         }
         if filled != expected { return .failure(.changedWhileReading(path)) }
         buffer.removeLast()
-        return .success(buffer)
+        return .success((buffer, FileStamp(info)))
     }
 }
 

@@ -94,7 +94,10 @@ public enum Linter {
 
     /// Lints files and folders on disk, each file with the configuration that applies to it. (The
     /// command line passes the main configuration's `included` folders when the user names no path.)
-    public static func lint(paths: [String], configurations: ConfigurationTree, enableAllRules: Bool = false) -> LintResult {
+    /// With a `cache`, each file's result is taken from it when the file, SyncLint and the file's rules
+    /// are unchanged, and stored otherwise; the index is rebuilt and every finding resolved again either way.
+    public static func lint(paths: [String], configurations: ConfigurationTree, enableAllRules: Bool = false,
+                            cache: ResultCache? = nil) -> LintResult {
         var clock = Stopwatch()
         let discovered = FileDiscovery.discover(paths: paths, configurations: configurations)
         let inputs = ProjectInputs(resourcePaths: discovered.resourcePaths.map(\.path)) {
@@ -104,7 +107,7 @@ public enum Linter {
         }
         let discoverTime = clock.lap()
         var result = run(files: discovered.swiftFiles.map { .path($0) }, inputs: inputs,
-                         configurations: configurations, enableAllRules: enableAllRules)
+                         configurations: configurations, enableAllRules: enableAllRules, cache: cache)
         result.warnings = configurations.warnings(lintedRoots: paths) + discovered.warnings + result.warnings
         result.timings.discover = discoverTime
         result.lintableFiles = discovered.lintableCount
@@ -173,6 +176,12 @@ public enum Linter {
         let configuration: Configuration
         let enabled: Set<String>
         let plan: RulePlan
+
+        /// What a cache entry of a file in this group is made with: the chain of configuration files,
+        /// and the syntax rules that walk the file with their options (what `processFile` is given).
+        func fingerprint(key: String) -> String {
+            "chain " + key + "\n" + plan.fingerprint
+        }
     }
 
     static func run(files: [FileInput], resources: [ResourceFile], layout: ProjectLayout, configuration: Configuration,
@@ -185,8 +194,10 @@ public enum Linter {
     /// `reportOnly`: report findings (and per-file warnings) only in these files; the other files are
     /// still read, parsed and walked for the index, but no syntax rule runs on them, since none of
     /// their findings would be reported and rules add nothing to the index.
+    /// `cache`: files on disk are looked up there and their results stored (`ResultCache`).
     static func run(files: [FileInput], inputs: ProjectInputs, configurations: ConfigurationTree,
-                    enableAllRules: Bool, parallel: Bool = true, reportOnly: Set<String>? = nil) -> LintResult {
+                    enableAllRules: Bool, parallel: Bool = true, reportOnly: Set<String>? = nil,
+                    cache: ResultCache? = nil) -> LintResult {
         let configuration = configurations.main
         // One group per distinct chain of configurations, made before the parallel stage: each file's
         // walk runs only its group's rules, with its group's options. The index does not depend on it.
@@ -202,8 +213,18 @@ public enum Linter {
         // cannot fail: `groupKey(of:)` adds the group of every key it returns.
         func group(of path: String) -> RuleGroup { groups[groupKey(of: path)]! }
         let indexOnly = RulePlan(syntaxRules: [], options: [:])
-        let plans = files.map { input in reportOnly.map { $0.contains(input.path) } ?? true ? group(of: input.path).plan : indexOnly }
+        let reported = files.map { input in reportOnly.map { $0.contains(input.path) } ?? true }
+        let plans = files.indices.map { reported[$0] ? group(of: files[$0].path).plan : indexOnly }
+        // A file walked for the index alone is stored as such, so a later run that reports it walks it again.
+        let fingerprints = files.indices.map { reported[$0] ? group(of: files[$0].path).fingerprint(key: groupKey(of: files[$0].path)) : "index only" }
         for path in inputs.resourcePaths { _ = groupKey(of: path) }
+        @Sendable func process(_ position: Int) -> FileResult {
+            let input = files[position], plan = plans[position]
+            guard let cache, case .path(let path) = input else { return processFile(input, plan: plan) }
+            return cache.result(forFile: path, fingerprint: fingerprints[position], indexOnly: !reported[position]) { text in
+                analyze(path: path, text: text, plan: plan)
+            }
+        }
 
         var filesClock = Stopwatch()
         let results = ResultSlots<FileResult>(count: files.count)
@@ -212,11 +233,11 @@ public enum Linter {
         if parallel {
             DispatchQueue.concurrentPerform(iterations: files.count + 1) { iteration in
                 if iteration == 0 { return inputs.load() }
-                results[iteration - 1] = processFile(files[iteration - 1], plan: plans[iteration - 1])
+                results[iteration - 1] = process(iteration - 1)
             }
         } else {
             inputs.load()
-            for index in files.indices { results[index] = processFile(files[index], plan: plans[index]) }
+            for index in files.indices { results[index] = process(index) }
         }
         let fileResults = results.values.map { $0 ?? FileResult() }
         let (resources, layout, inputWarnings) = inputs.loaded
@@ -374,7 +395,6 @@ public enum Linter {
     }
 
     static func processFile(_ input: FileInput, plan: RulePlan) -> FileResult {
-        var result = FileResult()
         var clock = Stopwatch()
         let text: String
         switch input {
@@ -383,17 +403,27 @@ public enum Linter {
             switch SourceReader.read(path) {
             case .success(let contents): text = contents
             case .failure(let failure):
+                var result = FileResult()
                 result.warning = failure.description
                 return result
             }
         }
-        result.read = clock.lap()
+        let readTime = clock.lap()
+        var result = analyze(path: input.path, text: text, plan: plan)
+        result.read = readTime
+        return result
+    }
+
+    /// Parses a file's text and walks it once: its facts, pending findings, suppression comments and warning.
+    static func analyze(path: String, text: String, plan: RulePlan) -> FileResult {
+        var result = FileResult()
+        var clock = Stopwatch()
         let tree = Parser.parse(source: text)
         result.parse = clock.lap()
         if tree.hasError {
-            result.warning = "warning: \(input.path): has syntax errors; analyzed as far as the parser recovered"
+            result.warning = "warning: \(path): has syntax errors; analyzed as far as the parser recovered"
         }
-        let context = FileContext(path: input.path, text: text, tree: tree)
+        let context = FileContext(path: path, text: text, tree: tree)
         let rules = plan.makeRules()
         let listenerTimes = measuresListeners ? ListenerTimes() : nil
         FileWalk.run(tree, context: context, rules: rules, listenerTimes: listenerTimes)
@@ -458,6 +488,23 @@ struct RulePlan: @unchecked Sendable {
     /// Rules whose node kinds the walker cannot dispatch; a test keeps this empty.
     static func unsupportedRules(_ rules: [any SyntaxRule.Type]) -> [String] {
         rules.filter { !$0.nodeKinds.isSubset(of: FileWalk.supportedKinds) }.map { $0.description.id }
+    }
+
+    /// The rule ids and their options, in a stable order: equal for equal plans, across runs.
+    var fingerprint: String {
+        let ids = syntaxRules.map { $0.description.id }.sorted()
+        return ids.map { id in id + " " + (options[id].map { Self.canonical(.map($0.values)) } ?? "{}") }.joined(separator: "\n")
+    }
+
+    private static func canonical(_ value: OptionValue) -> String {
+        switch value {
+        case .bool(let value): return value ? "true" : "false"
+        case .int(let value): return "\(value)"
+        case .string(let value): return "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        case .list(let values): return "[" + values.map(canonical).joined(separator: ",") + "]"
+        case .map(let map):
+            return "{" + map.sorted { $0.key < $1.key }.map { canonical(.string($0.key)) + ":" + canonical($0.value) }.joined(separator: ",") + "}"
+        }
     }
 
     func makeRules() -> [any SyntaxRule] {

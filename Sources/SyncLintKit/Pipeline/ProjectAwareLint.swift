@@ -10,7 +10,7 @@ extension Linter {
     /// `standardInput` is an editor's buffer: its text stands for the file at its path, which need not
     /// exist, in the index of that path's project, and its findings carry that path.
     public static func lintInProjects(paths: [String], standardInput: SourceInput? = nil, configurations: ConfigurationTree,
-                            enableAllRules: Bool = false,
+                            enableAllRules: Bool = false, cache: ResultCache? = nil,
                             currentFolder: String = FileManager.default.currentDirectoryPath) -> LintResult {
         let base = URL(fileURLWithPath: currentFolder)
         func absolute(_ path: String) -> String { URL(fileURLWithPath: path, relativeTo: base).standardizedFileURL.path }
@@ -41,29 +41,32 @@ extension Linter {
                 stdinProject = ""
             }
         }
-        if byProject.isEmpty && input == nil { return lint(paths: paths, configurations: configurations, enableAllRules: enableAllRules) }
+        if byProject.isEmpty && input == nil {
+            return lint(paths: paths, configurations: configurations, enableAllRules: enableAllRules, cache: cache)
+        }
 
         var results: [LintResult] = []
-        if !folders.isEmpty { results.append(lint(paths: folders, configurations: configurations, enableAllRules: enableAllRules)) }
-        if !alone.isEmpty { results.append(lint(paths: alone, configurations: configurations, enableAllRules: enableAllRules)) }
+        if !folders.isEmpty { results.append(lint(paths: folders, configurations: configurations, enableAllRules: enableAllRules, cache: cache)) }
+        if !alone.isEmpty { results.append(lint(paths: alone, configurations: configurations, enableAllRules: enableAllRules, cache: cache)) }
         for project in byProject.keys.sorted() {
             // "" holds only an editor's buffer outside any repository: it is linted alone, like a file there.
             results.append(lintInProject(root: project.isEmpty ? nil : project, files: byProject[project] ?? [],
                                          standardInput: stdinProject == project ? input : nil,
-                                         configurations: configurations, enableAllRules: enableAllRules))
+                                         configurations: configurations, enableAllRules: enableAllRules, cache: cache))
         }
         return merged(results)
     }
 
     /// With one configuration for every file (as `--config` gives).
     public static func lintInProjects(paths: [String], standardInput: SourceInput? = nil, configuration: Configuration,
-                                      enableAllRules: Bool = false) -> LintResult {
-        lintInProjects(paths: paths, standardInput: standardInput, configurations: .single(configuration), enableAllRules: enableAllRules)
+                                      enableAllRules: Bool = false, cache: ResultCache? = nil) -> LintResult {
+        lintInProjects(paths: paths, standardInput: standardInput, configurations: .single(configuration), enableAllRules: enableAllRules,
+                       cache: cache)
     }
 
     /// One project's files: the project is indexed whole, only `files` are reported.
     static func lintInProject(root: String?, files: [String], standardInput: SourceInput?, configurations: ConfigurationTree,
-                              enableAllRules: Bool) -> LintResult {
+                              enableAllRules: Bool, cache: ResultCache? = nil) -> LintResult {
         var clock = Stopwatch()
         // Named files go to discovery too: one in a hidden or skipped folder is still linted, as
         // before; an excluded one is not. An editor's buffer need not exist on disk.
@@ -103,7 +106,7 @@ extension Linter {
         }
         let discoverTime = clock.lap()
         var result = run(files: swiftFiles, inputs: inputs, configurations: configurations,
-                         enableAllRules: enableAllRules, reportOnly: lintable)
+                         enableAllRules: enableAllRules, reportOnly: lintable, cache: cache)
         // Warnings about the project's other files (their syntax errors, an unreadable one) are not
         // about what was asked for.
         let others = Set(discovered.swiftFiles + discovered.resourcePaths.map(\.path)).subtracting(lintable)

@@ -7,11 +7,20 @@ enum Repository {
 
     static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
 
-    /// The `synclint` executable built next to the test bundle.
+    /// The `synclint` executable built next to the test bundle. Its results cache goes to a scratch
+    /// folder of this test process (`isolatedCache`), never the user's.
     static var executable: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        _ = isolatedCache
+        return URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
             .deletingLastPathComponent().appendingPathComponent("synclint")
     }
+
+    /// `XDG_CACHE_HOME` for every process the tests start, set once.
+    static let isolatedCache: String = {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("synclint-tests-cache-\(getpid())").path
+        setenv("XDG_CACHE_HOME", folder, 1)
+        return folder
+    }()
 
     static func temporaryFolder() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("synclint-tests-\(UUID().uuidString)")

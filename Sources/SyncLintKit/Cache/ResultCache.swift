@@ -1,0 +1,419 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The on-disk cache of per-file results (`lint`): a file's facts, pending findings, suppression
+/// comments and warning, kept from one run to the next so that a rerun parses and walks only the
+/// files that changed. The project's index is always rebuilt from the cached facts and every
+/// pending finding resolved again, since a finding can depend on another file.
+///
+/// An entry is found by the file's path and used only when all of these match:
+/// - the build of SyncLint (`toolFingerprint`: version, cache format, rule set, and the executable's
+///   size and modification time, so a development build with changed rules never reuses entries);
+///   each build has its own folder under the root;
+/// - the file's content: its `stat` stamp (size, inode, modification and change times) when the
+///   stamp was taken more than two seconds after the file last changed, else its bytes'
+///   `ContentHash` (a warm run reads no source whose stamp is unchanged);
+/// - the rules that walk it (`RuleGroup.fingerprint`: its chain of configurations, enabled syntax
+///   rules and their options).
+///
+/// Safe by construction: an entry is written to a temporary file and renamed into place, so a
+/// reader sees a whole entry or none; each entry carries a hash of its payload, so a truncated or
+/// corrupt one is noticed, ignored and rebuilt (one warning line per run); a folder that cannot be
+/// created or written turns the cache off for the run, with one warning line.
+public final class ResultCache: @unchecked Sendable {
+    /// Bumped whenever the entry layout or what it stores changes.
+    static let formatVersion = 1
+    /// Entries start with this, then the header's length (4 bytes, little-endian), the header and the payload.
+    static let magic = Array("SYNCLINT-CACHE-\(formatVersion)\n".utf8)
+
+    /// Bounds (documented in the README): at most `maximumBytes` of entries in a build's folder, the
+    /// least recently used removed first; entries unused for `maximumAge` removed; the folders of at
+    /// most `keptBuilds` builds kept.
+    public struct Limits: Sendable {
+        public var maximumBytes: Int = 512 * 1024 * 1024
+        public var maximumAge: TimeInterval = 30 * 24 * 3600
+        public var keptBuilds = 3
+        /// How often a run looks over the folder to prune it.
+        public var pruneInterval: TimeInterval = 3600
+
+        public init() {}
+    }
+
+    /// How a run used the cache, for `--timings` and tests.
+    public struct Statistics: Sendable, Equatable {
+        /// Entries used because the file's stamp was unchanged: the source was not read.
+        public var stampHits = 0
+        /// Entries used after reading the file and finding its bytes unchanged.
+        public var contentHits = 0
+        /// Files parsed and walked (no entry, or an entry that no longer matched).
+        public var misses = 0
+        public var writes = 0
+        /// Entries that could not be read or decoded (corrupt, truncated, another format).
+        public var unreadable = 0
+    }
+
+    /// The cache's root (`--cache-path`, `cache_path:` or the user's cache folder).
+    public let root: String
+    /// This build's folder under the root.
+    public let folder: String
+    let tool: String
+    let limits: Limits
+    private let lock = NSLock()
+    private var stats = Statistics()
+    private var problem: String?
+    private var disabled = false
+    private var firstUnreadable: String?
+
+    /// The cache under `root`; nothing is touched on disk until the first entry is looked up.
+    public init(root: String, limits: Limits = Limits()) {
+        self.root = URL(fileURLWithPath: root).standardizedFileURL.path
+        self.limits = limits
+        tool = Self.toolFingerprint
+        folder = self.root + "/" + tool
+        prepareFolder()
+    }
+
+    /// `$XDG_CACHE_HOME/synclint`, else `~/.cache/synclint`; `~/Library/Caches/synclint` on macOS.
+    public static func defaultRoot(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        #if os(macOS)
+        return home + "/Library/Caches/synclint"
+        #else
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/synclint" }
+        return home + "/.cache/synclint"
+        #endif
+    }
+
+    public var statistics: Statistics { lock.withLock { stats } }
+
+    // MARK: - Fingerprints
+
+    /// This build of SyncLint: changes whenever anything that makes an entry could have changed.
+    static let toolFingerprint: String = {
+        var parts = ["\(RuleDocumentation.version)", "format \(formatVersion)"]
+        // The rule set and what each rule declares, in case the executable cannot be found.
+        for description in RuleRegistry.allDescriptions {
+            parts.append(description.id + " " + description.options.map { "\($0)" }.joined(separator: ","))
+        }
+        if let executable = executablePath, let stamp = FileStamp.of(executable) {
+            parts.append("\(executable) \(stamp.size) \(stamp.modifiedSeconds).\(stamp.modifiedNanoseconds)")
+        }
+        let hash = ContentHash(Array(parts.joined(separator: "\n").utf8))
+        return "\(RuleDocumentation.version)-" + String(hash.first, radix: 16) + String(hash.second, radix: 16)
+    }()
+
+    private static var executablePath: String? {
+        #if os(Linux)
+        if let resolved = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return resolved }
+        #endif
+        return Bundle.main.executablePath
+    }
+
+    // MARK: - Lookup and store
+
+    /// A file's result: from its entry when it matches, else made by `analyze` (given the file's
+    /// text) and stored. `indexOnly` asks for the facts alone (a file outside what is reported):
+    /// any entry of the file's content serves, without its findings.
+    func result(forFile path: String, fingerprint: String, indexOnly: Bool,
+                analyze: (String) -> Linter.FileResult) -> Linter.FileResult {
+        guard !lock.withLock({ disabled }) else { return uncached(path: path, analyze: analyze) }
+        var clock = Stopwatch()
+        let entryPath = self.entryPath(for: path)
+        var entry = readEntry(at: entryPath, for: path)
+        let accepts = { (header: Header) in header.fingerprint == fingerprint || indexOnly }
+        if let found = entry, accepts(found.header), found.header.stampTrusted, FileStamp.of(path) == found.header.stamp {
+            if var result = found.decodedResult(self) {
+                count { $0.stampHits += 1 }
+                if indexOnly { result.pending = [] }
+                result.read = clock.lap()
+                return result
+            }
+            entry = nil  // damaged (counted once): rebuilt below
+        }
+        let bytes: [UInt8]
+        let stamp: FileStamp
+        switch SourceReader.readStampedBytes(path, limit: SourceReader.maximumFileSize) {
+        case .success(let read): (bytes, stamp) = read
+        case .failure(let failure):
+            var result = Linter.FileResult()
+            result.warning = failure.description
+            return result
+        }
+        let content = ContentHash(bytes)
+        if let entry, accepts(entry.header), entry.header.content == content, var result = entry.decodedResult(self) {
+            count { $0.contentHits += 1 }
+            // The stamp moved (a touch, a checkout) but not the bytes: record the new stamp.
+            if entry.header.stamp != stamp || !entry.header.stampTrusted {
+                var header = entry.header
+                header.stamp = stamp
+                header.stampTrusted = !stamp.isRacy()
+                write(header: header, payload: entry.payload, to: entryPath)
+            }
+            if indexOnly { result.pending = [] }
+            result.read = clock.lap()
+            return result
+        }
+        let text: String
+        switch SourceReader.text(of: bytes, path: path) {
+        case .success(let decoded): text = decoded
+        case .failure(let failure):
+            var result = Linter.FileResult()
+            result.warning = failure.description
+            return result
+        }
+        let readTime = clock.lap()
+        count { $0.misses += 1 }
+        var result = analyze(text)
+        result.read += readTime
+        let stored = StoredResult(facts: result.facts, pending: result.pending, suppression: result.suppression, warning: result.warning)
+        if let payload = try? Self.encoder().encode(stored) {
+            let header = Header(tool: tool, path: path, fingerprint: fingerprint, content: content,
+                                stamp: stamp, stampTrusted: !stamp.isRacy(), payload: ContentHash(payload))
+            write(header: header, payload: payload, to: entryPath)
+        }
+        return result
+    }
+
+    private func uncached(path: String, analyze: (String) -> Linter.FileResult) -> Linter.FileResult {
+        var clock = Stopwatch()
+        switch SourceReader.read(path) {
+        case .success(let text):
+            let readTime = clock.lap()
+            var result = analyze(text)
+            result.read += readTime
+            return result
+        case .failure(let failure):
+            var result = Linter.FileResult()
+            result.warning = failure.description
+            return result
+        }
+    }
+
+    private func count(_ change: (inout Statistics) -> Void) { lock.withLock { change(&stats) } }
+
+    /// What an entry stores of a `FileResult`: everything but timings. Whole structs, so fields added
+    /// to facts and findings are stored without a change here (the tool fingerprint changes with them).
+    struct StoredResult: Codable {
+        var facts: FileFacts
+        var pending: [PendingFinding]
+        var suppression: SuppressionMap?
+        var warning: String?
+    }
+
+    /// Everything an entry is checked against before its payload is decoded.
+    struct Header: Codable {
+        var tool: String
+        var path: String
+        var fingerprint: String
+        var content: ContentHash
+        var stamp: FileStamp
+        /// False when the stamp was taken too soon after the file changed (`FileStamp.isRacy`).
+        var stampTrusted: Bool
+        /// The payload's hash: a corrupt entry is never decoded into wrong results.
+        var payload: ContentHash
+    }
+
+    struct Entry {
+        let header: Header
+        let payload: Data
+
+        func decodedResult(_ cache: ResultCache) -> Linter.FileResult? {
+            guard ContentHash(payload) == header.payload,
+                  let stored = try? JSONDecoder().decode(StoredResult.self, from: payload) else {
+                cache.noteUnreadable(header.path)
+                return nil
+            }
+            var result = Linter.FileResult()
+            result.facts = stored.facts
+            result.pending = stored.pending
+            result.suppression = stored.suppression
+            result.warning = stored.warning
+            return result
+        }
+    }
+
+    static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }
+
+    /// Entries are spread over 256 subfolders by the hash of the file's path.
+    func entryPath(for path: String) -> String {
+        let hash = ContentHash(Array(path.utf8))
+        let name = String(hash.first, radix: 16) + String(hash.second, radix: 16)
+        return folder + "/" + String(format: "%02x", Int(hash.first & 0xFF)) + "/" + name
+    }
+
+    /// The entry for `path`, or nil when there is none or it cannot be used (counted as unreadable
+    /// unless it is simply absent).
+    private func readEntry(at entryPath: String, for path: String) -> Entry? {
+        guard let data = FileManager.default.contents(atPath: entryPath) else {
+            if FileManager.default.fileExists(atPath: entryPath) { noteUnreadable(path) }
+            return nil
+        }
+        let magic = Self.magic
+        guard data.count >= magic.count + 4, data.prefix(magic.count).elementsEqual(magic) else {
+            noteUnreadable(path)
+            return nil
+        }
+        let lengthBytes = data.dropFirst(magic.count).prefix(4)
+        let length = lengthBytes.reversed().reduce(0) { $0 << 8 | Int($1) }
+        let headerStart = data.startIndex + magic.count + 4
+        guard length > 0, headerStart + length <= data.endIndex,
+              let header = try? JSONDecoder().decode(Header.self, from: data[headerStart..<headerStart + length]),
+              header.tool == tool, header.path == path else {
+            noteUnreadable(path)
+            return nil
+        }
+        touchIfStale(entryPath)
+        return Entry(header: header, payload: data[(headerStart + length)...])
+    }
+
+    func noteUnreadable(_ path: String) {
+        lock.withLock {
+            stats.unreadable += 1
+            if firstUnreadable == nil { firstUnreadable = path }
+        }
+    }
+
+    /// Writes to a temporary file in the same folder, then renames it over the entry: readers see
+    /// the old entry or the new one, never a part.
+    private func write(header: Header, payload: Data, to entryPath: String) {
+        guard let headerData = try? Self.encoder().encode(header) else { return }
+        var data = Data(Self.magic)
+        let length = UInt32(headerData.count)
+        data.append(contentsOf: [UInt8(length & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length >> 16 & 0xFF), UInt8(length >> 24)])
+        data.append(headerData)
+        data.append(payload)
+        let subfolder = (entryPath as NSString).deletingLastPathComponent
+        let temporary = entryPath + ".tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        do {
+            try FileManager.default.createDirectory(atPath: subfolder, withIntermediateDirectories: true)
+            try data.write(to: URL(fileURLWithPath: temporary))
+            guard rename(temporary, entryPath) == 0 else {
+                let reason = String(cString: strerror(errno))
+                unlink(temporary)
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: reason])
+            }
+            count { $0.writes += 1 }
+        } catch {
+            unlink(temporary)
+            // One entry that cannot be written (a full disk, something else at its path) costs that
+            // entry only; the run goes on, and says so once.
+            lock.withLock {
+                if problem == nil { problem = "cannot write an entry in \(folder) (\(Self.reason(error))); not stored" }
+            }
+        }
+    }
+
+    // MARK: - Folder, warnings and pruning
+
+    private func prepareFolder() {
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            guard access(folder, W_OK | X_OK) == 0 else { throw CocoaError(.fileWriteNoPermission) }
+        } catch {
+            problem = "cannot use \(root) (\(Self.reason(error))); linting without a cache"
+            disabled = true
+        }
+    }
+
+    private static func reason(_ error: Error) -> String {
+        if let cocoa = error as? CocoaError, let underlying = cocoa.userInfo[NSUnderlyingErrorKey] as? NSError {
+            return underlying.localizedDescription
+        }
+        if let cocoa = error as? CocoaError, cocoa.code == .fileWriteNoPermission { return "permission denied" }
+        return error.localizedDescription
+    }
+
+    /// The run's one warning line about the cache, if anything went wrong; prunes old entries and
+    /// the folders of other builds when it is time to. Call once, after the run.
+    public func finish(now: Date = Date()) -> String? {
+        let (problem, unreadable, first, disabled) = lock.withLock { (self.problem, stats.unreadable, firstUnreadable, self.disabled) }
+        if !disabled { prune(now: now) }
+        var parts: [String] = []
+        if unreadable > 0, let first {
+            parts.append("ignored \(unreadable) unusable entr\(unreadable == 1 ? "y" : "ies") in \(folder) "
+                + "(corrupt, truncated or from another version; first for \(first)); rebuilt")
+        }
+        if let problem { parts.append(problem) }
+        return parts.isEmpty ? nil : "warning: cache: " + parts.joined(separator: "; ")
+    }
+
+    /// Entries used in a run get a fresh modification time when theirs is over a day old, so the
+    /// time says roughly when an entry was last used, at one system call per entry per day.
+    private func touchIfStale(_ entryPath: String) {
+        var info = stat()
+        guard stat(entryPath, &info) == 0 else { return }
+        #if canImport(Darwin)
+        let modified = Double(info.st_mtimespec.tv_sec)
+        #else
+        let modified = Double(info.st_mtim.tv_sec)
+        #endif
+        if Date().timeIntervalSince1970 - modified > 24 * 3600 { utimes(entryPath, nil) }
+    }
+
+    /// At most once per `pruneInterval` (a marker file's time says when it last ran): removes other
+    /// builds' folders beyond `keptBuilds` (least recently used first), temporary files left by
+    /// runs that died, entries unused for `maximumAge`, then the least recently used entries until
+    /// the folder holds at most `maximumBytes`.
+    func prune(now: Date = Date(), force: Bool = false) {
+        let fileManager = FileManager.default
+        let marker = folder + "/last-pruned"
+        if !force, let attributes = try? fileManager.attributesOfItem(atPath: marker),
+           let last = attributes[.modificationDate] as? Date, now.timeIntervalSince(last) < limits.pruneInterval {
+            return
+        }
+        fileManager.createFile(atPath: marker, contents: Data())
+        // Other builds' folders, kept by when they were last pruned (that is, last used).
+        if let builds = try? fileManager.contentsOfDirectory(atPath: root) {
+            let dated = builds.filter { root + "/" + $0 != folder }.map { name -> (String, Date) in
+                let used = (try? fileManager.attributesOfItem(atPath: root + "/" + name + "/last-pruned"))?[.modificationDate] as? Date
+                return (name, used ?? .distantPast)
+            }.sorted { $0.1 > $1.1 }
+            for (name, _) in dated.dropFirst(max(0, limits.keptBuilds - 1)) where Self.isBuildFolderName(name) {
+                try? fileManager.removeItem(atPath: root + "/" + name)
+            }
+        }
+        var entries: [(path: String, size: Int, used: Date)] = []
+        for shard in (try? fileManager.contentsOfDirectory(atPath: folder)) ?? [] where shard.count == 2 {
+            let shardPath = folder + "/" + shard
+            for name in (try? fileManager.contentsOfDirectory(atPath: shardPath)) ?? [] {
+                let path = shardPath + "/" + name
+                guard let attributes = try? fileManager.attributesOfItem(atPath: path) else { continue }
+                let used = attributes[.modificationDate] as? Date ?? .distantPast
+                if name.contains(".tmp-") {
+                    if now.timeIntervalSince(used) > 3600 { unlink(path) }
+                    continue
+                }
+                if now.timeIntervalSince(used) > limits.maximumAge {
+                    unlink(path)
+                    continue
+                }
+                entries.append((path, (attributes[.size] as? NSNumber)?.intValue ?? 0, used))
+            }
+        }
+        var total = entries.reduce(0) { $0 + $1.size }
+        guard total > limits.maximumBytes else { return }
+        // Down to 80% of the bound, so the next runs do not prune again at once.
+        for entry in entries.sorted(by: { $0.used < $1.used }) where total > limits.maximumBytes * 4 / 5 {
+            unlink(entry.path)
+            total -= entry.size
+        }
+    }
+
+    /// Only folders named as `toolFingerprint` names them are removed: a cache path pointed at the
+    /// wrong folder by mistake loses nothing else.
+    static func isBuildFolderName(_ name: String) -> Bool {
+        guard let dash = name.lastIndex(of: "-") else { return false }
+        let hash = name[name.index(after: dash)...]
+        return !hash.isEmpty && hash.count <= 32 && hash.allSatisfy(\.isHexDigit)
+    }
+}
