@@ -46,9 +46,13 @@ public struct CallFact: Sendable, Codable {
     public let cancellation: Cancellability
     public let location: SourceLocation
     public let ifConfigClauses: [IfConfigClause]
+    /// The property of `self` the call's value is stored in (`result = await resolve()`, `self.state = try load()`);
+    /// nil when the value goes elsewhere or nowhere.
+    public let assignedTo: String?
 
     /// Memberwise, for the layers above (a synthesized one is internal to this module).
-    package init(caller: FunctionKey, callee: String, receiver: ValueType?, context: ExecutionContext, cancellation: Cancellability, location: SourceLocation, ifConfigClauses: [IfConfigClause]) {
+    package init(caller: FunctionKey, callee: String, receiver: ValueType?, context: ExecutionContext, cancellation: Cancellability,
+                 location: SourceLocation, ifConfigClauses: [IfConfigClause], assignedTo: String? = nil) {
         self.caller = caller
         self.callee = callee
         self.receiver = receiver
@@ -56,6 +60,7 @@ public struct CallFact: Sendable, Codable {
         self.cancellation = cancellation
         self.location = location
         self.ifConfigClauses = ifConfigClauses
+        self.assignedTo = assignedTo
     }
 }
 

@@ -14,6 +14,10 @@ public indirect enum IndexCondition: Sendable, Hashable, Codable {
     /// View code somewhere in the project reads a member or name called this (`ProjectIndex.viewReadNames`);
     /// holds too when the project has no view code.
     case readByViews(String)
+    /// Some call site of the function stores the value it returns in a property of the caller's type that view
+    /// code reads (`CallFact.assignedTo`, `readByViews`): `result = await resolve()`, where `resolve()` returns
+    /// `.failure(error)` from its catch.
+    case returnedValueShown(FunctionKey)
     /// The type, as written, is a SwiftData `@Model` or a Core Data `NSManagedObject` subclass.
     case isPersistentModelNamed(String)
     /// The function calls `rollback()` (or `reset()`) on a context (`FunctionSummary.rollsBack`).

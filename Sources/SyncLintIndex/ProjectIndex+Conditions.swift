@@ -16,6 +16,11 @@ extension ProjectIndex {
         case .readByViews(let name):
             // A project with no view code at all (a package of models, a snippet) says nothing about what views read.
             return viewReadNames.isEmpty || viewReadNames.contains(name)
+        case .returnedValueShown(let key):
+            return callSites(of: key).contains { site in
+                guard let property = site.assignedTo else { return false }
+                return self.property(property, of: site.caller.typeName ?? "") != nil && holds(.readByViews(property))
+            }
         case .isPersistentModelNamed(let typeName):
             return isPersistentModel(typeName)
         case .rollsBack(let key):

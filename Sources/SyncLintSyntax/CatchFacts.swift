@@ -13,6 +13,8 @@ public enum ErrorDestination: Sendable, Hashable {
     case passedTo(callee: String, receiver: ValueType?)
     /// `throw error`: the caller decides.
     case rethrown
+    /// `return .failure(error)`: a failed result handed back, which the caller may store and show.
+    case returnedFailure
 }
 
 /// What a `catch` clause can receive and what it does with it.
@@ -26,6 +28,9 @@ public struct CatchFacts: Sendable {
     public let handlesURLErrorCancelled: Bool
     /// The body tests for cancellation itself (`error is CancellationError`, `Task.isCancelled`, `.cancelled`).
     public let bodyTestsCancellation: Bool
+    /// The body's only test for cancellation names `CancellationError` (`if error is CancellationError { return }`):
+    /// like `catch is CancellationError`, it lets `URLError.cancelled` through.
+    public let bodyTestsOnlyCancellationError: Bool
     /// A catch-all: no pattern, or only `let error` with no `as`, `is` or `where`.
     public let isCatchAll: Bool
     public let destinations: [ErrorDestination]
@@ -45,9 +50,10 @@ public struct CatchFacts: Sendable {
         }
         return CatchFacts(
             // `do throws(DomainError)`: every error it catches is of the app's own type, never a cancellation.
-            doAwaitsThrowingCall: doStatement.throwsClause?.type == nil && awaitsThrowingCall(doStatement.body),
+            doAwaitsThrowingCall: awaitedErrorReaches(doStatement, clause: index, context: context),
             handlesCancellationError: handlesCancellation, handlesURLErrorCancelled: handlesURLCancelled,
-            bodyTestsCancellation: testsCancellation(clause.body), isCatchAll: isCatchAll(clause),
+            bodyTestsCancellation: testsCancellation(clause.body), bodyTestsOnlyCancellationError: testsOnlyCancellationError(clause.body),
+            isCatchAll: isCatchAll(clause),
             destinations: destinations(of: clause, context: context),
             cancellation: context.cancellabilityHere())
     }
@@ -58,7 +64,45 @@ public struct CatchFacts: Sendable {
         return pattern.contains(caught.type) && (caught.member.map { pattern.contains($0) } ?? true)
     }
 
-    /// `try await f()` (not `try?`/`try!`) or `for try await` in the body, outside nested closures.
+    /// Whether an error of an awaited throwing call can reach clause `index` of the `do`, on the control-flow graph
+    /// of the body around it: an error edge into the clause leaves a `try await` (or `for try await`), a
+    /// `try Task.checkCancellation()`, or a `throw` of a name (an inner `catch` passing on what it caught) in a
+    /// `do` that awaits. An inner `do` whose catch-all takes the error first, an earlier clause whose pattern
+    /// catches everything, a `try?`, or a `do throws(DomainError)` keep it away. The body's text decides when no
+    /// graph holds the `do` (code outside a function or closure).
+    package static func awaitedErrorReaches(_ doStatement: DoStmtSyntax, clause index: Int, context: FileContext) -> Bool {
+        guard doStatement.throwsClause?.type == nil, awaitsThrowingCall(doStatement.body) else { return false }
+        let clauses = Array(doStatement.catchClauses)
+        guard clauses.indices.contains(index),
+              let owner = context.scope.currentClosure.map({ Syntax($0.node) }) ?? context.scope.currentFunction?.node,
+              let built = context.controlFlowGraph(of: owner) else { return true }
+        let entries = built.nodes(for: clauses[index])
+        guard !entries.isEmpty else { return true }
+        let graph = built.graph
+        var rethrowNodes: Set<Int> = []
+        BodyScanner.scan(doStatement.body) { node in
+            guard let statement = node.as(ThrowStmtSyntax.self), statement.expression.is(DeclReferenceExprSyntax.self) else { return }
+            rethrowNodes.formUnion(built.nodes(for: statement))
+        }
+        func awaits(_ point: ControlFlowGraph.Node) -> Bool {
+            // `try await f()`: the `await` lies inside the `try`; `for try await`: it comes right before it.
+            graph.nodes.contains { $0.kind == .await && $0.start >= point.start && $0.end <= point.end }
+                || graph.predecessors[point.id].contains { $0.kind == .normal && graph.nodes[$0.from].kind == .await }
+        }
+        return entries.contains { entry in
+            graph.predecessors[entry].contains { edge in
+                let source = graph.nodes[edge.from]
+                switch edge.kind {
+                case .cancellation: return true
+                case .throwToCatch: return (source.kind == .tryPoint && awaits(source)) || rethrowNodes.contains(source.id)
+                case .normal, .throwOut: return false
+                }
+            }
+        }
+    }
+
+    /// `try await f()` (not `try?`/`try!`) or `for try await` in the body, outside nested closures: the cheap
+    /// test on the text before the graph is asked (`awaitedErrorReaches`).
     package static func awaitsThrowingCall(_ body: CodeBlockSyntax) -> Bool {
         var found = false
         BodyScanner.scan(body) { node in
@@ -150,6 +194,11 @@ public struct CatchFacts: Sendable {
         }
     }
 
+    package static func testsOnlyCancellationError(_ body: CodeBlockSyntax) -> Bool {
+        let tokens = body.tokens(viewMode: .sourceAccurate).map(\.text)
+        return tokens.contains("CancellationError") && !tokens.contains { ["isCancelled", "cancelled", "isCancellation", "URLError"].contains($0) }
+    }
+
     static func testsCancellation(_ body: CodeBlockSyntax) -> Bool {
         body.tokens(viewMode: .sourceAccurate).contains { token in
             ["CancellationError", "isCancelled", "cancelled", "isCancellation"].contains(token.text)
@@ -184,6 +233,7 @@ public struct CatchFacts: Sendable {
         var failure = false
         while let parent = node.parent {
             if parent.is(ThrowStmtSyntax.self) { return .rethrown }
+            if parent.is(ReturnStmtSyntax.self) { return failure ? .returnedFailure : nil }
             if let call = parent.as(FunctionCallExprSyntax.self), call.calledExpression.id != node.id {
                 let method = SyntaxFacts.calleeMethodName(call)
                 let implicitMember = call.calledExpression.as(MemberAccessExprSyntax.self).map { $0.base == nil } ?? false

@@ -255,6 +255,11 @@ package final class ControlFlowGraphBuilder {
         effects(of: forStatement.sequence)
         let header = append(.join, forStatement.forKeyword)
         if forStatement.awaitKeyword != nil { append(.await, forStatement.forKeyword) }
+        // `for try await`: each step of the sequence may throw (a cancelled `URLSession` byte stream, say).
+        if let tryKeyword = forStatement.tryKeyword {
+            append(.tryPoint, tryKeyword)
+            throwError(.throwOut)
+        }
         if let whereClause = forStatement.whereClause { effects(of: whereClause); append(.condition, whereClause) }
         let decision = current
         let after = newNode(.join, Syntax(forStatement), at: forStatement.endPositionBeforeTrailingTrivia)

@@ -24,14 +24,20 @@ public enum TaskFacts {
     /// (`x = Task { }`) or through a local constant (`let task = Task { }; x = task`) in the same body.
     /// Returns nil for handles kept in locals or thrown away.
     public static func storedHandleName(of call: FunctionCallExprSyntax, in body: CodeBlockSyntax?) -> String? {
-        if let target = assignmentTarget(ofValue: call) { return propertyName(target) }
+        storedHandleTarget(of: call, in: body).flatMap(propertyName)
+    }
+
+    /// Where a task's handle is stored: the target of `target = Task { }`, or of `target = task` after
+    /// `let task = Task { }` in the same body (a handle assigned through a local).
+    public static func storedHandleTarget(of call: FunctionCallExprSyntax, in body: CodeBlockSyntax?) -> ExprSyntax? {
+        if let target = assignmentTarget(ofValue: call) { return target }
         guard let binding = call.parent?.as(InitializerClauseSyntax.self)?.parent?.as(PatternBindingSyntax.self),
               let local = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
               let body else { return nil }
         for sequence in body.tokens(viewMode: .sourceAccurate).compactMap({ $0.parent?.parent?.parent?.as(SequenceExprSyntax.self) })
         where sequence.positionAfterSkippingLeadingTrivia > call.endPosition {
             if let assignment = SyntaxFacts.assignment(sequence), assignment.value.trimmedText == local {
-                return propertyName(assignment.target)
+                return assignment.target
             }
         }
         return nil

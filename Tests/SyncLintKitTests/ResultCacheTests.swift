@@ -6,7 +6,6 @@ import Testing
 /// and parses nothing that did not change, re-resolves every file's findings against the rebuilt
 /// index, and survives corrupt entries, unusable folders and runs at once. Temporary folders only.
 @Suite(.serialized) struct ResultCacheTests {
-    static let knownRules = Set(RuleRegistry.allDescriptions.map(\.id))
 
     struct Run {
         let result: LintResult
@@ -15,7 +14,7 @@ import Testing
 
         /// Every reporter's rendering and the warnings: what a user sees.
         var rendered: [String] {
-            ReporterKind.allCases.map { $0.render(result.findings) } + [result.warnings.joined(separator: "\n")]
+            ReporterKind.allCases.map { $0.render(result.findings, rules: RuleRegistry.allDescriptions) } + [result.warnings.joined(separator: "\n")]
         }
     }
 
@@ -27,7 +26,7 @@ import Testing
     }
 
     static func examplesConfiguration() throws -> Configuration {
-        try Configuration.load(path: Repository.path("Examples/.synclint.yml"), knownRuleIDs: knownRules)
+        try Configuration.load(path: Repository.path("Examples/.synclint.yml"), rules: RuleRegistry.allDescriptions)
     }
 
     /// Cold, warm and uncached runs over the sample apps and each fixture render the same reports; the

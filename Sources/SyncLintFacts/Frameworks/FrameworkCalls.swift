@@ -122,12 +122,15 @@ public struct FrameworkCall: Codable, Sendable, Hashable {
     public let cancellation: TaskCancellation?
     /// An argument label the call must have for this entry (`id` for `.task(id:)`); nil: any call.
     public let argumentLabel: String?
+    /// It adds a timer to the current thread's run loop, which only the main thread runs by itself: on a queue's
+    /// thread or the concurrency pool the timer never fires.
+    public let schedulesOnCurrentRunLoop: Bool
     /// Apple's documentation of the API (developer.apple.com).
     public let documentation: String
 
     public init(_ symbol: String, method: String, receiver: ReceiverPattern = .any, argumentLabel: String? = nil, suspends: Bool = false,
                 throwsOnCancellation: CancellationSignal? = nil, runsClosure: ClosureRunner? = nil,
-                cancellation: TaskCancellation? = nil, documentation: String) {
+                cancellation: TaskCancellation? = nil, schedulesOnCurrentRunLoop: Bool = false, documentation: String) {
         self.symbol = symbol
         self.method = method
         self.receiver = receiver
@@ -136,6 +139,7 @@ public struct FrameworkCall: Codable, Sendable, Hashable {
         self.throwsOnCancellation = throwsOnCancellation
         self.runsClosure = runsClosure
         self.cancellation = cancellation
+        self.schedulesOnCurrentRunLoop = schedulesOnCurrentRunLoop
         self.documentation = documentation
     }
 }
@@ -235,6 +239,14 @@ public enum FrameworkCalls {
         FrameworkCall("URLSession.bytes(from:delegate:)", method: "bytes", receiver: .nameContains("session"), suspends: true,
                       throwsOnCancellation: .urlErrorCancelled,
                       documentation: foundation + "urlsession/bytes(from:delegate:)"),
+
+        // Run-loop timers: "schedules it on the current run loop in the default mode"; a run loop runs only when
+        // its thread runs it, which the main thread does by itself and a queue's or the pool's threads never do.
+        FrameworkCall("Timer.scheduledTimer(withTimeInterval:repeats:block:)", method: "scheduledTimer",
+                      receiver: .callee("Timer.scheduledTimer"), schedulesOnCurrentRunLoop: true,
+                      documentation: foundation + "timer/scheduledtimer(withtimeinterval:repeats:block:)"),
+        FrameworkCall("RunLoop.add(_:forMode:)", method: "add", receiver: .exactly("RunLoop.current"), schedulesOnCurrentRunLoop: true,
+                      documentation: foundation + "runloop/add(_:formode:)"),
     ]
 
     /// `DispatchQueue.main.x`, `OperationQueue.main.x`: the main thread; `DispatchQueue.global().x`: the pool;
@@ -286,6 +298,14 @@ public enum FrameworkCalls {
 
     /// Whether deciding a call of `method` needs the callee as written: build it only then.
     public static func needsCallee(_ method: String) -> Bool { methodsNeedingCallee.contains(method) }
+
+    /// Whether a call adds a timer to the current thread's run loop (`Timer.scheduledTimer`, `RunLoop.current.add`).
+    /// `receiverText` and `calleeText` are asked only when an entry of that method needs them.
+    public static func schedulesOnCurrentRunLoop(method: String, receiverText: () -> String, calleeText: () -> String) -> Bool {
+        guard let candidates = byMethod[method], candidates.contains(where: \.schedulesOnCurrentRunLoop) else { return false }
+        let entry = lookup(method: method, receiver: needsReceiver(method) ? receiverText() : "", callee: needsCallee(method) ? calleeText() : "")
+        return entry?.schedulesOnCurrentRunLoop == true
+    }
 
     /// Whether the closure of a call of `method` that the walker left unclassified (`.other(callee:)`) runs in a
     /// task SwiftUI cancels: `.refreshable`. (A `.task` closure is classified as a view task; a `Foo.task { }`

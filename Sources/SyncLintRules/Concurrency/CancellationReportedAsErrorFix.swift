@@ -3,7 +3,8 @@ import SwiftSyntax
 /// Adds an empty `catch is CancellationError` clause before the catch-all, in the shape of the code
 /// around it: `} catch is CancellationError {\n} catch {` when the clauses are on their own lines,
 /// `catch is CancellationError {} catch {` when the whole `do` is on one line. When an earlier clause already
-/// catches `CancellationError` (the finding is then about a URLSession transfer's `URLError.cancelled`), the
+/// catches `CancellationError`, or the catch-all itself returns early on `error is CancellationError` (the finding
+/// is then about a URLSession transfer's `URLError.cancelled`), the
 /// clause added is `catch let error as URLError where error.code == .cancelled`: adding a second
 /// `CancellationError` clause would change nothing and be added again on every run. When the catch-all
 /// ends by leaving, an empty clause would fall through to the code after the `do` instead (which does not
@@ -29,7 +30,9 @@ enum CancellationReportedAsErrorFix: RuleFix {
         let line = { (position: AbsolutePosition) in file.converter.location(for: position).line }
         let keywordLine = line(keyword.positionAfterSkippingLeadingTrivia)
         let indentation = file.indentation(ofLineOf: keyword)
-        let handlesCancellationError = doStatement.catchClauses.contains { earlier in
+        // An earlier `catch is CancellationError`, or the catch-all's own `if error is CancellationError { return }`:
+        // what is left to skip is `URLError.cancelled`.
+        let handlesCancellationError = CatchFacts.testsOnlyCancellationError(clause.body) || doStatement.catchClauses.contains { earlier in
             earlier.position < clause.position && earlier.catchItems.trimmedDescription.contains("CancellationError")
         }
         let skipped = handlesCancellationError ? "catch let error as URLError where error.code == .cancelled" : "catch is CancellationError"

@@ -11,7 +11,9 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
             one of those or from outside the project) whose `do` awaits a throwing call, and that puts the error into user-visible state (a property named like `error`, \
             `errorMessage` or `alert`; a `message`, `banner` or `toast` built from the error; a failed result such as \
             `results[key] = .failure(error)` or `state = .failed(error)`; the app's own wrapper `self.error = AppError(error)`; \
-            or a `show...Error`/`show...Alert` call) with no earlier \
+            a `show...Error`/`show...Alert` call; or `return .failure(error)` from a helper whose caller stores the result \
+            where a view reads it, `result = await resolve()`), or that stops the app (`assertionFailure`, \
+            `preconditionFailure`, `fatalError`), with no earlier \
             `catch is CancellationError` and no cancellation test inside it.
             """,
         whyIsThisBad: """
@@ -135,6 +137,75 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
                                 image = UIImage(data: data)
                             } catch is CancellationError {
                             } ↓catch {
+                                errorMessage = error.localizedDescription
+                            }
+                        }
+                    }
+                }
+                """),
+            RuleExample("""
+                @MainActor final class FeedModel {
+                    var errorMessage: String?
+                    func refresh() async {
+                        do {
+                            do { try await client.reload() } catch let error as DecodingError { log(error) }
+                            try cache.write()
+                        } ↓catch {
+                            errorMessage = error.localizedDescription
+                        }
+                    }
+                }
+                struct FeedView: View {
+                    let model: FeedModel
+                    var body: some View { Text(model.errorMessage ?? "").task { await model.refresh() } }
+                }
+                """),
+            RuleExample("""
+                struct LogView: View {
+                    @State private var errorMessage: String?
+                    let url: URL
+                    var body: some View {
+                        Text(errorMessage ?? "").task {
+                            do { for try await line in url.lines { print(line) } } ↓catch { errorMessage = error.localizedDescription }
+                        }
+                    }
+                }
+                """),
+            RuleExample("""
+                @MainActor final class ArticleProvider: ObservableObject {
+                    @Published var result: Result<[String], Error>?
+                    func reload() async {
+                        result = await resolve()
+                    }
+                    private func resolve() async -> Result<[String], Error> {
+                        do { return .success(try await api.articles()) } ↓catch { return .failure(error) }
+                    }
+                }
+                struct ArticlesView: View {
+                    @StateObject var provider = ArticleProvider()
+                    var body: some View { Text(provider.result == nil ? "" : "done").task { await provider.reload() } }
+                }
+                """),
+            RuleExample("""
+                struct SyncView: View {
+                    var body: some View {
+                        Text("Sync").task {
+                            do { try await engine.sync() } ↓catch { assertionFailure("sync failed: \\(error)") }
+                        }
+                    }
+                }
+                """),
+            RuleExample("""
+                struct AvatarView: View {
+                    @State private var errorMessage: String?
+                    let url: URL
+                    var body: some View {
+                        Text(errorMessage ?? "").task(id: url) {
+                            do {
+                                let (data, _) = try await URLSession.shared.data(from: url)
+                                image = UIImage(data: data)
+                            } ↓catch {
+                                if error is CancellationError { return }
                                 errorMessage = error.localizedDescription
                             }
                         }
@@ -341,6 +412,63 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
                     }
                 }
                 """),
+            RuleExample("""
+                @MainActor final class FeedModel {
+                    var errorMessage: String?
+                    func refresh() async {
+                        do {
+                            do { try await client.reload() } catch { return }
+                            try cache.write()
+                        } catch {
+                            errorMessage = error.localizedDescription
+                        }
+                    }
+                }
+                struct FeedView: View {
+                    let model: FeedModel
+                    var body: some View { Text(model.errorMessage ?? "").task { await model.refresh() } }
+                }
+                """),
+            RuleExample("""
+                @MainActor final class ArticleProvider: ObservableObject {
+                    @Published var count = 0
+                    func reload() async {
+                        let outcome = await resolve()
+                        if case .success(let items) = outcome { count = items.count }
+                    }
+                    private func resolve() async -> Result<[String], Error> {
+                        do { return .success(try await api.articles()) } catch { return .failure(error) }
+                    }
+                }
+                struct ArticlesView: View {
+                    @StateObject var provider = ArticleProvider()
+                    var body: some View { Text("\\(provider.count)").task { await provider.reload() } }
+                }
+                """),
+            RuleExample("""
+                struct SyncView: View {
+                    var body: some View {
+                        Button("Sync") { Task { do { try await engine.sync() } catch { assertionFailure("sync failed: \\(error)") } } }
+                    }
+                }
+                """),
+            RuleExample("""
+                struct AvatarView: View {
+                    @State private var errorMessage: String?
+                    let url: URL
+                    var body: some View {
+                        Text(errorMessage ?? "").task(id: url) {
+                            do {
+                                let (data, _) = try await URLSession.shared.data(from: url)
+                                image = UIImage(data: data)
+                            } catch {
+                                if error is CancellationError || (error as? URLError)?.code == .cancelled { return }
+                                errorMessage = error.localizedDescription
+                            }
+                        }
+                    }
+                }
+                """),
         ],
         knownLimitations: """
             A catch that shows the error only through a call named like `showError(_:)` or `presentAlert` is \
@@ -351,7 +479,8 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
             calls deep), and an async function the project never calls but names without calling (passed by \
             reference, as `Button(action: save)`); one the project never mentions counts as cancellable, since its \
             callers are outside what was linted. A `do` whose only `try` is synchronous (or `try?`), and a \
-            `do throws(DomainError)` with a typed error, cannot receive a cancellation and are quiet. The fix \
+            `do throws(DomainError)` with a typed error, cannot receive a cancellation and are quiet; so is a catch that \
+            the awaited call's error never reaches on the control-flow graph (an inner `do` catches it first). The fix \
             (unsafe: a cancelled run now skips everything the catch-all did, resets included) adds an empty \
             `catch is CancellationError` clause before the catch-all, or, when one is already there, an empty \
             `catch let error as URLError where error.code == .cancelled`. When the catch-all ends by leaving, the \
@@ -359,16 +488,17 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
             `return value`, `throw` or `fatalError`: an empty clause would fall through to the code after the `do`. \
             Error state counts as shown when view code somewhere in the project reads a member of that name (by name, \
             not by type); a callee with typed throws, or whose every `try` is caught and every `throw` builds the \
-            app's own error, hands over no cancellation and keeps the catch quiet. After `catch is CancellationError`, \
-            a catch-all is reported only when the `do` awaits a `URLSession` transfer and nothing handles \
+            app's own error, hands over no cancellation and keeps the catch quiet. After `catch is CancellationError` (or \
+            a catch-all that returns early only on `error is CancellationError`), a catch-all is reported only when the `do` awaits a `URLSession` transfer and nothing handles \
             `URLError.cancelled`. Calls from tests and previews never make a function cancellable, and a task-group \
             child is as cancellable as the task that runs its group. A callee reached through a protocol of \
             another package is taken as able to throw a cancellation. Opt-in: on ten public apps, a careful \
             judgement found 4 of 16 findings right (10 wrong were loads through such a protocol); see docs/precision.md.
             """,
         fixSafety: .unsafe,
-        messages: [urlErrorShown, cancellationShown])
+        messages: [urlErrorShown, cancellationShown, cancellationStopsApp])
     static let urlErrorShown = RuleMessage("url_error_cancelled_shown", "a cancelled URLSession transfer throws `URLError.cancelled`, not `CancellationError`, and this catch shows it as an error; also skip `URLError.cancelled` (`catch let error as URLError where error.code == .cancelled`)")
+    static let cancellationStopsApp = RuleMessage("cancellation_stops_app", "this catch stops the app (`assertionFailure`, `preconditionFailure` or `fatalError`) when the task is cancelled; add `catch is CancellationError` before it, or return early when `error is CancellationError`")
     static let cancellationShown = RuleMessage("cancellation_shown", "this catch shows a cancelled task as an error; add `catch is CancellationError` before it, or return early when `error is CancellationError`")
 
     public static let nodeKinds: Set<SyntaxKind> = [.doStmt]
@@ -389,9 +519,13 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
                 continue
             }
             let facts = CatchFacts.of(doStatement, clause: index, context: context)
-            if facts.bodyTestsCancellation || facts.handlesURLErrorCancelled { return }
-            let message: RuleMessage
-            if facts.handlesCancellationError {
+            // On the graph: an inner `do` that catches the awaited call's error first leaves this clause none.
+            guard facts.doAwaitsThrowingCall else { return }
+            if facts.handlesURLErrorCancelled { return }
+            // `if error is CancellationError { return }` handles what `catch is CancellationError` would, no more.
+            if facts.bodyTestsCancellation && !facts.bodyTestsOnlyCancellationError { return }
+            var message: RuleMessage
+            if facts.handlesCancellationError || facts.bodyTestsOnlyCancellationError {
                 // `catch is CancellationError` first: a URLSession transfer still throws `URLError.cancelled`.
                 if awaitsURLSession == nil { awaitsURLSession = CatchFacts.awaitsURLSessionCall(doStatement.body) }
                 guard awaitsURLSession == true else { return }
@@ -400,6 +534,9 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
                 message = Self.cancellationShown
             }
             guard let (shown, shownByName) = Self.userVisible(clause, facts: facts, context: context) else { continue }
+            if !facts.handlesCancellationError, !facts.bodyTestsOnlyCancellationError, Self.stopsTheApp(clause.body), !Self.callsShowingError(clause.body) {
+                message = Self.cancellationStopsApp
+            }
             if awaited == nil { awaited = CatchFacts.awaitedThrowingCalls(doStatement.body, context: context) }
             // A callee that throws only the app's own errors (typed throws, or wrapping everything it catches)
             // hands over no cancellation the catch could tell apart.
@@ -422,6 +559,7 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
     static func userVisible(_ clause: CatchClauseSyntax, facts: CatchFacts, context: FileContext) -> (IndexCondition, byName: Bool)? {
         var properties = Set(Self.assignedVisibleProperties(clause.body, locals: Self.locals(around: clause, context: context)))
         var calls = Self.callsShowingError(clause.body)
+        var returned: IndexCondition?
         for destination in facts.destinations {
             switch destination {
             case .property(let name), .appValue(let name):
@@ -434,16 +572,23 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
                 if (lowered.hasPrefix("show") || lowered.hasPrefix("present")) && Self.visibleWords.contains(where: lowered.contains) {
                     calls = true
                 }
+            case .returnedFailure:
+                // `return .failure(error)`: shown when a caller stores the result where a view reads it.
+                if let function = context.scope.currentFunction, context.scope.currentClosure == nil {
+                    returned = .returnedValueShown(FunctionKey(typeName: context.scope.currentType?.qualifiedName, name: function.name))
+                }
             case .rethrown:
                 break
             }
         }
         // A `show...Error` call shows it whatever else the clause does; that is known by the call's name only.
         if calls { return (.all([]), true) }
-        guard !properties.isEmpty else { return nil }
+        // `assertionFailure`, `preconditionFailure` and `fatalError` stop the app: no view needs to read anything.
+        if Self.stopsTheApp(clause.body) { return (.all([]), false) }
         // Error state that no view reads under any name is bookkeeping, not a message to the user; a view that
-        // reads it proves it is shown.
-        return (.any(properties.sorted().map(IndexCondition.readByViews)), false)
+        // reads it (or reads the value a helper's returned failure is stored in) proves it is shown.
+        let shown = properties.sorted().map(IndexCondition.readByViews) + (returned.map { [$0] } ?? [])
+        return shown.isEmpty ? nil : (.any(shown), false)
     }
 
     /// Names declared in the enclosing function or closure: writing those shows nothing to the user.
@@ -467,6 +612,17 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
             if ["error", "alert"].contains(where: name.lowercased().contains) && !clears { names.append(name) }
         }
         return names
+    }
+
+    /// `assertionFailure`, `preconditionFailure` or `fatalError` in the clause: a cancellation stops the app (a debug
+    /// build, for `assertionFailure`) as if it were a failure.
+    static func stopsTheApp(_ body: CodeBlockSyntax) -> Bool {
+        var stops = false
+        BodyScanner.scan(body) { node in
+            guard let call = node.as(FunctionCallExprSyntax.self) else { return }
+            if ["assertionFailure", "preconditionFailure", "fatalError"].contains(SyntaxFacts.calleeName(call)) { stops = true }
+        }
+        return stops
     }
 
     /// A `show...Error` / `present...Alert` call (with or without the error as its argument).

@@ -6,7 +6,8 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
         id: "task_handle_overwritten",
         name: "Task Handle Overwritten",
         whatItDoes: """
-            Finds `handle = Task { ... }` (or `Task.detached`) assigned to a stored property with no \
+            Finds `handle = Task { ... }` (or `Task.detached`; or `let task = Task { ... }` then `handle = task`) \
+            assigned to a stored property with no \
             `handle?.cancel()` or `handle.cancel()` earlier in the same function, and no earlier test that the \
             handle is nil; and a second entry point (`refresh()`) that awaits the same async load that another \
             method runs in a handle it cancels first, without cancelling or awaiting that handle.
@@ -20,6 +21,16 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
         // Opt-in: 0 of 19 findings right before the narrowing; 0 of the 8 left (1 unsure), judged again (docs/precision.md).
         isOptIn: true,
         triggeringExamples: [
+            RuleExample("""
+                @MainActor final class EpisodeLoader {
+                    private var fetchTask: Task<Void, Never>?
+                    func fetch(_ season: Int) {
+                        let task = Task { await load(season) }
+                        ↓fetchTask = task
+                    }
+                    func load(_ season: Int) async {}
+                }
+                """),
             RuleExample("""
                 @MainActor final class ReaderViewModel {
                     private var loadingTask: Task<Void, Never>?
@@ -59,6 +70,17 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
                 """),
         ],
         nonTriggeringExamples: [
+            RuleExample("""
+                @MainActor final class EpisodeLoader {
+                    private var fetchTask: Task<Void, Never>?
+                    func fetch(_ season: Int) {
+                        fetchTask?.cancel()
+                        let task = Task { await load(season) }
+                        fetchTask = task
+                    }
+                    func load(_ season: Int) async {}
+                }
+                """),
             RuleExample("""
                 @MainActor final class TimelineModel {
                     private var loadTask: Task<Void, Never>?
@@ -196,9 +218,11 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
         let body = Syntax(function.node)
         if TaskFacts.isTaskCreation(call, context: context) {
             // A handle in a dictionary (`tasks[id] = Task { }`) is one task per key, not one handle.
-            guard let target = TaskFacts.assignmentTarget(ofValue: call), !target.is(SubscriptCallExprSyntax.self),
+            // Stored directly (`handle = Task { }`) or through a local (`let task = Task { }; handle = task`).
+            guard let target = TaskFacts.storedHandleTarget(of: call, in: function.body), !target.is(SubscriptCallExprSyntax.self),
                   let name = TaskFacts.propertyName(target) else { return }
-            let position = target.positionAfterSkippingLeadingTrivia
+            // Through a local, what comes before the task's creation decides: its own body is not "earlier".
+            let position = min(target.positionAfterSkippingLeadingTrivia, call.positionAfterSkippingLeadingTrivia)
             if Self.handleIsSettled(name, in: body, before: position) || Self.guardedBefore(position, in: body) { return }
             let helpersCalledBefore = FlowFacts.selfMethodCalls(in: body).filter { $0.node.endPosition <= position }.map(\.name)
             context.report(target, [Self.droppedTask, Self.droppedTaskCancelledElsewhere], ["handle": name], answering: .overwrittenHandle(name, typeName: typeName, function: functionKey, helpers: helpersCalledBefore))

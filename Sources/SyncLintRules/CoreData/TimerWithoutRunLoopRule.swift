@@ -10,7 +10,11 @@ public final class TimerWithoutRunLoopRule: SyntaxRule {
             the handler of an off-main notification before it hops to main, a `DispatchQueue.global()` or other \
             queue's closure, a private-queue context's `perform` block, `Task.detached`, or an actor method; and in a \
             synchronous method with no isolation of its own (a small wrapper such as `startPolling()`) whose callers \
-            run in one of those places, followed up through callers with no isolation of their own to three calls.
+            run in one of those places, followed up through callers with no isolation of their own to three calls; \
+            and in an async function with no isolation (`nonisolated`, `@concurrent`, or a method of a type that is \
+            neither `@MainActor` nor an actor, through its project superclasses and protocols), which runs on the \
+            concurrency pool. Which calls schedule on the current run loop is the framework table's \
+            (`FrameworkCalls`, `schedulesOnCurrentRunLoop`).
         """,
         whyIsThisBad: """
             `scheduledTimer` adds the timer to the current thread's run loop. Only the main thread's run loop runs \
@@ -76,6 +80,19 @@ public final class TimerWithoutRunLoopRule: SyntaxRule {
                     private func resend() {}
                 }
                 """),
+            RuleExample("""
+                final class Heartbeat {
+                    private var timer: Timer?
+                    func begin() async {
+                        await connect()
+                        timer = ↓Timer.scheduledTimer(withTimeInterval: 30, repeats: true) { _ in }
+                    }
+                    nonisolated func resume() async {
+                        ↓RunLoop.current.add(Timer(timeInterval: 30, repeats: true) { _ in }, forMode: .common)
+                    }
+                    func connect() async {}
+                }
+                """),
         ],
         nonTriggeringExamples: [
             RuleExample("""
@@ -134,15 +151,44 @@ public final class TimerWithoutRunLoopRule: SyntaxRule {
                     }
                 }
                 """),
+            RuleExample("""
+                @MainActor class Connection {}
+                final class Heartbeat: Connection {
+                    private var timer: Timer?
+                    func begin() async {
+                        await connect()
+                        timer = Timer.scheduledTimer(withTimeInterval: 30, repeats: true) { _ in }
+                    }
+                    func resume() async {
+                        await MainActor.run { RunLoop.main.add(Timer(timeInterval: 30, repeats: true) { _ in }, forMode: .common) }
+                    }
+                    func connect() async {}
+                }
+                """),
+            RuleExample("""
+                final class Heartbeat {
+                    private var timer: Timer?
+                    @MainActor func begin() async {
+                        timer = Timer.scheduledTimer(withTimeInterval: 30, repeats: true) { _ in }
+                    }
+                    func resume() async {
+                        await MainActor.run { self.timer = Timer.scheduledTimer(withTimeInterval: 30, repeats: true) { _ in } }
+                    }
+                }
+                """),
         ],
         knownLimitations: """
             A thread that runs its own run loop (a dedicated `Thread` calling `RunLoop.current.run()`) is not \
             recognized; timers scheduled there are fine and reported. `perform` on a context whose name ends in \
             `viewContext` runs on the main thread and is not reported. A caller in a completion handler is not counted \
             (many are called on the main queue), nor one after a `guard Thread.isMainThread` re-dispatch in a notification \
-            handler, which is taken for the handler's thread and reported; suppress it there.
+            handler, which is taken for the handler's thread and reported; suppress it there. An async function with no isolation \
+            is taken to run on the concurrency pool, as Swift 6.0 and 6.1 run it; a module built with Swift 6.2's \
+            `NonisolatedNonsendingByDefault` runs it on its caller's actor instead, and a module whose default \
+            isolation is `MainActor` (a build setting SyncLint does not read) runs it on the main actor: both are \
+            reported wrongly.
             """,
-        messages: [scheduledOffMain, scheduledInActor, scheduledInHandler, callerDetached, callerQueue, callerPerform, callerActor, callerHandler])
+        messages: [scheduledOffMain, scheduledInActor, scheduledInHandler, callerDetached, callerQueue, callerPerform, callerActor, callerHandler, scheduledOnPool])
     static let scheduledOffMain = RuleMessage("scheduled_off_main", "this timer is scheduled {place}, whose run loop never runs, so it never fires; schedule it on the main thread or use `Task.sleep`")
     static let scheduledInActor = RuleMessage("scheduled_in_actor", "this timer is scheduled in an actor method, on a pool thread whose run loop never runs, so it never fires; use `Task.sleep` in a task")
     static let scheduledInHandler = RuleMessage("scheduled_in_handler", "this timer is scheduled in the `{0}` handler, on the private thread that posts it, whose run loop never runs, so it never fires; hop to the main thread first")
@@ -151,6 +197,7 @@ public final class TimerWithoutRunLoopRule: SyntaxRule {
     static let callerPerform = RuleMessage("caller_private_queue", "`{function}` schedules this timer on its caller's thread, and it is called from a private-queue context's `perform` block, whose run loop never runs, so the timer never fires; call it on the main thread or schedule the timer there")
     static let callerActor = RuleMessage("caller_actor", "`{function}` schedules this timer on its caller's thread, and it is called from an actor method, whose run loop never runs, so the timer never fires; call it on the main thread or schedule the timer there")
     static let callerHandler = RuleMessage("caller_notification_handler", "`{function}` schedules this timer on its caller's thread, and it is called from the `{0}` handler, on the private thread that posts it, whose run loop never runs, so the timer never fires; call it on the main thread or schedule the timer there")
+    static let scheduledOnPool = RuleMessage("scheduled_on_pool", "`{function}` is an async function with no isolation, which runs on the concurrency pool, whose run loops never run, so this timer never fires; schedule it from the main actor (`@MainActor`, `MainActor.run`) or use `Task.sleep`")
 
     public static let nodeKinds: Set<SyntaxKind> = [.functionCallExpr]
 
@@ -162,10 +209,10 @@ public final class TimerWithoutRunLoopRule: SyntaxRule {
 
     public func enter(_ node: Syntax, context: FileContext) {
         guard let call = node.as(FunctionCallExprSyntax.self) else { return }
-        let method = context.calleeMethodName(call)
-        guard method == "scheduledTimer" || method == "add" else { return }
-        let callee = SyntaxFacts.calleeName(call)
-        guard callee == "Timer.scheduledTimer" || (callee == "RunLoop.current.add") else { return }
+        // The framework table says which calls add a timer to the current thread's run loop.
+        guard FrameworkCalls.schedulesOnCurrentRunLoop(method: context.calleeMethodName(call),
+                                                        receiverText: { SyntaxFacts.receiverText(call) ?? "" },
+                                                        calleeText: { SyntaxFacts.calleeName(call) }) else { return }
         if let place = Self.offMainClosure(context.scope.closures) {
             context.report(call, Self.scheduledOffMain, ["place": place])
             return
@@ -176,6 +223,10 @@ public final class TimerWithoutRunLoopRule: SyntaxRule {
             return
         }
         guard let function = context.scope.currentFunction else { return }
+        if function.isAsync {
+            reportIfOnConcurrencyPool(call, function: function, context: context)
+            return
+        }
         let names = self.names
         guard let handler = NotificationHandler.at(function.node, context: context) else {
             reportIfCallersRunOffMain(call, function: function, context: context)
@@ -199,6 +250,22 @@ public final class TimerWithoutRunLoopRule: SyntaxRule {
         // The places in the order of `IndexQuery.offMainCaller`'s variants.
         context.report(call, [Self.callerDetached, Self.callerQueue, Self.callerPerform, Self.callerActor, Self.callerHandler],
                        ["function": function.name], answering: .offMainCaller(key, names: names))
+    }
+
+    /// A timer scheduled in an async function with no isolation: it runs on the concurrency pool's threads, whose
+    /// run loops never run. A `nonisolated` or `@concurrent` one is known from its declaration; a method of a type
+    /// with no isolation in this file is asked of the index (a project superclass or protocol may make it `@MainActor`).
+    private func reportIfOnConcurrencyPool(_ call: FunctionCallExprSyntax, function: FunctionScope, context: FileContext) {
+        let arguments = ["function": function.name]
+        switch ExecutionContexts.current(in: context.scope) {
+        case .concurrent:
+            context.report(call, Self.scheduledOnPool, arguments)
+        case .typeIsolation:
+            context.report(call, Self.scheduledOnPool, arguments,
+                           when: .runsOffMain(FunctionKey(typeName: context.scope.currentType?.qualifiedName, name: function.name)))
+        default:
+            return
+        }
     }
 
     /// Closures that run where their function runs (synchronous helpers, the timer's own block).

@@ -202,7 +202,8 @@ package final class FunctionSummaryCollector: FactCollector {
             if let name = SyntaxFacts.argument("name", of: call) {
                 frames[index].summary.posts.append(NotificationNames.normalized(name.trimmedText))
             }
-        case "scheduledTimer" where SyntaxFacts.calleeName(call) == "Timer.scheduledTimer":
+        case _ where FrameworkCalls.schedulesOnCurrentRunLoop(method: method, receiverText: { SyntaxFacts.receiverText(call) ?? "" },
+                                                              calleeText: { SyntaxFacts.calleeName(call) }):
             frames[index].summary.timers.append(context.location(of: call))
         case "save" where call.arguments.isEmpty:
             if let receiver = SyntaxFacts.receiverText(call) { frames[index].summary.saves.append(receiver) }
@@ -253,7 +254,15 @@ package final class FunctionSummaryCollector: FactCollector {
             caller: frames[index].summary.key, callee: method, receiver: receiver,
             context: context.executionContextHere(),
             cancellation: context.cancellabilityHere(), location: context.location(of: call),
-            ifConfigClauses: context.ifConfigClauses(of: call)))
+            ifConfigClauses: context.ifConfigClauses(of: call), assignedTo: Self.storedProperty(ofValueOf: call, locals: frames[index].locals)))
+    }
+
+    /// The property of `self` a call's value is assigned to, through `await` and `try`: `result = await resolve()`.
+    private static func storedProperty(ofValueOf call: FunctionCallExprSyntax, locals: Set<String>) -> String? {
+        var value = Syntax(call)
+        while let parent = value.parent, parent.is(AwaitExprSyntax.self) || parent.is(TryExprSyntax.self) { value = parent }
+        guard let target = TaskFacts.assignmentTarget(ofValue: value) else { return nil }
+        return FlowFacts.selfProperty(target, locals: locals)
     }
 
     /// A view type built in a SwiftUI view's code, and whether each value gets a view of its own.

@@ -178,6 +178,25 @@ struct ControlFlowGraphTests {
         #expect(probe.all(.tryPoint, "try? await first()").isEmpty, "try? throws nowhere")
     }
 
+    @Test func forTryAwaitThrowsFromEachStepToTheCatch() {
+        let probe = FlowProbe("""
+            func f() async {
+                do {
+                    for try await line in url.lines { a = line }
+                } catch {
+                    b = 2
+                }
+                for await tick in ticks { c = tick }
+            }
+            """)
+        let g = probe.graph
+        let step = probe.one(.tryPoint, "try")
+        #expect(g.predecessors[step].contains { g.nodes[$0.from].kind == .await }, "the step's error comes after its suspension")
+        #expect(g.successors[step].contains { $0.kind == .throwToCatch }, "a failing step goes to the catch")
+        #expect(g.hasPath(from: step, to: probe.write("b = 2")))
+        #expect(probe.all(.tryPoint, "try").count == 1, "`for await` without `try` throws nothing")
+    }
+
     @Test func nestedDoCatchTriesTheInnerClausesFirst() {
         let probe = FlowProbe("""
             func f() throws {

@@ -81,7 +81,9 @@ struct Seed000And001TaskTests {
                 }
             }
             """
-        #expect(found(wrong) == ["observed_task_handle@4"])
+        // The seed is about observation; `load()` also replaces the handle (through a local) without cancelling
+        // the task it held, which `task_handle_overwritten` reports in both versions.
+        #expect(found(wrong) == ["observed_task_handle@4", "task_handle_overwritten@8"])
         let correct = """
             // CORRECT: Task property is hidden from observation
             @Observable
@@ -95,7 +97,7 @@ struct Seed000And001TaskTests {
                 }
             }
             """
-        #expect(found(correct).isEmpty)
+        #expect(found(correct) == ["task_handle_overwritten@9"], "hidden from observation, still replaced without a cancel")
     }
 
     /// Seed 000's whole "Real-World Example" and seed 001's Fix 2: every task rule stays quiet.

@@ -96,6 +96,8 @@ struct FrameworkCallTests {
         "URLSession.download(from:delegate:)": ("func get(url: URL) async throws { _ = try await session.download(from: url) }", "download", nil),
         "URLSession.upload(for:from:delegate:)": ("func put(r: URLRequest, d: Data) async throws { _ = try await session.upload(for: r, from: d) }", "upload", nil),
         "URLSession.bytes(from:delegate:)": ("func get(url: URL) async throws { _ = try await URLSession.shared.bytes(from: url) }", "bytes", nil),
+        "Timer.scheduledTimer(withTimeInterval:repeats:block:)": ("func f() { Timer.scheduledTimer(withTimeInterval: 1, repeats: false) { _ in } }", "scheduledTimer", nil),
+        "RunLoop.add(_:forMode:)": ("func f(timer: Timer) { RunLoop.current.add(timer, forMode: .common) }", "add", nil),
     ].merging(dispatchCases, uniquingKeysWith: { first, _ in first }) }
 
     static var dispatchCases: [String: (source: String, method: String, seen: Seen?)] {
@@ -137,6 +139,19 @@ struct FrameworkCallTests {
             let body = try #require(Parser.parseBody(testCase.source))
             #expect(CatchFacts.awaitsURLSessionCall(body), "\(symbol) reports cancellation as URLError.cancelled")
         }
+    }
+
+    @Test func runLoopTimersAreScheduledOnTheCurrentThreadsRunLoop() {
+        func schedules(_ method: String, receiver: String, callee: String) -> Bool {
+            FrameworkCalls.schedulesOnCurrentRunLoop(method: method, receiverText: { receiver }, calleeText: { callee })
+        }
+        #expect(schedules("scheduledTimer", receiver: "Timer", callee: "Timer.scheduledTimer"))
+        #expect(schedules("add", receiver: "RunLoop.current", callee: "RunLoop.current.add"))
+        // The main run loop runs by itself; other `add` and timer calls schedule nothing.
+        #expect(!schedules("add", receiver: "RunLoop.main", callee: "RunLoop.main.add"))
+        #expect(!schedules("add", receiver: "items", callee: "items.add"))
+        #expect(!schedules("scheduledTimer", receiver: "clock", callee: "clock.scheduledTimer"))
+        #expect(FrameworkCalls.entries.filter(\.schedulesOnCurrentRunLoop).map(\.method).sorted() == ["add", "scheduledTimer"])
     }
 
     @Test func cancellationErrorsAreCaughtByTheirPatterns() {

@@ -412,6 +412,30 @@ struct CatchFactsTests {
         #expect(facts.map(\.doAwaitsThrowingCall) == [false, false])
     }
 
+    @Test func theAwaitedErrorReachesAClauseOnlyAlongTheGraph() {
+        let (facts, _) = Self.facts("""
+            final class Loader {
+                func load() async {
+                    do {
+                        do { try await fetch() } catch { return }
+                        try cache.write()
+                    } catch { lastError = error }
+                    do {
+                        do { try await fetch() } catch { throw error }
+                    } catch { lastError = error }
+                    do {
+                        do { try await fetch() } catch let error as DecodingError { log(error) }
+                    } catch { lastError = error }
+                    do {
+                        for try await line in lines { print(line) }
+                    } catch { lastError = error }
+                }
+            }
+            """)
+        // In source order of the `do`s: outer, inner; outer, inner; outer, inner; the loop's.
+        #expect(facts.map(\.doAwaitsThrowingCall) == [false, true, true, true, true, true, true])
+    }
+
     @Test func whereTheErrorGoes() {
         let (facts, _) = Self.facts("""
             @MainActor final class Results {
