@@ -36,6 +36,8 @@ public indirect enum IndexCondition: Sendable, Hashable, Codable {
     case hasProperty(String, ofType: String)
     /// The type sets this Bool property to `true` in a function that also saves a context (`CoreDataFacts.localSaveFlags`).
     case isLocalSaveFlag(TypeProperty)
+    /// The type's property of this name is declared as a continuation (`FrameworkContinuations.continuationTypes`).
+    case holdsContinuation(String, ofType: String)
     /// One of the names is a stored `var` of the type (`PropertyFact.isStoredVar`).
     case someStoredVar([String], ofType: String)
     /// A closure's uses of `self` in a type are of a class or actor instance that can be released: the type (for an

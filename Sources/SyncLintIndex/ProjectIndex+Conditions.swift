@@ -40,6 +40,8 @@ extension ProjectIndex {
             return property(name, of: typeName) != nil
         case .isLocalSaveFlag(let flag):
             return coreData.localSaveFlags.contains(flag)
+        case .holdsContinuation(let name, let typeName):
+            return property(name, of: typeName)?.typeName.map(FrameworkContinuations.isContinuationType) ?? false
         case .someStoredVar(let names, let typeName):
             return names.contains { property($0, of: typeName)?.isStoredVar == true }
         case .capturedSelfIsReleasable(let typeName, let isExtension, let explicitSelf, let bareNames):

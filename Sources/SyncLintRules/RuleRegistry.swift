@@ -22,6 +22,11 @@ public enum RuleRegistry {
         UncancellableTaskLoopRule.self,
         UnsynchronizedCaptureMutationRule.self,
         BlockingWaitInAsyncRule.self,
+        CancellationSwallowedByTryOptionalRule.self,
+        ContinuationResumedTwiceRule.self,
+        ContinuationNeverResumedRule.self,
+        UnfinishedAsyncStreamRule.self,
+        SupersededTaskCleanupRule.self,
         // SwiftData
         StaleModelAfterAwaitRule.self,
         InsertWithoutDuplicateCheckRule.self,

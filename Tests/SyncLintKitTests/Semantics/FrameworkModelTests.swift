@@ -385,3 +385,47 @@ private extension Parser {
         Parser.parse(source: source).statements.lazy.compactMap { $0.item.as(FunctionDeclSyntax.self)?.body }.first
     }
 }
+
+/// Continuations and async streams (`FrameworkContinuations`): each function is found from a small source as the
+/// rules look it up, with its continuation's resumes; each stream initializer is found from its call.
+struct FrameworkContinuationTests {
+    static func use(_ source: String) -> ContinuationUse? {
+        var found: ContinuationUse?
+        _ = Probe.index(["/v/Code.swift": source]) { node, _ in
+            guard found == nil, let call = node.as(FunctionCallExprSyntax.self) else { return }
+            found = ContinuationUse.of(call)
+        }
+        return found
+    }
+
+    @Test(arguments: FrameworkContinuations.continuationFunctions.map(\.callee))
+    func everyContinuationFunctionIsFoundWithItsResumes(_ callee: String) throws {
+        let use = try #require(Self.use("""
+            func f() async { await \(callee) { continuation in api.load { continuation.resume(returning: $0) } } }
+            """), "\(callee) not found")
+        #expect(use.name == "continuation")
+        #expect(use.resumes.count == 1)
+        #expect(use.levels.count == 2, "the continuation's closure and the callback")
+    }
+
+    @Test func aContinuationLetOutIsNotFollowed() {
+        #expect(Self.use("func f() async { await withCheckedContinuation { c in self.pending = c } }") == nil)
+        #expect(Self.use("func f() async { await withCheckedContinuation { c in register(c) } }") == nil)
+        #expect(Self.use("func f() async { await withCheckedContinuation { $0.resume() } }") == nil, "no name to follow")
+        #expect(Self.use("func f() async { await withContinuation { c in c.resume() } }") == nil, "not in the table")
+    }
+
+    @Test func streamsAndTheirEndsAreInTheTable() {
+        #expect(FrameworkContinuations.streamInitializer(named: "AsyncStream") != nil)
+        #expect(FrameworkContinuations.streamInitializer(named: "AsyncThrowingStream") != nil)
+        #expect(FrameworkContinuations.streamInitializer(named: "AsyncStream.makeStream") == nil)
+        #expect(FrameworkContinuations.endsStream(member: "finish") && FrameworkContinuations.endsStream(member: "onTermination"))
+        #expect(!FrameworkContinuations.endsStream(member: "yield"))
+    }
+
+    @Test func everyEntryCitesApple() {
+        let all = FrameworkContinuations.continuationFunctions + FrameworkContinuations.streamInitializers + FrameworkContinuations.streamEnd
+            + [FrameworkContinuations.resumeMethod]
+        for api in all { #expect(api.documentation.hasPrefix("https://developer.apple.com/documentation/swift/"), "\(api.symbol)") }
+    }
+}
