@@ -8,6 +8,8 @@ public enum RuleRegistry {
         UnstableTaskIDRule.self,
         OnAppearTaskRule.self,
         MissingDisappearCleanupRule.self,
+        StateObjectBuiltOutsideAutoclosureRule.self,
+        RepresentableUpdateIgnoresInputsRule.self,
         // Observation
         ObservedTaskHandleRule.self,
         AliasComputedPropertyRule.self,
@@ -22,6 +24,8 @@ public enum RuleRegistry {
         UncancellableTaskLoopRule.self,
         UnsynchronizedCaptureMutationRule.self,
         BlockingWaitInAsyncRule.self,
+        TimerReplacedWithoutInvalidateRule.self,
+        StaleSnapshotWriteAcrossAwaitRule.self,
         // SwiftData
         StaleModelAfterAwaitRule.self,
         InsertWithoutDuplicateCheckRule.self,
@@ -37,6 +41,9 @@ public enum RuleRegistry {
         TimerWithoutRunLoopRule.self,
         BackgroundContextOutsidePerformRule.self,
         ViewContextOffMainRule.self,
+        // Notification observers
+        WorkspaceNotificationOnDefaultCenterRule.self,
+        DiscardedObserverTokenRule.self,
     ]
 
     nonisolated(unsafe) public static let projectRules: [any ProjectRule.Type] = [
