@@ -111,7 +111,7 @@ public struct FunctionSummary: Sendable, Codable {
     public var saves: [String] = []
     /// Whether it calls `rollback()` (or `reset()`) on a context: it cleans up after a failed save.
     public var rollsBack = false
-    /// Properties of `self` on which it calls `cancel()`: task handles it cancels.
+    /// Properties of `self` on which it calls `cancel()` or `invalidate()`: task handles it cancels, timers it stops.
     public var cancelledHandles: Set<String> = []
     /// Properties of `self` it assigns a new `Task { }` to (`loadTask = Task { ... }`; not `tasks[id] = Task`).
     public var startedHandles: Set<String> = []

@@ -28,6 +28,9 @@ public indirect enum IndexCondition: Sendable, Hashable, Codable {
     case someResetsOnEveryPath([FunctionKey], flag: String)
     /// One of the functions sets the flag `false` somewhere (`FunctionSummary.resetFlags`).
     case someResets([FunctionKey], flag: String)
+    /// One of the functions, or one it calls (to `ProjectIndex.callDepth` calls), calls `cancel()` or `invalidate()`
+    /// on the property of its own type (`FunctionSummary.cancelledHandles`): it stops the task or timer held there.
+    case someStopsHandle([FunctionKey], property: String)
     /// The project function the call reaches takes an escaping closure last (`FunctionSummary.lastParameterEscapes`).
     case lastParameterEscapes(callee: String, receiver: ValueType?, callerType: String?)
     /// The type's property holds a private-queue context (`CoreDataFacts.backgroundContextProperties`).

@@ -31,6 +31,10 @@ extension ProjectIndex {
             return keys.contains { summary(of: $0)?.resetsOnEveryPath.contains(flag) == true }
         case .someResets(let keys, let flag):
             return keys.contains { summary(of: $0)?.resetFlags.contains(flag) == true }
+        case .someStopsHandle(let keys, let property):
+            return keys.contains { key in
+                reachableSummaries(from: key).contains { $0.summary.key.typeName == key.typeName && $0.summary.cancelledHandles.contains(property) }
+            }
         case .lastParameterEscapes(let name, let receiver, let callerType):
             guard let key = callee(named: name, receiver: receiver, callerType: callerType) else { return false }
             return summary(of: key)?.lastParameterEscapes == true

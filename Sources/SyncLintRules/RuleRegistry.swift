@@ -8,6 +8,8 @@ public enum RuleRegistry {
         UnstableTaskIDRule.self,
         OnAppearTaskRule.self,
         MissingDisappearCleanupRule.self,
+        StateObjectBuiltOutsideAutoclosureRule.self,
+        RepresentableUpdateIgnoresInputsRule.self,
         // Observation
         ObservedTaskHandleRule.self,
         AliasComputedPropertyRule.self,
@@ -27,6 +29,8 @@ public enum RuleRegistry {
         ContinuationNeverResumedRule.self,
         UnfinishedAsyncStreamRule.self,
         SupersededTaskCleanupRule.self,
+        TimerReplacedWithoutInvalidateRule.self,
+        StaleSnapshotWriteAcrossAwaitRule.self,
         // SwiftData
         StaleModelAfterAwaitRule.self,
         InsertWithoutDuplicateCheckRule.self,
@@ -42,6 +46,9 @@ public enum RuleRegistry {
         TimerWithoutRunLoopRule.self,
         BackgroundContextOutsidePerformRule.self,
         ViewContextOffMainRule.self,
+        // Notification observers
+        WorkspaceNotificationOnDefaultCenterRule.self,
+        DiscardedObserverTokenRule.self,
     ]
 
     nonisolated(unsafe) public static let projectRules: [any ProjectRule.Type] = [

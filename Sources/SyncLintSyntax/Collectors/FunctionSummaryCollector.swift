@@ -216,7 +216,7 @@ package final class FunctionSummaryCollector: FactCollector {
                receiver.contains("semaphore") || receiver.contains("group") || receiver.hasSuffix("sema") {
                 frames[index].summary.blockingWaits.append(context.location(of: call))
             }
-        case "cancel" where call.arguments.isEmpty:
+        case "cancel" where call.arguments.isEmpty, "invalidate" where call.arguments.isEmpty:
             if let receiver = call.calledExpression.as(MemberAccessExprSyntax.self)?.base,
                let property = FlowFacts.selfProperty(receiver, locals: frames[index].locals) {
                 frames[index].summary.cancelledHandles.insert(property)

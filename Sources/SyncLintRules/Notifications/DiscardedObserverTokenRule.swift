@@ -1,0 +1,110 @@
+import SwiftSyntax
+
+/// `addObserver(forName:object:queue:using:)` whose returned token is thrown away.
+public final class DiscardedObserverTokenRule: SyntaxRule {
+    public static let description = RuleDescription(
+        id: "discarded_observer_token",
+        name: "Discarded Observer Token",
+        whatItDoes: """
+            Finds a block-based notification observer, `addObserver(forName:object:queue:using:)` on any \
+            notification centre, whose returned token is thrown away: the call stands as a statement, or is \
+            assigned to `_`.
+            """,
+        whyIsThisBad: """
+            The token is the only handle on a block observer: Apple's documentation says to pass it to \
+            `removeObserver(_:)` to stop observing, and `removeObserver(self)` does not remove blocks. Thrown away, \
+            the block and everything it captures stay registered for the life of the process; each time the \
+            registering code runs again (a cell configured, a screen opened, a manager rebuilt) one more copy runs \
+            on every notification, doing its work twice, three times, and keeping dead screens alive. Public fixes \
+            keep the tokens and remove them (pascalpp/FreeRuler#153, sfsam/Itsycal#289, WordPress-iOS#753). Keep the \
+            token in a property and remove it when the owner goes away, or observe with a Combine publisher kept in \
+            a cancellable, or with `for await` over `notifications(named:)` in a task that is cancelled.
+            """,
+        seed: "issue 23 candidate 8",
+        isOptIn: true,
+        triggeringExamples: [
+            RuleExample("""
+                final class SettingsCell: UITableViewCell {
+                    func configure(key: String) {
+                        ↓NotificationCenter.default.addObserver(forName: UserDefaults.didChangeNotification, object: nil, queue: .main) { _ in
+                            self.toggle.isOn = UserDefaults.standard.bool(forKey: key)
+                        }
+                    }
+                }
+                """),
+            RuleExample("""
+                final class Player {
+                    func start(item: AVPlayerItem) {
+                        _ = ↓center.addObserver(forName: .AVPlayerItemDidPlayToEndTime, object: item, queue: nil) { [weak self] _ in
+                            self?.next()
+                        }
+                    }
+                }
+                """),
+        ],
+        nonTriggeringExamples: [
+            RuleExample("""
+                final class Player {
+                    private var observers: [NSObjectProtocol] = []
+                    private var endObserver: NSObjectProtocol?
+                    func start(item: AVPlayerItem) {
+                        endObserver = NotificationCenter.default.addObserver(forName: .AVPlayerItemDidPlayToEndTime, object: item, queue: nil) { _ in }
+                        observers.append(NotificationCenter.default.addObserver(forName: .AVPlayerItemPlaybackStalled, object: item, queue: .main) { _ in })
+                        let token = NotificationCenter.default.addObserver(forName: .AVPlayerItemNewErrorLogEntry, object: item, queue: .main) { _ in }
+                        observers.append(token)
+                    }
+                    deinit { observers.forEach(NotificationCenter.default.removeObserver) }
+                }
+                """),
+            RuleExample("""
+                final class Watcher {
+                    init() {
+                        NotificationCenter.default.addObserver(self, selector: #selector(changed(_:)), name: UserDefaults.didChangeNotification, object: nil)
+                    }
+                    func observe(_ name: Notification.Name) -> NSObjectProtocol {
+                        NotificationCenter.default.addObserver(forName: name, object: nil, queue: .main) { _ in }
+                    }
+                    var tokens: [NSObjectProtocol] {
+                        [.one, .two].map { NotificationCenter.default.addObserver(forName: $0, object: nil, queue: nil) { _ in } }
+                    }
+                    @objc func changed(_ note: Notification) {}
+                }
+                """),
+        ],
+        knownLimitations: """
+            Opt-in: an observer registered once for the life of the app (in the app delegate's launch) is never \
+            meant to be removed and is reported all the same; the rule cannot tell how often the registering code \
+            runs. A single-expression closure or function that returns the call hands the token on and is quiet.
+            """)
+
+    public static let nodeKinds: Set<SyntaxKind> = [.functionCallExpr]
+
+    public init(options: RuleOptions) {}
+
+    public func enter(_ node: Syntax, context: FileContext) {
+        guard let call = node.as(FunctionCallExprSyntax.self), context.calleeMethodName(call) == FrameworkObservers.blockObserverMethod,
+              call.arguments.prefix(FrameworkObservers.blockObserverLabels.count).map({ $0.label?.text ?? "_" }) == FrameworkObservers.blockObserverLabels,
+              Self.isDiscarded(call) else { return }
+        context.report(call, "the token this returns is the only way to remove the observer; thrown away, the block stays registered " +
+                       "for the life of the app and one more copy runs each time this code runs: keep it and pass it to `removeObserver(_:)`")
+    }
+
+    /// The call stands as a statement that is not an implicit return, or is assigned to `_`.
+    static func isDiscarded(_ call: FunctionCallExprSyntax) -> Bool {
+        var expression = Syntax(call)
+        while let parent = expression.parent, parent.is(TryExprSyntax.self) || parent.is(AwaitExprSyntax.self) { expression = parent }
+        if let list = expression.parent?.as(ExprListSyntax.self), let sequence = list.parent?.as(SequenceExprSyntax.self),
+           let assignment = SyntaxFacts.assignment(sequence), assignment.value.id == expression.id {
+            return assignment.target.is(DiscardAssignmentExprSyntax.self)
+        }
+        guard let item = expression.parent?.as(CodeBlockItemSyntax.self), let items = item.parent?.as(CodeBlockItemListSyntax.self) else { return false }
+        // The only statement of a closure, a getter or a function with a result is returned, not dropped.
+        guard items.count == 1 else { return true }
+        if items.parent?.is(ClosureExprSyntax.self) == true || items.parent?.is(AccessorBlockSyntax.self) == true { return false }
+        if let block = items.parent?.as(CodeBlockSyntax.self) {
+            if let function = block.parent?.as(FunctionDeclSyntax.self) { return function.signature.returnClause == nil }
+            if block.parent?.is(AccessorDeclSyntax.self) == true { return block.parent?.as(AccessorDeclSyntax.self)?.accessorSpecifier.text != "get" }
+        }
+        return true
+    }
+}

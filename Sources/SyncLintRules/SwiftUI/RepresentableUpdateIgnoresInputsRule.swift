@@ -1,0 +1,164 @@
+import SwiftSyntax
+
+/// A `UIViewRepresentable`/`NSViewRepresentable` that configures its view from its inputs in `make…` and never
+/// reads them again in `update…`.
+public final class RepresentableUpdateIgnoresInputsRule: SyntaxRule {
+    public static let description = RuleDescription(
+        id: "representable_update_ignores_inputs",
+        name: "Representable Update Ignores Inputs",
+        whatItDoes: """
+            Finds a `UIViewRepresentable`, `NSViewRepresentable` or view-controller representable whose \
+            `makeUIView`/`makeNSView` (or `makeUIViewController`/`makeNSViewController`) reads an input (a stored \
+            property the parent passes: a plain `let`/`var` without a default, a `@Binding`, an `@ObservedObject`) \
+            that its `update…` method never reads. Methods of the same type that either calls count as theirs, and an \
+            `update…` that hands `self` on (`context.coordinator.parent = self`) reads every input.
+            """,
+        whyIsThisBad: """
+            SwiftUI calls `make…` once per view identity and `update…` every time the parent passes new values \
+            (Apple's documentation of `updateUIView(_:context:)`). An input applied only in `make…` is applied once: \
+            when the parent later passes a new URL, text, colour or selection, the platform view keeps the old one, \
+            and the screen silently disagrees with the app's state. Apply each input in `update…` too (comparing with \
+            the view's current value where setting it is costly), or give the view a new identity with `.id(…)` when \
+            the input changes.
+            """,
+        seed: "issue 23 candidate 7",
+        isOptIn: true,
+        triggeringExamples: [
+            RuleExample("""
+                struct WebView: UIViewRepresentable {
+                    let url: URL
+                    func makeUIView(context: Context) -> WKWebView {
+                        let view = WKWebView()
+                        view.load(URLRequest(url: url))
+                        return view
+                    }
+                    func ↓updateUIView(_ uiView: WKWebView, context: Context) {}
+                }
+                """),
+            RuleExample("""
+                struct SearchField: NSViewRepresentable {
+                    @Binding var text: String
+                    var placeholder: String
+                    func makeNSView(context: Context) -> NSSearchField {
+                        let field = NSSearchField()
+                        field.placeholderString = placeholder
+                        field.stringValue = text
+                        return field
+                    }
+                    func ↓updateNSView(_ field: NSSearchField, context: Context) {
+                        field.placeholderString = placeholder
+                    }
+                }
+                """),
+        ],
+        nonTriggeringExamples: [
+            RuleExample("""
+                struct WebView: UIViewRepresentable {
+                    let url: URL
+                    func makeUIView(context: Context) -> WKWebView { WKWebView() }
+                    func updateUIView(_ uiView: WKWebView, context: Context) {
+                        if uiView.url != url { uiView.load(URLRequest(url: url)) }
+                    }
+                }
+                """),
+            RuleExample("""
+                struct MapView: UIViewRepresentable {
+                    let region: MKCoordinateRegion
+                    var onSelect: (String) -> Void
+                    private let style = MKMapConfiguration()
+                    func makeCoordinator() -> Coordinator { Coordinator(self) }
+                    func makeUIView(context: Context) -> MKMapView {
+                        let map = MKMapView()
+                        map.delegate = context.coordinator
+                        configure(map)
+                        return map
+                    }
+                    func updateUIView(_ map: MKMapView, context: Context) {
+                        context.coordinator.parent = self
+                        configure(map)
+                    }
+                    private func configure(_ map: MKMapView) { map.setRegion(region, animated: false) }
+                }
+                """),
+            RuleExample("""
+                struct PlayerView: UIViewRepresentable {
+                    let player: AVPlayer
+                    func makeUIView(context: Context) -> PlayerUIView { PlayerUIView(player: player) }
+                    func updateUIView(_ view: PlayerUIView, context: Context) { view.playerLayer.player = player }
+                }
+                """),
+        ],
+        knownLimitations: """
+            Opt-in. An input the parent never changes for a given view (a constant configuration, a one-off URL in a \
+            sheet) makes the finding harmless; the rule cannot see the callers' values. Closures (`(T) -> Void`) are \
+            not counted as inputs. A representable whose methods live in an extension is not checked, and helpers \
+            are followed one call deep.
+            """)
+
+    public static let nodeKinds: Set<SyntaxKind> = [.structDecl]
+
+    public init(options: RuleOptions) {}
+
+    public func enter(_ node: Syntax, context: FileContext) {
+        guard let declaration = node.as(StructDeclSyntax.self),
+              let representable = FrameworkViewState.representable(
+                conformingTo: declaration.inheritanceClause?.inheritedTypes.map { SyntaxFacts.simpleTypeName($0.type) } ?? []) else { return }
+        var methods: [String: FunctionDeclSyntax] = [:]
+        for member in declaration.memberBlock.members {
+            guard let function = member.decl.as(FunctionDeclSyntax.self), function.body != nil else { continue }
+            methods[function.name.text] = methods[function.name.text] ?? function
+        }
+        guard let make = methods[representable.makeMethod], let update = methods[representable.updateMethod] else { return }
+        let properties = ViewProperties(typeNode: node)
+        let inputs = properties.injected.filter { !$0.value.contains("->") }
+        guard !inputs.isEmpty else { return }
+        let readByUpdate = Self.reads(of: update, methods: methods, properties: properties)
+        guard let readByUpdate else { return }
+        let ignored = (Self.reads(of: make, methods: methods, properties: properties) ?? [])
+            .filter { inputs[$0] != nil && !readByUpdate.contains($0) }
+        guard !ignored.isEmpty else { return }
+        let names = ignored.map { "`\($0)`" }.joined(separator: ", ")
+        context.report(update.name, "`\(representable.makeMethod)` applies \(names) but `\(representable.updateMethod)` never reads " +
+                       (ignored.count == 1 ? "it" : "them") + ", so when the parent passes a new value the view keeps the old one; " +
+                       "apply \(ignored.count == 1 ? "it" : "them") in `\(representable.updateMethod)` too")
+    }
+
+    /// The inputs a method reads, with those of the type's own methods it calls (one call deep); nil when it hands
+    /// `self` on as a value, which reads every input.
+    static func reads(of function: FunctionDeclSyntax, methods: [String: FunctionDeclSyntax], properties: ViewProperties) -> [String]? {
+        guard let body = function.body else { return [] }
+        if Self.handsOnSelf(body) { return nil }
+        var names = properties.injectedNames(usedIn: body)
+        for helper in Self.calledMethods(in: body, methods: methods) where helper.name.text != function.name.text {
+            guard let helperBody = helper.body else { continue }
+            if Self.handsOnSelf(helperBody) { return nil }
+            for name in properties.injectedNames(usedIn: helperBody) where !names.contains(name) { names.append(name) }
+        }
+        return names
+    }
+
+    /// `self` used as a value (`Coordinator(self)`, `parent = self`), not as the base of `self.member`.
+    static func handsOnSelf(_ body: CodeBlockSyntax) -> Bool {
+        body.tokens(viewMode: .sourceAccurate).contains { token in
+            guard token.tokenKind == .keyword(.self), let reference = token.parent?.as(DeclReferenceExprSyntax.self) else { return false }
+            return reference.parent?.as(MemberAccessExprSyntax.self)?.base?.id != reference.id
+        }
+    }
+
+    /// The type's own methods called as `name(...)` or `self.name(...)`.
+    static func calledMethods(in body: CodeBlockSyntax, methods: [String: FunctionDeclSyntax]) -> [FunctionDeclSyntax] {
+        var called: [FunctionDeclSyntax] = []
+        for token in body.tokens(viewMode: .sourceAccurate) {
+            guard case .identifier(let name) = token.tokenKind, let method = methods[name],
+                  let reference = token.parent?.as(DeclReferenceExprSyntax.self) else { continue }
+            let callee = reference.parent?.as(MemberAccessExprSyntax.self).map { member -> Syntax? in
+                guard let base = member.base, SyntaxFacts.isSelf(base) else { return nil }
+                return Syntax(member)
+            } ?? Syntax(reference)
+            guard let callee, callee.parent?.as(FunctionCallExprSyntax.self)?.calledExpression.id == callee.id,
+                  !called.contains(where: { $0.id == method.id }) else { continue }
+            called.append(method)
+        }
+        return called
+    }
+}

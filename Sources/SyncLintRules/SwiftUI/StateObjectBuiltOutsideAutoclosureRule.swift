@@ -1,0 +1,118 @@
+import SwiftSyntax
+
+/// `_model = StateObject(wrappedValue: model)` where `model` was built before the call: by the caller, or a
+/// line earlier in `init`.
+public final class StateObjectBuiltOutsideAutoclosureRule: SyntaxRule {
+    public static let description = RuleDescription(
+        id: "state_object_built_outside_autoclosure",
+        name: "State Object Built Outside Autoclosure",
+        whatItDoes: """
+            Finds `StateObject(wrappedValue: name)` whose argument is a bare name for an object built before the call: \
+            a parameter of the enclosing function (the caller built it) or a local bound earlier in it \
+            (`let model = Model(); _model = StateObject(wrappedValue: model)`).
+            """,
+        whyIsThisBad: """
+            `StateObject(wrappedValue:)` takes an autoclosure that SwiftUI runs only the first time the view appears \
+            with a given identity; Apple's documentation says later calls of the initializer are ignored. The parent \
+            re-runs this `init` on every update of its body, so an object built outside the autoclosure is built \
+            every time and thrown away at once: its `init` runs again and again (requests started, observers \
+            registered, timers scheduled), and a different object passed in later is silently ignored. Public fixes \
+            move the construction into the argument (RevenueCat/purchases-ios#4271, asuc-octo/berkeley-mobile-ios#351). \
+            Build the object inside the argument, `StateObject(wrappedValue: Model(id: id))`, passing in what it \
+            needs; or, when the parent owns the object, take it as `@ObservedObject`.
+            """,
+        seed: "issue 23 candidate 6",
+        isOptIn: true,
+        triggeringExamples: [
+            RuleExample("""
+                struct AccountRow: View {
+                    @StateObject private var viewModel: AccountRowViewModel
+                    init(viewModel: AccountRowViewModel) {
+                        _viewModel = StateObject(wrappedValue: ↓viewModel)
+                    }
+                    var body: some View { Text(viewModel.name) }
+                }
+                """),
+            RuleExample("""
+                struct HomeView: View {
+                    @StateObject private var model: HomeViewModel
+                    init(service: Service) {
+                        let model = HomeViewModel(service: service)
+                        model.start()
+                        self._model = StateObject(wrappedValue: ↓model)
+                    }
+                    var body: some View { List(model.items) { Text($0.title) } }
+                }
+                """),
+        ],
+        nonTriggeringExamples: [
+            RuleExample("""
+                struct AccountRow: View {
+                    @StateObject private var viewModel: AccountRowViewModel
+                    init(account: Account) {
+                        _viewModel = StateObject(wrappedValue: AccountRowViewModel(account: account))
+                    }
+                    var body: some View { Text(viewModel.name) }
+                }
+                """),
+            RuleExample("""
+                struct SearchSheet: View {
+                    @StateObject private var viewModel: SearchViewModel
+                    @StateObject private var inspector: Inspector
+                    init(viewModel: @autoclosure @escaping () -> SearchViewModel, inspector: Inspector? = nil) {
+                        _viewModel = StateObject(wrappedValue: viewModel())
+                        _inspector = StateObject(wrappedValue: inspector ?? Inspector())
+                    }
+                    var body: some View { Text(viewModel.query) }
+                }
+                """),
+            RuleExample("""
+                struct RootView: View {
+                    @StateObject private var store = AppStore.shared
+                    @StateObject private var settings: Settings
+                    init() {
+                        _settings = StateObject(wrappedValue: AppStore.shared.settings)
+                    }
+                    var body: some View { Text(store.title) }
+                }
+                """),
+        ],
+        knownLimitations: """
+            Opt-in. A parameter passed as a long-lived object the parent keeps (a shared model) is not rebuilt, \
+            but SwiftUI still ignores a different object passed later, so it is reported too; `@ObservedObject` is \
+            the fix there. `param ?? Model()` is quiet: the fallback is built in the autoclosure and the parameter \
+            is usually given only by previews and tests. `@State` has no autoclosure (every form builds its value \
+            each time), so it is not this rule's business.
+            """)
+
+    public static let nodeKinds: Set<SyntaxKind> = [.functionCallExpr]
+
+    public init(options: RuleOptions) {}
+
+    public func enter(_ node: Syntax, context: FileContext) {
+        guard let call = node.as(FunctionCallExprSyntax.self) else { return }
+        let callee = SyntaxFacts.calleeName(call)
+        guard let initializer = FrameworkViewState.lazyInitializers.first(where: { $0.type == callee || $0.type + ".init" == callee }),
+              let argument = SyntaxFacts.argument(initializer.label, of: call)?.as(DeclReferenceExprSyntax.self),
+              argument.argumentNames == nil, let function = context.scope.currentFunction, let body = function.body else { return }
+        let name = argument.baseName.text
+        if function.parameters.contains(where: { $0.name == name }) {
+            context.report(argument, "`\(name)` is built by the caller on every update of its body, and `\(initializer.type)` keeps only the " +
+                           "first one, so each later one is built and thrown away; build it inside `\(initializer.type)(\(initializer.label): ...)` " +
+                           "from what it needs, or take it as `@ObservedObject` if the caller owns it")
+        } else if Self.isBoundEarlier(name, in: body, before: call.positionAfterSkippingLeadingTrivia) {
+            context.report(argument, "`\(name)` is built before `\(initializer.type)` runs its autoclosure, so every update of the parent " +
+                           "builds one and throws it away; build it inside `\(initializer.type)(\(initializer.label): ...)`")
+        }
+    }
+
+    /// `let name = ...` / `var name = ...` in the body before the position, outside nested closures and functions.
+    static func isBoundEarlier(_ name: String, in body: CodeBlockSyntax, before position: AbsolutePosition) -> Bool {
+        body.statements.contains { item in
+            guard item.endPosition <= position, let variable = Syntax(item.item).as(VariableDeclSyntax.self) else { return false }
+            return variable.bindings.contains { binding in
+                binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name && binding.initializer != nil
+            }
+        }
+    }
+}
