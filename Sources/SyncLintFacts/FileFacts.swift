@@ -16,6 +16,10 @@ public struct FileFacts: Sendable, Codable {
     public var codePlaces = FileCodePlaces()
     /// Properties the file's `#Predicate`s look models up by.
     public var fetchKeys: [FetchKey] = []
+    /// Static members of SwiftData versioned schemas and migration plans (`versionIdentifier`, `models`, `schemas`).
+    public var schemaMembers: [SchemaMemberFact] = []
+    /// Members of models that the file's `#Predicate`s read.
+    public var predicateMembers: [PredicateMemberFact] = []
     /// Names the file's view code reads (`model.errorMessage`, `$error`, `alertItem`); see `ProjectIndex.viewReadNames`.
     public var viewReadNames: Set<String> = []
 

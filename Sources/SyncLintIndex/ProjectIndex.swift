@@ -50,6 +50,10 @@ public final class ProjectIndex: Sendable {
     /// Every member or name read in view code (SwiftUI views, UIKit/AppKit views, cells and controllers), by
     /// name only (`$x` counted as `x`): state that no view reads under any name reaches no user.
     public let viewReadNames: Set<String>
+    /// Static members of SwiftData versioned schemas and migration plans; see `SchemaVersioning`.
+    public let schemaMembers: [SchemaMemberFact]
+    /// Members of models that `#Predicate`s read.
+    public let predicateMembers: [PredicateMemberFact]
 
     public init(files: [FileFacts], resources: [ResourceFile] = [], cloudKitMode: CloudKitMode = .auto,
                 layout: ProjectLayout = ProjectLayout()) {
@@ -63,7 +67,11 @@ public final class ProjectIndex: Sendable {
         var codePlaces: [String: FileCodePlaces] = [:]
         var fetchKeys: [String: [FetchKey]] = [:]
         var viewReads: Set<String> = []
+        var schemaMembers: [SchemaMemberFact] = []
+        var predicateMembers: [PredicateMemberFact] = []
         for facts in files {
+            schemaMembers += facts.schemaMembers
+            predicateMembers += facts.predicateMembers
             viewReads.formUnion(facts.viewReadNames)
             codePlaces[facts.codePlaces.file] = facts.codePlaces
             for key in facts.fetchKeys { fetchKeys[key.modelName, default: []].append(key) }
@@ -98,6 +106,8 @@ public final class ProjectIndex: Sendable {
         self.codePlaces = codePlaces
         self.fetchKeysByModel = fetchKeys
         self.viewReadNames = viewReads
+        self.schemaMembers = schemaMembers
+        self.predicateMembers = predicateMembers
         self.modelRegistrations = registrations
         self.storeConfigurations = stores
         self.containerFacts = containers

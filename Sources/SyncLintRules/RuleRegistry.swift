@@ -36,6 +36,7 @@ public enum RuleRegistry {
         InsertWithoutDuplicateCheckRule.self,
         SaveFailureWithoutRollbackRule.self,
         ModelMutatedOffMainRule.self,
+        PredicateOnGenericModelRule.self,
         // CloudKit
         FatalErrorOnContainerInitRule.self,
         // Core Data sync notifications
@@ -64,6 +65,9 @@ public enum RuleRegistry {
         TransientUIStateRule.self,
         UnregisteredModelRule.self,
         ModelNotMainActorRule.self,
+        VersionedSchemaSharesModelRule.self,
+        ReusedSchemaVersionIdentifierRule.self,
+        PredicateOnNonPersistentPropertyRule.self,
         // Core Data
         MissingAutomaticMergeRule.self,
         // Suppression hygiene (its findings are made when suppression is applied)

@@ -14,6 +14,7 @@ extension FactCollector {
 /// The index collectors, in the order they run.
 enum IndexCollectors {
     static func make() -> [any FactCollector] {
-        [DeclarationCollector(), ModelContainerCollector(), NotificationCollector(), FunctionSummaryCollector(), CodePlaceCollector(), FetchKeyCollector()]
+        [DeclarationCollector(), ModelContainerCollector(), NotificationCollector(), FunctionSummaryCollector(), CodePlaceCollector(), FetchKeyCollector(),
+         SchemaVersioningCollector(), PredicateMemberCollector()]
     }
 }

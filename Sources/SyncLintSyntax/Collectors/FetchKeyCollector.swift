@@ -11,8 +11,8 @@ final class FetchKeyCollector: FactCollector {
     func enter(_ node: Syntax, context: FileContext) {
         guard let macro = node.as(MacroExpansionExprSyntax.self), macro.macroName.text == "Predicate",
               let closure = macro.trailingClosure ?? macro.arguments.first?.expression.as(ClosureExprSyntax.self),
-              let model = Self.modelName(of: macro) else { return }
-        let parameter = closure.signature?.parameterClause.flatMap(Self.firstParameterName) ?? "$0"
+              let model = PredicateFacts.subject(of: macro) else { return }
+        let parameter = PredicateFacts.parameterName(of: closure)
         for sequence in closure.statements.flatMap({ Self.sequences(in: Syntax($0)) }) {
             let elements = Array(sequence.elements)
             for (position, element) in elements.enumerated() where element.as(BinaryOperatorExprSyntax.self)?.operator.text == "==" {
@@ -39,41 +39,11 @@ final class FetchKeyCollector: FactCollector {
         return found
     }
 
-    static func firstParameterName(_ clause: ClosureSignatureSyntax.ParameterClause) -> String? {
-        switch clause {
-        case .simpleInput(let names): return names.first?.name.text
-        case .parameterClause(let parameters): return parameters.parameters.first?.firstName.text
-        }
-    }
-
     /// A literal, or an implicit member such as `.pinned`: a filter value, not a key being looked up.
     static func isLiteral(_ expression: ExprSyntax) -> Bool {
         if let member = expression.as(MemberAccessExprSyntax.self) { return member.base == nil }
         return expression.is(BooleanLiteralExprSyntax.self) || expression.is(NilLiteralExprSyntax.self)
             || expression.is(IntegerLiteralExprSyntax.self) || expression.is(FloatLiteralExprSyntax.self)
             || expression.is(StringLiteralExprSyntax.self)
-    }
-
-    /// `Article` from `#Predicate<Article>`, `FetchDescriptor<Article>(predicate: #Predicate { ... })`, or
-    /// `let p: Predicate<Article> = #Predicate { ... }`.
-    static func modelName(of macro: MacroExpansionExprSyntax) -> String? {
-        if let argument = macro.genericArgumentClause?.arguments.first {
-            return argument.argument.as(TypeSyntax.self)?.trimmedText
-        }
-        var node = Syntax(macro).parent
-        for _ in 0..<6 {
-            guard let current = node else { return nil }
-            if let call = current.as(FunctionCallExprSyntax.self),
-               let generic = call.calledExpression.as(GenericSpecializationExprSyntax.self),
-               generic.expression.as(DeclReferenceExprSyntax.self)?.baseName.text == "FetchDescriptor" {
-                return generic.genericArgumentClause.arguments.first?.argument.as(TypeSyntax.self)?.trimmedText
-            }
-            if let binding = current.as(PatternBindingSyntax.self),
-               let type = binding.typeAnnotation?.type.as(IdentifierTypeSyntax.self), type.name.text == "Predicate" {
-                return type.genericArgumentClause?.arguments.first?.argument.as(TypeSyntax.self)?.trimmedText
-            }
-            node = current.parent
-        }
-        return nil
     }
 }
