@@ -107,6 +107,20 @@ public final class TaskWithoutIDRule: SyntaxRule {
                     }
                 }
                 """),
+            RuleExample("""
+                @Model final class TodoTask { var uid: String = ""; var title: String = "" }
+                struct Inspector: View {
+                    let selected: TodoTask
+                    var body: some View { TaskEditor(task: selected) }
+                }
+                struct TaskEditor: View {
+                    let task: TodoTask
+                    @State private var hasAlert = false
+                    var body: some View {
+                        Text(task.title)↓.task { hasAlert = await alerts.contains(task.uid) }
+                    }
+                }
+                """),
             // No `id`, an `id` that is `Bool` (a flag flips), an `id` that is optional: the index shows no identity
             // that compiles, so the message names no code and there is no fix.
             RuleExample("""
@@ -168,6 +182,36 @@ public final class TaskWithoutIDRule: SyntaxRule {
                 """),
         ],
         nonTriggeringExamples: [
+            RuleExample("""
+                @Model final class TodoTask { var uid: String = ""; var title: String = "" }
+                struct TaskList: View {
+                    let tasks: [TodoTask]
+                    var body: some View {
+                        List { ForEach(tasks) { task in TaskRow(task: task) } }
+                    }
+                }
+                struct TaskRow: View {
+                    let task: TodoTask
+                    @State private var hasAlert = false
+                    var body: some View {
+                        Text(task.title).task { hasAlert = await alerts.contains(task.uid) }
+                    }
+                }
+                """),
+            RuleExample("""
+                @Model final class TodoTask { var uid: String = ""; var title: String = "" }
+                struct Inspector: View {
+                    let selected: TodoTask
+                    var body: some View { TaskEditor(task: selected).id(selected.uid) }
+                }
+                struct TaskEditor: View {
+                    let task: TodoTask
+                    @State private var hasAlert = false
+                    var body: some View {
+                        Text(task.title).task { hasAlert = await alerts.contains(task.uid) }
+                    }
+                }
+                """),
             RuleExample("""
                 struct ReaderView: View {
                     @Bindable var viewModel: ReaderViewModel
