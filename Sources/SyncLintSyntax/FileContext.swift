@@ -166,11 +166,6 @@ public final class FileContext {
                                               arguments: arguments))
     }
 
-    /// Reports a finding at a location that holds when the project index says `condition` does.
-    public func report(at location: SourceLocation, _ message: String, when condition: IndexCondition) {
-        pendingFindings.append(PendingFinding(ruleID: currentRuleID, location: location, message: message, condition: condition))
-    }
-
     /// Reports a finding that holds when the project index says `condition` does.
     public func report(_ node: some SyntaxProtocol, _ message: String, when condition: IndexCondition) {
         pendingFindings.append(PendingFinding(ruleID: currentRuleID, location: location(of: node), message: message,

@@ -7,8 +7,7 @@ public final class ObservedTaskHandleRule: SyntaxRule {
         name: "Observed Task Handle",
         whatItDoes: """
             Finds a stored `var` whose type is `Task<...>` (optional, or in a collection) in an `@Observable` \
-            class, without `@ObservationIgnored`, when view code reads it (or a computed property of the class that \
-            reads it): only a view that read the handle is invalidated when it is stored or cleared.
+            class, without `@ObservationIgnored`.
             """,
         whyIsThisBad: """
             The `@Observable` macro tracks every stored property. Storing or clearing a task handle then \
@@ -32,19 +31,6 @@ public final class ObservedTaskHandleRule: SyntaxRule {
                 }
                 """),
             RuleExample("""
-                @Observable
-                final class UploadModel {
-                    var ↓uploadTask: Task<Void, Error>?
-                    var isUploading: Bool { uploadTask != nil }
-                }
-                struct UploadView: View {
-                    let model: UploadModel
-                    var body: some View {
-                        if model.isUploading { ProgressView() }
-                    }
-                }
-                """),
-            RuleExample("""
                 @Observable @MainActor
                 final class SyncModel {
                     private var ↓tasks: [UUID: Task<Void, Error>] = [:]
@@ -53,23 +39,6 @@ public final class ObservedTaskHandleRule: SyntaxRule {
                 """),
         ],
         nonTriggeringExamples: [
-            RuleExample("""
-                @Observable
-                final class SearchModel {
-                    var results: [String] = []
-                    private var searchTask: Task<Void, Never>?
-                    func search(_ text: String) {
-                        searchTask?.cancel()
-                        searchTask = Task { results = await api.search(text) }
-                    }
-                }
-                struct SearchView: View {
-                    @State private var model = SearchModel()
-                    var body: some View {
-                        List(model.results, id: \\.self) { Text($0) }
-                    }
-                }
-                """),
             RuleExample("""
                 @Observable
                 final class GoodViewModel {
@@ -94,15 +63,11 @@ public final class ObservedTaskHandleRule: SyntaxRule {
         ],
         knownLimitations: """
             Only the `@Observable` macro is checked; an `ObservableObject` publishes only `@Published` \
-            properties, so its plain task handles are fine. A type alias for `Task` is not recognized. \
-            Whether a view reads the handle is judged by name across the project's view code (a view reading another \
-            type's property of the same name counts, and so does a read outside `body`, such as a cancel in \
-            `onDisappear`), and by the computed properties of the same declaration that read it (not those in \
-            extensions); a project with no view code at all counts as read. The fix \
+            properties, so its plain task handles are fine. A type alias for `Task` is not recognized. The fix \
             (`@ObservationIgnored` in front of the declaration) is skipped for a declaration that binds several \
             properties. It is unsafe: a view that shows whether the task runs (reading the handle, or a computed \
             property over it) stops updating once Observation ignores the handle. \
-            Opt-in: 0 of 3 findings right on eight public apps: every handle was private and no view read it, so Observation invalidated nothing (those are now quiet); see docs/precision.md.
+            Opt-in: 0 of 3 findings right on eight public apps: every handle was private and no view read it, so Observation invalidated nothing; see docs/precision.md.
             """,
         fixSafety: .unsafe)
 
@@ -119,24 +84,8 @@ public final class ObservedTaskHandleRule: SyntaxRule {
               !variable.modifiers.contains(where: { ["static", "class"].contains($0.name.text) }) else { return }
         for property in DeclarationCollector.properties(of: variable, context: context) where !property.isComputed {
             guard let typeName = property.typeName, Self.holdsTask(typeName) else { continue }
-            // Observation invalidates only the views that read the property: the handle itself, or a computed
-            // property over it (`var isUploading: Bool { uploadTask != nil }`).
-            let readers = [property.name] + Self.computedProperties(of: type.node, reading: property.name)
             context.report(at: property.location,
-                           "task handle `\(property.name)` is tracked by `@Observable`, so storing it invalidates views; mark it `@ObservationIgnored`",
-                           when: .any(readers.map(IndexCondition.readByViews)))
-        }
-    }
-
-    /// The computed properties declared in the type's own body whose accessors name `handle`.
-    static func computedProperties(of typeNode: Syntax, reading handle: String) -> [String] {
-        guard let members = typeNode.asProtocol(DeclGroupSyntax.self)?.memberBlock.members else { return [] }
-        return members.compactMap { member in
-            guard let variable = member.decl.as(VariableDeclSyntax.self), variable.bindings.count == 1,
-                  let binding = variable.bindings.first, let accessors = binding.accessorBlock,
-                  let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
-                  accessors.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .identifier(handle) }) else { return nil }
-            return name
+                           "task handle `\(property.name)` is tracked by `@Observable`, so storing it invalidates views; mark it `@ObservationIgnored`")
         }
     }
 

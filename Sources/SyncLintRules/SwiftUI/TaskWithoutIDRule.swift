@@ -121,6 +121,22 @@ public final class TaskWithoutIDRule: SyntaxRule {
                     }
                 }
                 """),
+            RuleExample("""
+                @Model final class TodoTask { var uid: String = ""; var title: String = "" }
+                struct TaskList: View {
+                    let tasks: [TodoTask]
+                    var body: some View {
+                        List(tasks) { task in NavigationLink(task.title) { TaskEditor(task: task) } }
+                    }
+                }
+                struct TaskEditor: View {
+                    let task: TodoTask
+                    @State private var hasAlert = false
+                    var body: some View {
+                        Text(task.title)↓.task { hasAlert = await alerts.contains(task.uid) }
+                    }
+                }
+                """),
             // No `id`, an `id` that is `Bool` (a flag flips), an `id` that is optional: the index shows no identity
             // that compiles, so the message names no code and there is no fix.
             RuleExample("""
@@ -295,6 +311,10 @@ public final class TaskWithoutIDRule: SyntaxRule {
                 """),
         ],
         knownLimitations: """
+            A view the app builds only per value (a `ForEach`, `List` or `Table` row, `navigationDestination(for:)`, \
+            `sheet(item:)`, or re-identified with `.id(…)`) is not reported: each value gets its own task. A view \
+            built as a `NavigationLink`'s destination is not taken as per value, since a split view's detail column \
+            keeps it while the link changes. \
             Only properties declared in the view's own declaration count; a `.task` in an extension of the \
             view is not checked. To stay precise on real apps (tried on IceCubes: one-time `@State` setup and \
             one-shot loads of plain values made most of the noise) the rule stays quiet when the closure never \
