@@ -359,7 +359,7 @@ public final class LoadingStateNotResetRule: SyntaxRule {
         var byCondition: [String: [CorrelatedBranches.Branch]] = [:]
         BodyScanner.scan(body) { node in
             guard let ifExpression = node.as(IfExprSyntax.self), ifExpression.conditions.count == 1,
-                  case .expression(let condition) = ifExpression.conditions.first!.condition else { return }
+                  let only = ifExpression.conditions.first, case .expression(let condition) = only.condition else { return }
             // Every name the condition reads is a parameter (members after a dot are not names it reads).
             let names = condition.tokens(viewMode: .sourceAccurate).filter { token in
                 if case .identifier = token.tokenKind { return token.previousToken(viewMode: .sourceAccurate)?.tokenKind != .period }

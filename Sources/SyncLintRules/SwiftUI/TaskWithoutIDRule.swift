@@ -120,6 +120,19 @@ public final class TaskWithoutIDRule: SyntaxRule {
                         Text(task.title)↓.task { hasAlert = await alerts.contains(task.uid) }
                     }
                 }
+                """, fixed: """
+                @Model final class TodoTask { var uid: String = ""; var title: String = "" }
+                struct Inspector: View {
+                    let selected: TodoTask
+                    var body: some View { TaskEditor(task: selected) }
+                }
+                struct TaskEditor: View {
+                    let task: TodoTask
+                    @State private var hasAlert = false
+                    var body: some View {
+                        Text(task.title).task(id: task.persistentModelID) { hasAlert = await alerts.contains(task.uid) }
+                    }
+                }
                 """),
             RuleExample("""
                 @Model final class TodoTask { var uid: String = ""; var title: String = "" }
@@ -134,6 +147,21 @@ public final class TaskWithoutIDRule: SyntaxRule {
                     @State private var hasAlert = false
                     var body: some View {
                         Text(task.title)↓.task { hasAlert = await alerts.contains(task.uid) }
+                    }
+                }
+                """, fixed: """
+                @Model final class TodoTask { var uid: String = ""; var title: String = "" }
+                struct TaskList: View {
+                    let tasks: [TodoTask]
+                    var body: some View {
+                        List(tasks) { task in NavigationLink(task.title) { TaskEditor(task: task) } }
+                    }
+                }
+                struct TaskEditor: View {
+                    let task: TodoTask
+                    @State private var hasAlert = false
+                    var body: some View {
+                        Text(task.title).task(id: task.persistentModelID) { hasAlert = await alerts.contains(task.uid) }
                     }
                 }
                 """),
