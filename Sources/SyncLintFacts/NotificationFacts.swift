@@ -54,6 +54,9 @@ public struct CoreDataFacts: Sendable, Codable {
     public var backgroundContextProperties: [TypeProperty] = []
     /// Where `automaticallyMergesChangesFromParent = true` or `mergeChanges(fromContextDidSave:)` appears.
     public var mergesRemoteChanges: [SourceLocation] = []
+    /// Where a context on the container's coordinator is made for background work (`newBackgroundContext()`,
+    /// `performBackgroundTask { }`): its saves reach the store, not the view context, unless it merges.
+    public var backgroundContextsMade: [SourceLocation] = []
 
     public init() {}
 }

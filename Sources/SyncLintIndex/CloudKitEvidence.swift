@@ -103,6 +103,21 @@ public struct CloudKitEvidence: Sendable {
         coreDataContainer(for: modelPath) { $0 == nil || $0 == modelName }
     }
 
+    /// Whether the app targets that compile `file` may use CloudKit at all: one of them has entitlements listing
+    /// CloudKit. A `NSPersistentCloudKitContainer` in targets without them never syncs. True when no target is
+    /// known to hold the file (a folder with no Xcode project says nothing about entitlements), or when the
+    /// configuration forces CloudKit on.
+    public func entitlementsAllowCloudKit(for file: String) -> Bool {
+        switch mode {
+        case .off: return false
+        case .on: return true
+        case .auto: break
+        }
+        let targets = layout.targets(containing: file).filter { !$0.isTest }
+        guard !targets.isEmpty else { return true }
+        return targets.contains { target in target.entitlements.map(cloudKitEntitlements.contains) ?? false }
+    }
+
     /// Evidence that a Core Data store built in `file` syncs.
     public func coreDataAny(for file: String) -> CloudKitProof? {
         coreDataContainer(for: file) { _ in true }

@@ -42,7 +42,7 @@ extension ProjectIndex {
                 ? IndexAnswer(variant: 0, [write.write.property, notification, at], notes: notes)
                 : IndexAnswer(variant: 1, [write.write.property, write.function.name, notification, at], notes: notes)
         case .uniqueKey(let model, let configured, let setKeys):
-            return uniqueKeys(of: model, configured: configured).first { setKeys.contains($0.arguments[0]) }
+            return uniqueKeys(of: model, configured: configured).first { $0.properties.isSubset(of: setKeys) }?.answer
         case .overwrittenHandle(let name, let typeName, let functionKey, let helpers):
             guard let property = property(name, of: typeName), property.isStoredVar else { return nil }
             if cancelledElsewhere(name, typeName: typeName, function: functionKey, helpers: helpers) { return nil }
@@ -90,8 +90,11 @@ extension ProjectIndex {
             // A model (or a holder of one) can change under the task through sync anywhere; a plain value
             // changes under it only where the view keeps its identity while its argument changes: a split
             // view's column built from the selection. A view built per value gets a new task for each value.
-            guard isOrHoldsPersistentModel(typeName)
-                || constructions(ofView: view).contains(where: { $0.identity == .splitViewColumn }) else { return nil }
+            let built = constructions(ofView: view).filter { codeKind(of: $0.location) == .app }
+            guard isOrHoldsPersistentModel(typeName) || built.contains(where: { $0.identity == .splitViewColumn }) else { return nil }
+            // A view the app builds only per value (a `ForEach` row keyed by the model, a view re-identified with
+            // `.id(…)`) gets a new identity, and a new task, for each model: nothing for `id:` to add.
+            if !built.isEmpty, built.allSatisfy({ $0.identity == .perValue }) { return nil }
             // `value.id` on an optional property does not compile: suggest no code there (variant 1).
             guard !isOptional, let identity = StableIdentity.expression(for: value, typeName: typeName, index: self) else {
                 return IndexAnswer(variant: 1)
@@ -136,26 +139,31 @@ extension ProjectIndex {
     /// Configured keys; then, for a model that syncs with CloudKit (which enforces no uniqueness),
     /// `@Attribute(.unique)` and the properties the project itself looks the model up by in a `#Predicate`;
     /// then keys its documentation names as unique in so many words. Each as `IndexQuery.uniqueKey` answers.
-    func uniqueKeys(of model: String, configured: [String]) -> [IndexAnswer] {
+    /// A compound key (a lookup by several properties joined with `&&`) holds all its properties, and `{0}` names
+    /// them together; an insert must set every one of them for the key to count.
+    func uniqueKeys(of model: String, configured: [String]) -> [(properties: Set<String>, answer: IndexAnswer)] {
         guard isSwiftDataModel(model) || isManagedObject(model) else { return [] }
-        if !configured.isEmpty { return configured.map { IndexAnswer(variant: 0, [$0]) } }
+        if !configured.isEmpty { return configured.map { ([$0], IndexAnswer(variant: 0, [$0])) } }
         let properties = properties(of: model)
-        var keys: [IndexAnswer] = []
-        func has(_ property: String) -> Bool { keys.contains { $0.arguments[0] == property } }
+        var keys: [(properties: Set<String>, answer: IndexAnswer)] = []
+        func has(_ key: Set<String>) -> Bool { keys.contains { $0.properties == key } }
         if let declaration = declarations(of: model).first, let evidence = cloudKitEvidence(forModel: declaration.name, declaredIn: declaration.location.file) {
             let unique = properties.filter { $0.attributes.contains { $0.name == "Attribute" && $0.arguments.contains(".unique") } }
-            keys += unique.map { IndexAnswer(variant: 1, [$0.name]) }
+            keys += unique.map { ([$0.name], IndexAnswer(variant: 1, [$0.name])) }
             let fetched = (fetchKeysByModel[model] ?? []).filter { codeKind(of: $0.location) == .app }
-            for key in fetched where properties.contains(where: { $0.name == key.property }) && !has(key.property) {
-                keys.append(IndexAnswer(variant: 2, [key.property, layout.shown(key.location), evidence.text],
-                                        notes: [FindingNote("the app looks it up by `\(key.property)` here", at: key.location)] + evidence.notes))
+            for fetch in fetched {
+                let key = Set([fetch.property] + fetch.lookedUpWith)
+                guard key.allSatisfy({ name in properties.contains(where: { $0.name == name }) }), !has(key) else { continue }
+                let named = key.sorted().joined(separator: "` and `")
+                keys.append((key, IndexAnswer(variant: 2, [named, layout.shown(fetch.location), evidence.text],
+                                              notes: [FindingNote("the app looks it up by `\(named)` here", at: fetch.location)] + evidence.notes)))
             }
         }
         let doc = declarations(of: model).map(\.docComment).joined(separator: "\n")
         for line in doc.split(separator: "\n") where Self.statesUniqueness(String(line)) {
-            for property in properties where line.contains("`\(property.name)`") && !has(property.name) {
+            for property in properties where line.contains("`\(property.name)`") && !has([property.name]) {
                 // Decided from the words of a comment, not from code: medium.
-                keys.append(IndexAnswer(variant: 3, [property.name], confidence: .medium))
+                keys.append(([property.name], IndexAnswer(variant: 3, [property.name], confidence: .medium)))
             }
         }
         return keys

@@ -92,6 +92,7 @@ public final class ProjectIndex: Sendable {
             coreData.localSaveFlags += facts.coreData.localSaveFlags
             coreData.backgroundContextProperties += facts.coreData.backgroundContextProperties
             coreData.mergesRemoteChanges += facts.coreData.mergesRemoteChanges
+            coreData.backgroundContextsMade += facts.coreData.backgroundContextsMade
         }
         self.coreData = coreData
         self.functionSummaries = summaries

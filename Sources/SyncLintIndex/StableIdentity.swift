@@ -6,6 +6,8 @@ package enum StableIdentity {
     /// `item.id` when the type has an identity; `viewModel.article.id` when it holds, in a non-optional
     /// stored property, a value that has one (a model first); nil otherwise.
     package static func expression(for name: String, typeName: String, index: ProjectIndex) -> String? {
+        // `[Model]` has no `id`: `accounts.id` would not compile.
+        if TypeNames.isCollection(typeName) { return nil }
         if let identity = identityMember(of: typeName, index: index) { return "\(name).\(identity)" }
         guard let owner = index.resolveType(typeName) else { return nil }
         let candidates = index.properties(of: owner).filter { !$0.isStatic && !$0.isComputed && !$0.isOptional }

@@ -63,3 +63,81 @@ extension ControlFlowGraph {
         reachable(from: entry).contains(node)
     }
 }
+
+/// Branches on one condition that cannot change between them (`if strategy == .refresh` twice on a parameter):
+/// a path that takes the `then` side of one and the `else` side of another is not a real path. Each group holds
+/// the branches on one condition, as UTF-8 offset ranges of their `then` and `else` code (a node lies on a side
+/// when it starts inside it).
+public struct CorrelatedBranches: Sendable, Hashable {
+    public struct Branch: Sendable, Hashable {
+        /// The condition's own code: an edge out of it into anything but `then` takes the `else` side (an `if`
+        /// without `else` goes straight to the code after it).
+        public let condition: Range<Int>
+        public let then: Range<Int>
+        public let otherwise: Range<Int>?
+        public init(condition: Range<Int>, then: Range<Int>, otherwise: Range<Int>?) {
+            self.condition = condition
+            self.then = then
+            self.otherwise = otherwise
+        }
+
+        /// The side an edge from `previous` (nil at a start) to `node` takes: 0 neither, 1 `then`, 2 `else`.
+        func side(entering node: ControlFlowGraph.Node, from previous: ControlFlowGraph.Node?) -> Int8 {
+            if then.contains(node.start) { return 1 }
+            if otherwise?.contains(node.start) == true { return 2 }
+            if let previous, condition.contains(previous.start), !condition.contains(node.start) { return 2 }
+            return 0
+        }
+    }
+
+    public let groups: [[Branch]]
+
+    public init(groups: [[Branch]]) { self.groups = groups }
+
+    /// A node, and which side of each group the path to it took (0 none yet, 1 `then`, 2 `else`).
+    public struct State: Sendable, Hashable {
+        public let node: Int
+        public let sides: [Int8]
+        public init(node: Int, sides: [Int8]) {
+            self.node = node
+            self.sides = sides
+        }
+    }
+
+    /// The sides after entering `node`, or nil when that contradicts the side already taken.
+    public func enter(_ node: ControlFlowGraph.Node, from previous: ControlFlowGraph.Node?, with sides: [Int8]) -> [Int8]? {
+        var next = sides
+        for (index, group) in groups.enumerated() {
+            for branch in group {
+                let side = branch.side(entering: node, from: previous)
+                guard side != 0 else { continue }
+                if next[index] != 0, next[index] != side { return nil }
+                next[index] = side
+            }
+        }
+        return next
+    }
+
+    public func start(at node: ControlFlowGraph.Node) -> State {
+        State(node: node.id, sides: enter(node, from: nil, with: Array(repeating: 0, count: groups.count)) ?? Array(repeating: 0, count: groups.count))
+    }
+}
+
+extension ControlFlowGraph {
+    /// `reachable(from:avoiding:following:)` on the paths that take the same side of every branch of a correlated
+    /// group: the states (node and sides taken) control can reach from `starts`.
+    public func reachable(from starts: [CorrelatedBranches.State], consistentWith branches: CorrelatedBranches,
+                          avoiding: (Node) -> Bool = { _ in false },
+                          following: (EdgeKind) -> Bool = { _ in true }) -> Set<CorrelatedBranches.State> {
+        var seen = Set(starts)
+        var stack = starts
+        while let state = stack.popLast() {
+            for edge in successors[state.node] where following(edge.kind) && !avoiding(nodes[edge.to]) {
+                guard let sides = branches.enter(nodes[edge.to], from: nodes[state.node], with: state.sides) else { continue }
+                let next = CorrelatedBranches.State(node: edge.to, sides: sides)
+                if seen.insert(next).inserted { stack.append(next) }
+            }
+        }
+        return seen
+    }
+}

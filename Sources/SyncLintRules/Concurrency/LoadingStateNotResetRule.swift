@@ -99,8 +99,42 @@ public final class LoadingStateNotResetRule: SyntaxRule {
                     isLoading = false
                 }
                 """),
+            RuleExample("""
+                func load(_ strategy: LoadStrategy) async {
+                    if strategy == .background { isRefreshing = true } else { isLoading = true }
+                    guard let client else {
+                        if strategy == .background { isRefreshing = false }
+                        ↓return
+                    }
+                    posts = await client.posts()
+                    if strategy == .background { isRefreshing = false } else { isLoading = false }
+                }
+                """),
         ],
         nonTriggeringExamples: [
+            RuleExample("""
+                func load(_ strategy: LoadStrategy) async {
+                    if strategy == .background { isRefreshing = true } else { isLoading = true }
+                    guard let client else {
+                        if strategy == .background { isRefreshing = false } else { isLoading = false }
+                        return
+                    }
+                    posts = await client.posts()
+                    if strategy == .background { isRefreshing = false } else { isLoading = false }
+                }
+                """),
+            RuleExample("""
+                func switchAccount() async {
+                    isLoading = true
+                    defer { isLoading = false }
+                    do {
+                        try await session.switchAccount()
+                        isLoading = false
+                    } catch {
+                        errorMessage = error.localizedDescription
+                    }
+                }
+                """),
             RuleExample("""
                 func load() async {
                     isLoading = true
@@ -200,7 +234,10 @@ public final class LoadingStateNotResetRule: SyntaxRule {
             leave it; a `defer` runs on every exit after it); a reset in a closure that runs at once \
             (`MainActor.run`, `withAnimation`, `performAndWait`) counts, and so does a call of a method of the same type \
             that resets the flag on every path (its function summary). A reset only inside a completion handler does \
-            not count for an exit before it. A function that falls off its end \
+            not count for an exit before it. Two `if`s on the same condition over \
+            parameters only (which cannot change in between) take the same side: the flag set under one side and an \
+            exit under the other is no path. The catch-all check asks the graph too (a `defer` reset covers it). \
+            A function that falls off its end \
             without a reset is not reported (the reset may come from elsewhere). One finding per flag and function: \
             the first exit that skips the reset. The fix (unsafe: the flag now turns `false` when the function \
             returns, after any code that followed the old reset) adds `defer { flag = false }` right after the \
@@ -260,13 +297,14 @@ public final class LoadingStateNotResetRule: SyntaxRule {
         let typeName = context.scope.currentType?.qualifiedName
         let helperCalls = FlowFacts.selfMethodCalls(in: body)
         var reported: Set<String> = []
+        let branches = Self.correlatedBranches(in: body, parameters: Set(function.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text }))
         for set in sets where !reported.contains(set.flag) {
             let flag = set.flag
             let setLine = context.location(of: set.node).line
             let arguments = ["flag": flag, "setLine": String(setLine)]
             let notes = [context.note("`\(flag)` is set to true here", at: set.node)]
             let resetNodes = Set(resets.filter { $0.flag == flag }.flatMap { built.nodes(for: $0.node) })
-            let question = UnresetExit(graph: built.graph, starts: built.nodes(for: set.node), resets: resetNodes)
+            let question = UnresetExit(graph: built.graph, starts: built.nodes(for: set.node), resets: resetNodes, branches: branches)
             // The first exit, in source order, that some path from the set reaches and leaves by with no reset.
             if let exit = exits.first(where: { exit in question.leaks(through: built.nodes(for: exit), avoiding: []) }) {
                 reported.insert(flag)
@@ -294,7 +332,12 @@ public final class LoadingStateNotResetRule: SyntaxRule {
             // A failure branch: the `do` resets the flag when the work succeeds, its catch-all does not, and
             // nothing after the `do` statement resets it either.
             let flagResets = resets.filter { $0.flag == flag }.map(\.node)
-            guard let branch = Self.failureBranchWithoutReset(flag, from: set.node, resets: flagResets, in: body) else { continue }
+            // A completion handler after the `do` that resets the flag may cover the failure: its closure counts
+            // as a reset where it stands.
+            let closureResets = Self.closuresResetting(flag, in: body).flatMap { built.nodes(for: $0) }
+            let failure = UnresetExit(graph: built.graph, starts: built.nodes(for: set.node), resets: resetNodes.union(closureResets))
+            guard let branch = Self.failureBranchWithoutReset(flag, from: set.node, resets: flagResets, in: body,
+                                                              leavesSet: { failure.leavesSet(through: built.nodes(for: $0)) }) else { continue }
             reported.insert(flag)
             let helpers = FlowFacts.selfMethodCalls(in: branch.clause.body).map(\.name)
                 + FlowFacts.selfMethodCalls(in: body).filter { $0.node.position > branch.statement.endPosition }.map(\.name)
@@ -326,13 +369,70 @@ public final class LoadingStateNotResetRule: SyntaxRule {
         return closing
     }
 
+    /// `if` statements of the body on the same condition over the function's parameters only (which cannot
+    /// change): the flag set on one side and the exit on the other side of the same condition is no path.
+    static func correlatedBranches(in body: CodeBlockSyntax, parameters: Set<String>) -> CorrelatedBranches {
+        var byCondition: [String: [CorrelatedBranches.Branch]] = [:]
+        BodyScanner.scan(body) { node in
+            guard let ifExpression = node.as(IfExprSyntax.self), ifExpression.conditions.count == 1,
+                  let only = ifExpression.conditions.first, case .expression(let condition) = only.condition else { return }
+            // Every name the condition reads is a parameter (members after a dot are not names it reads).
+            let names = condition.tokens(viewMode: .sourceAccurate).filter { token in
+                if case .identifier = token.tokenKind { return token.previousToken(viewMode: .sourceAccurate)?.tokenKind != .period }
+                return token.tokenKind == .keyword(.self)
+            }
+            guard !names.isEmpty, names.allSatisfy({ parameters.contains($0.text) }) else { return }
+            let then = ifExpression.body.positionAfterSkippingLeadingTrivia.utf8Offset..<ifExpression.body.endPositionBeforeTrailingTrivia.utf8Offset
+            let otherwise = ifExpression.elseBody.map { $0.positionAfterSkippingLeadingTrivia.utf8Offset..<$0.endPositionBeforeTrailingTrivia.utf8Offset }
+            let conditionRange = condition.positionAfterSkippingLeadingTrivia.utf8Offset..<condition.endPositionBeforeTrailingTrivia.utf8Offset
+            byCondition[condition.trimmedDescription, default: []].append(.init(condition: conditionRange, then: then, otherwise: otherwise))
+        }
+        return CorrelatedBranches(groups: byCondition.keys.sorted().compactMap { key in
+            byCondition[key].flatMap { $0.count >= 2 ? $0 : nil }
+        }.prefix(4).map { $0 })
+    }
+
     struct UnresetExit: Sendable {
         let graph: ControlFlowGraph
         let starts: [Int]
         let resets: Set<Int>
+        var branches = CorrelatedBranches(groups: [])
+
+        /// From the set, some path enters the catch clause (`clauseNodes`, its entry) and goes on from it to the
+        /// function's normal end, with no reset on the way (a `defer`'s reset is on every such path).
+        func leavesSet(through clauseNodes: [Int]) -> Bool {
+            let avoiding = { (node: ControlFlowGraph.Node) in resets.contains(node.id) }
+            let reached = starts.reduce(into: Set<Int>()) { $0.formUnion(graph.reachable(from: $1, avoiding: avoiding)) }
+            return clauseNodes.contains { clause in
+                reached.contains(clause) && graph.reachable(from: clause, avoiding: avoiding).contains(graph.exit)
+            }
+        }
+
+        /// `leaks` along the paths that keep to one side of each correlated branch group (`branches`).
+        func leaksOnConsistentPaths(through exitNodes: [Int], avoided: Set<Int>) -> Bool {
+            let avoiding = { (node: ControlFlowGraph.Node) in avoided.contains(node.id) }
+            let reached = graph.reachable(from: starts.map { branches.start(at: graph.nodes[$0]) }, consistentWith: branches, avoiding: avoiding)
+            return exitNodes.contains { exit in
+                let atExit = reached.filter { $0.node == exit }
+                switch graph.nodes[exit].kind {
+                case .returnStatement:
+                    return graph.reachable(from: Array(atExit), consistentWith: branches, avoiding: avoiding).contains { $0.node == graph.exit }
+                default:
+                    return atExit.contains { state in
+                        graph.successors[exit].contains { edge in
+                            guard edge.kind == .throwOut || edge.kind == .cancellation, !avoided.contains(edge.to),
+                                  let sides = branches.enter(graph.nodes[edge.to], from: graph.nodes[exit], with: state.sides) else { return false }
+                            return graph.reachable(from: [.init(node: edge.to, sides: sides)], consistentWith: branches, avoiding: avoiding,
+                                                   following: { $0 != .throwToCatch }).contains { $0.node == graph.errorExit }
+                        }
+                    }
+                }
+            }
+        }
 
         func leaks(through exitNodes: [Int], avoiding more: Set<Int>) -> Bool {
             let avoided = resets.union(more)
+            if !branches.groups.isEmpty { return leaksOnConsistentPaths(through: exitNodes, avoided: avoided) }
             let reached = starts.reduce(into: Set<Int>()) { $0.formUnion(graph.reachable(from: $1, avoiding: { avoided.contains($0.id) })) }
             return exitNodes.contains { exit in
                 guard reached.contains(exit) else { return false }
@@ -349,6 +449,20 @@ public final class LoadingStateNotResetRule: SyntaxRule {
                 }
             }
         }
+    }
+
+    /// The closures in the body (not nested in another closure) that reset the flag.
+    static func closuresResetting(_ flag: String, in body: CodeBlockSyntax) -> [ClosureExprSyntax] {
+        var found: [ClosureExprSyntax] = []
+        var stack = [Syntax(body)]
+        while let node = stack.popLast() {
+            if let closure = node.as(ClosureExprSyntax.self) {
+                if mentionsReset(flag, in: node) { found.append(closure) }
+                continue
+            }
+            stack += node.children(viewMode: .sourceAccurate)
+        }
+        return found
     }
 
     /// A configured flag (`isLoading`), or one with a suffix (`isLoadingAbout`, `isFetchingMore`), but not a
@@ -369,33 +483,21 @@ public final class LoadingStateNotResetRule: SyntaxRule {
 
     static let settingSuffixes = ["Enabled", "Disabled", "Allowed", "Supported", "Available", "Paused", "Preference", "Setting", "Settings"]
 
-    /// A `do` reached after the flag is set whose body resets it (as a statement of its own list) while its
-    /// catch-all clause does not, with no reset of the flag after the `do` statement (closures included:
-    /// a completion handler that resets it counts).
-    static func failureBranchWithoutReset(_ flag: String, from start: Syntax, resets: [Syntax], in body: CodeBlockSyntax)
+    /// A `do` after the flag is set whose body resets it (on success) while its catch-all clause does not, when the
+    /// graph has a path from the set through that clause to the function's end with no reset (`leavesSet`, asked
+    /// of the clause): a `defer`, a reset after the `do` on every path, or a completion handler's reset closes it.
+    static func failureBranchWithoutReset(_ flag: String, from start: Syntax, resets: [Syntax], in body: CodeBlockSyntax,
+                                          leavesSet: (CatchClauseSyntax) -> Bool)
         -> (statement: DoStmtSyntax, clause: CatchClauseSyntax)? {
-        var found: (statement: DoStmtSyntax, clause: CatchClauseSyntax)?
+        var candidates: [(statement: DoStmtSyntax, clause: CatchClauseSyntax)] = []
         BodyScanner.scan(body) { node in
-            guard found == nil, let doStatement = node.as(DoStmtSyntax.self), doStatement.endPosition > start.position,
-                  doStatement.position > start.position || start.isInside(doStatement.body),
-                  resets.contains(where: { $0.isInside(doStatement.body) && $0.position > start.position }),
+            guard let doStatement = node.as(DoStmtSyntax.self), doStatement.endPosition > start.position,
+                  resets.contains(where: { $0.isInside(doStatement.body) }),
                   let clause = doStatement.catchClauses.first(where: CatchFacts.isCatchAll),
                   !resets.contains(where: { $0.isInside(clause) }), !mentionsReset(flag, in: Syntax(clause.body)) else { return }
-            // A reset anywhere after the `do` (a later statement, a completion handler) may cover the failure.
-            let later = body.statements.contains { item in
-                item.position >= doStatement.endPosition && mentionsReset(flag, in: Syntax(item))
-            } || resets.contains { $0.position > doStatement.endPosition }
-            if !later, !enclosingStatementResetsLater(flag, doStatement: doStatement, body: body) { found = (doStatement, clause) }
+            candidates.append((doStatement, clause))
         }
-        return found
-    }
-
-    /// A statement after the `do` in any list that encloses it resets the flag.
-    private static func enclosingStatementResetsLater(_ flag: String, doStatement: DoStmtSyntax, body: CodeBlockSyntax) -> Bool {
-        for list in FlowFacts.enclosingLists(of: Syntax(doStatement), upTo: body.id) {
-            if list.contains(where: { $0.position >= doStatement.endPosition && mentionsReset(flag, in: Syntax($0)) }) { return true }
-        }
-        return false
+        return candidates.first { leavesSet($0.clause) }
     }
 
     /// `flag = false` / `self.flag = false` anywhere in the node, closures included.

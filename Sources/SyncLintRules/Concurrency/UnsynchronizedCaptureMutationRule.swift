@@ -61,8 +61,40 @@ public final class UnsynchronizedCaptureMutationRule: SyntaxRule {
                     }
                 }
                 """),
+            RuleExample("""
+                func loadDashboard() async -> [Post] {
+                    var posts: [Post] = []
+                    await withTaskGroup(of: Void.self) { group in
+                        group.addTask { ↓posts = await api.posts() }
+                        group.addTask { ↓posts = await api.pinnedPosts() }
+                    }
+                    return posts
+                }
+                """),
+            RuleExample("""
+                func totalSize(_ files: [URL]) async -> Int {
+                    var total = 0
+                    await withTaskGroup(of: Void.self) { group in
+                        for file in files {
+                            group.addTask { ↓total += await size(of: file) }
+                        }
+                    }
+                    return total
+                }
+                """),
         ],
         nonTriggeringExamples: [
+            RuleExample("""
+                func loadDashboard() async -> (Profile?, [Post]) {
+                    var profile: Profile?
+                    var posts: [Post] = []
+                    await withTaskGroup(of: Void.self) { group in
+                        group.addTask { profile = await api.profile() }
+                        group.addTask { posts = await api.posts() }
+                    }
+                    return (profile, posts)
+                }
+                """),
             RuleExample("""
                 func total(of queue: DispatchQueue, parts: [Int]) -> Int {
                     var sum = 0
@@ -127,6 +159,8 @@ public final class UnsynchronizedCaptureMutationRule: SyntaxRule {
                 """),
         ],
         knownLimitations: """
+            A task-group child added once (not in a loop) that is the only code of the group's body naming the \
+            variable is not reported: the group's end orders its write before the reads after it. \
             Only mutations of the variable itself (`x = `, `x += `) are found, not mutating method calls on it. \
             A trailing closure counts only when the function it is passed to is the project's own and declares its \
             last parameter `@escaping` (or an optional closure): most trailing closures run before their function \
@@ -156,7 +190,8 @@ public final class UnsynchronizedCaptureMutationRule: SyntaxRule {
             // `queue.sync { }` runs the closure before the caller goes on: never concurrently with it.
             if let call = closure.call, ["sync", "asyncAndWait", "performAndWait"].contains(SyntaxFacts.calleeMethodName(call)) { return false }
             switch closure.kind {
-            case .backgroundQueue, .taskGroupChild, .detachedTask: return true
+            case .backgroundQueue, .detachedTask: return true
+            case .taskGroupChild: return !Self.isOnlyChildTouching(name, child: closure, in: closures, after: declaration)
             case .mainQueue: return Self.startedInLoop(closure, after: declaration)
             case .task: return !isolated && Self.startedInLoop(closure, after: declaration)
             case .other:
@@ -178,6 +213,18 @@ public final class UnsynchronizedCaptureMutationRule: SyntaxRule {
         let callerType = context.scope.currentType?.qualifiedName
         context.report(target, Self.racingMutation, ["name": name],
                        when: .lastParameterEscapes(callee: callee.name, receiver: callee.receiver, callerType: callerType))
+    }
+
+    /// A task-group child, added once (not in a loop), that is the only code in the group's body to name the
+    /// variable: no sibling writes or reads it while it runs, and the group's end orders its write before any
+    /// read after `withTaskGroup` returns (each child filling its own result variable).
+    static func isOnlyChildTouching(_ name: String, child: ClosureScope, in closures: [ClosureScope], after declaration: AbsolutePosition) -> Bool {
+        guard !startedInLoop(child, after: declaration),
+              let index = closures.firstIndex(where: { $0.node.id == child.node.id }), index + 1 < closures.count else { return false }
+        let groupBody = closures[index + 1].node
+        return !groupBody.tokens(viewMode: .sourceAccurate).contains { token in
+            token.tokenKind == .identifier(name) && !token.isInside(child.node)
+        }
     }
 
     /// `call { }` or `call(x) { }` (also the first of several trailing closures).

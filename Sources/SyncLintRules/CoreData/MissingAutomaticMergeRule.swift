@@ -4,7 +4,9 @@ public enum MissingAutomaticMergeRule: ProjectRule {
         id: "missing_automatic_merge",
         name: "Missing Automatic Merge",
         whatItDoes: """
-            Finds an `NSPersistentCloudKitContainer` in a project that never sets \
+            Finds an `NSPersistentCloudKitContainer` (in targets whose entitlements list CloudKit), or a plain \
+            `NSPersistentContainer` in a project that makes background contexts (`newBackgroundContext()`, \
+            `performBackgroundTask`), in a project that never sets \
             `viewContext.automaticallyMergesChangesFromParent = true` and never merges changes by hand \
             (`mergeChanges(fromContextDidSave:)`).
             """,
@@ -28,6 +30,19 @@ public enum MissingAutomaticMergeRule: ProjectRule {
             RuleExample("""
                 let container = ↓NSPersistentCloudKitContainer(name: "Model")
                 """),
+            RuleExample("""
+                final class Persistence {
+                    let container = ↓NSPersistentContainer(name: "Events")
+                    func record(_ name: String) async throws {
+                        let context = container.newBackgroundContext()
+                        try await context.perform {
+                            let event = Event(context: context)
+                            event.name = name
+                            try context.save()
+                        }
+                    }
+                }
+                """),
         ],
         nonTriggeringExamples: [
             RuleExample("""
@@ -44,18 +59,48 @@ public enum MissingAutomaticMergeRule: ProjectRule {
                     let container = NSPersistentContainer(name: "Local")
                 }
                 """),
+            RuleExample("""
+                final class Persistence {
+                    let container = NSPersistentContainer(name: "Events")
+                    init() { container.viewContext.automaticallyMergesChangesFromParent = true }
+                    func record(_ name: String) {
+                        container.performBackgroundTask { context in
+                            let event = Event(context: context)
+                            event.name = name
+                            try? context.save()
+                        }
+                    }
+                }
+                """),
         ],
         knownLimitations: """
-            Any merge anywhere in the project counts for every container. Merging through a persistent-history \
+            Any merge anywhere in the project counts for every container, and any background context for every plain \
+            container (the index does not tie a context to its container). A file in no known Xcode target counts as \
+            allowed to use CloudKit. Merging through a persistent-history \
             helper that calls neither API by name is not recognized.
             """,
-        messages: [neverMerged])
+        messages: [neverMerged, backgroundSavesNeverMerged])
+    static let backgroundSavesNeverMerged = RuleMessage("background_saves_never_merged", "saves of background contexts (such as the one made at {place}) never reach this container's `viewContext`; set `container.viewContext.automaticallyMergesChangesFromParent = true`")
     static let neverMerged = RuleMessage("never_merged", "remote CloudKit changes never reach this container's `viewContext`; set `container.viewContext.automaticallyMergesChangesFromParent = true`")
 
     public static func check(index: ProjectIndex, options: RuleOptions) -> [Finding] {
         guard index.coreData.mergesRemoteChanges.isEmpty else { return [] }
-        return index.storeConfigurations.filter { $0.kind == .coreDataCloudKit }.map { store in
-            description.finding(at: store.location, neverMerged)
+        let backgroundContexts = index.coreData.backgroundContextsMade.filter { index.codeKind(of: $0) == .app }
+        return index.storeConfigurations.compactMap { store in
+            guard index.codeKind(of: store.location) == .app else { return nil }
+            switch store.kind {
+            case .coreDataCloudKit:
+                // Without CloudKit in its targets' entitlements the container imports nothing.
+                guard index.cloudKit.entitlementsAllowCloudKit(for: store.location.file) else { return nil }
+                return description.finding(at: store.location, neverMerged)
+            case .coreDataLocal:
+                // A plain container's view context misses only what another context on its coordinator saves.
+                guard let made = backgroundContexts.first else { return nil }
+                return description.finding(at: store.location, backgroundSavesNeverMerged, ["place": index.layout.shown(made)],
+                                           notes: [FindingNote("a background context is made here", at: made)])
+            default:
+                return nil
+            }
         }
     }
 }

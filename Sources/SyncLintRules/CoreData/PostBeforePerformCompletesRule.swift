@@ -121,12 +121,13 @@ public final class PostBeforePerformCompletesRule: SyntaxRule {
 
     public static let nodeKinds: Set<SyntaxKind> = [.functionCallExpr]
 
-    static let completionNames: Set<String> = ["completion", "completionHandler", "handler", "done", "onComplete", "onCompletion"]
+    /// Completion handlers by name (`FrameworkContexts.completionParameterNames`).
+    static let completionNames = FrameworkContexts.completionParameterNames
 
     public init(options: RuleOptions) {}
 
     public func enter(_ node: Syntax, context: FileContext) {
-        guard let call = node.as(FunctionCallExprSyntax.self), context.calleeMethodName(call) == "perform",
+        guard let call = node.as(FunctionCallExprSyntax.self), context.calleeMethodName(call) == FrameworkContexts.performMethod,
               let block = SyntaxFacts.closures(of: call).first, SyntaxFacts.receiverText(call) != nil,
               let item = call.parent?.as(CodeBlockItemSyntax.self), let list = item.parent?.as(CodeBlockItemListSyntax.self) else { return }
         var changed: Set<String> = []
@@ -169,7 +170,9 @@ public final class PostBeforePerformCompletesRule: SyntaxRule {
             guard reason == nil else { return }
             if let call = node.as(FunctionCallExprSyntax.self) {
                 let method = SyntaxFacts.calleeMethodName(call)
-                if method == "post", SyntaxFacts.argument("name", of: call) != nil { reason = "notification post" }
+                if method == FrameworkContexts.notificationPostMethod, SyntaxFacts.argument(FrameworkContexts.notificationPostNameLabel, of: call) != nil {
+                    reason = "notification post"
+                }
                 else if call.calledExpression.is(DeclReferenceExprSyntax.self), completionNames.contains(method) { reason = "completion call" }
             } else if let property = NotificationHandlers.selfPropertyAccess(node, locals: []), changed.contains(property) {
                 reason = "read of `\(property)`"

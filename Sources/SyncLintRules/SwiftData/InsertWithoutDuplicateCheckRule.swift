@@ -43,8 +43,28 @@ public final class InsertWithoutDuplicateCheckRule: SyntaxRule {
                     ↓context.insert(Station(code: code, name: name))
                 }
                 """),
+            RuleExample("""
+                @Model final class Entry { var feedURL: URL?; var guid: String = ""; var title: String = "" }
+                let configuration = ModelConfiguration(cloudKitDatabase: .private("iCloud.com.example.Reader"))
+                func entry(feedURL: URL, guid: String, in context: ModelContext) -> Entry? {
+                    try? context.fetch(FetchDescriptor<Entry>(predicate: #Predicate { $0.feedURL == feedURL && $0.guid == guid })).first
+                }
+                func store(_ item: FeedItem, of feedURL: URL, in context: ModelContext) {
+                    ↓context.insert(Entry(feedURL: feedURL, guid: item.guid, title: item.title))
+                }
+                """),
         ],
         nonTriggeringExamples: [
+            RuleExample("""
+                @Model final class Entry { var feedURL: URL?; var guid: String = ""; var title: String = "" }
+                let configuration = ModelConfiguration(cloudKitDatabase: .private("iCloud.com.example.Reader"))
+                func entry(feedURL: URL, guid: String, in context: ModelContext) -> Entry? {
+                    try? context.fetch(FetchDescriptor<Entry>(predicate: #Predicate { $0.feedURL == feedURL && $0.guid == guid })).first
+                }
+                func addDraft(titled title: String, to feedURL: URL, in context: ModelContext) {
+                    context.insert(Entry(feedURL: feedURL, title: title))
+                }
+                """),
             RuleExample("""
                 /// Uniqueness: at most one article per `url`, checked in the service.
                 @Model final class Article { var url: URL?; var title: String = "" }
@@ -91,7 +111,8 @@ public final class InsertWithoutDuplicateCheckRule: SyntaxRule {
             A lookup is recognized by name: any earlier call in the same function named `fetch...`, `find...`, \
             `existing...` or `lookup...`. A check done by the caller is not seen. Only `#Predicate` closures that \
             compare a property of the model for equality with a value (not a literal) count as lookups; an \
-            `NSPredicate` format string does not. An insert whose key is a fresh value (`UUID()`, `Date()`) is never \
+            `NSPredicate` format string does not. A lookup that compares several properties joined by \
+            `&&` makes them one compound key: an insert counts only when it sets all of them. An insert whose key is a fresh value (`UUID()`, `Date()`) is never \
             reported. Documentation counts when a line says "unique" (not "no unique") and names the property in \
             backticks; a key known only from documentation gives a medium-confidence finding (`--confidence medium`).
             """,

@@ -173,7 +173,7 @@ public final class SaveFailureWithoutRollbackRule: SyntaxRule {
     }
 
     static func savedContext(_ call: FunctionCallExprSyntax) -> ExprSyntax? {
-        guard call.arguments.isEmpty, SyntaxFacts.calleeMethodName(call) == "save",
+        guard call.arguments.isEmpty, SyntaxFacts.calleeMethodName(call) == FrameworkContexts.saveMethod,
               let receiver = call.calledExpression.as(MemberAccessExprSyntax.self)?.base,
               let last = receiver.trimmedText.split(separator: ".").last,
               last.lowercased().hasSuffix("context") else { return nil }
@@ -191,11 +191,11 @@ public final class SaveFailureWithoutRollbackRule: SyntaxRule {
             let declaring = Syntax(name.syntax)
             if declaring.is(ClosureParameterSyntax.self) || declaring.is(ClosureShorthandParameterSyntax.self) {
                 guard let closure = declaring.ancestor(ClosureExprSyntax.self), let call = SyntaxFacts.enclosingCall(ofClosure: closure) else { return false }
-                return SyntaxFacts.calleeMethodName(call) == "performBackgroundTask"
+                return SyntaxFacts.calleeMethodName(call) == FrameworkContexts.shortLivedContextBlockMethod
             }
             guard let value = declaring.parent?.as(PatternBindingSyntax.self)?.initializer?.value else { return false }
             let text = value.trimmedText
-            return text.contains("newBackgroundContext()") || text.hasPrefix("ModelContext(") || text.hasPrefix("NSManagedObjectContext(")
+            return text.contains(FrameworkContexts.shortLivedContextCall) || FrameworkContexts.shortLivedContextInitializers.contains(where: text.hasPrefix)
         }
         return false
     }
@@ -205,10 +205,10 @@ public final class SaveFailureWithoutRollbackRule: SyntaxRule {
         var found = false
         BodyScanner.scan(body) { node in
             guard let call = node.as(FunctionCallExprSyntax.self), call.position < position else { return }
-            if SyntaxFacts.calleeMethodName(call) == "insert", SyntaxFacts.receiverText(call)?.lowercased().hasSuffix("context") == true {
+            if SyntaxFacts.calleeMethodName(call) == FrameworkContexts.insertMethod, SyntaxFacts.receiverText(call)?.lowercased().hasSuffix("context") == true {
                 found = true
             }
-            if call.arguments.first?.label?.text == "context", SyntaxFacts.calleeMethodName(call).startsUppercase { found = true }
+            if call.arguments.first?.label?.text == FrameworkContexts.managedObjectContextLabel, SyntaxFacts.calleeMethodName(call).startsUppercase { found = true }
         }
         return found
     }
@@ -216,7 +216,7 @@ public final class SaveFailureWithoutRollbackRule: SyntaxRule {
     static func recovers(_ body: CodeBlockSyntax) -> Bool {
         body.tokens(viewMode: .sourceAccurate).contains { token in
             let text = token.text
-            return text == "rollback" || text == "reset" || text.hasPrefix("fetch") || text.hasPrefix("find") || text.hasPrefix("existing")
+            return FrameworkContexts.discardingMethods.contains(text) || text.hasPrefix("fetch") || text.hasPrefix("find") || text.hasPrefix("existing")
         }
     }
 }

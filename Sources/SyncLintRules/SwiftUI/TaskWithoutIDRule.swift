@@ -107,6 +107,64 @@ public final class TaskWithoutIDRule: SyntaxRule {
                     }
                 }
                 """),
+            RuleExample("""
+                @Model final class TodoTask { var uid: String = ""; var title: String = "" }
+                struct Inspector: View {
+                    let selected: TodoTask
+                    var body: some View { TaskEditor(task: selected) }
+                }
+                struct TaskEditor: View {
+                    let task: TodoTask
+                    @State private var hasAlert = false
+                    var body: some View {
+                        Text(task.title)↓.task { hasAlert = await alerts.contains(task.uid) }
+                    }
+                }
+                """, fixed: """
+                @Model final class TodoTask { var uid: String = ""; var title: String = "" }
+                struct Inspector: View {
+                    let selected: TodoTask
+                    var body: some View { TaskEditor(task: selected) }
+                }
+                struct TaskEditor: View {
+                    let task: TodoTask
+                    @State private var hasAlert = false
+                    var body: some View {
+                        Text(task.title).task(id: task.persistentModelID) { hasAlert = await alerts.contains(task.uid) }
+                    }
+                }
+                """),
+            RuleExample("""
+                @Model final class TodoTask { var uid: String = ""; var title: String = "" }
+                struct TaskList: View {
+                    let tasks: [TodoTask]
+                    var body: some View {
+                        List(tasks) { task in NavigationLink(task.title) { TaskEditor(task: task) } }
+                    }
+                }
+                struct TaskEditor: View {
+                    let task: TodoTask
+                    @State private var hasAlert = false
+                    var body: some View {
+                        Text(task.title)↓.task { hasAlert = await alerts.contains(task.uid) }
+                    }
+                }
+                """, fixed: """
+                @Model final class TodoTask { var uid: String = ""; var title: String = "" }
+                struct TaskList: View {
+                    let tasks: [TodoTask]
+                    var body: some View {
+                        List(tasks) { task in NavigationLink(task.title) { TaskEditor(task: task) } }
+                    }
+                }
+                struct TaskEditor: View {
+                    let task: TodoTask
+                    @State private var hasAlert = false
+                    var body: some View {
+                        Text(task.title).task(id: task.persistentModelID) { hasAlert = await alerts.contains(task.uid) }
+                    }
+                }
+                """),
             // No `id`, an `id` that is `Bool` (a flag flips), an `id` that is optional: the index shows no identity
             // that compiles, so the message names no code and there is no fix.
             RuleExample("""
@@ -168,6 +226,36 @@ public final class TaskWithoutIDRule: SyntaxRule {
                 """),
         ],
         nonTriggeringExamples: [
+            RuleExample("""
+                @Model final class TodoTask { var uid: String = ""; var title: String = "" }
+                struct TaskList: View {
+                    let tasks: [TodoTask]
+                    var body: some View {
+                        List { ForEach(tasks) { task in TaskRow(task: task) } }
+                    }
+                }
+                struct TaskRow: View {
+                    let task: TodoTask
+                    @State private var hasAlert = false
+                    var body: some View {
+                        Text(task.title).task { hasAlert = await alerts.contains(task.uid) }
+                    }
+                }
+                """),
+            RuleExample("""
+                @Model final class TodoTask { var uid: String = ""; var title: String = "" }
+                struct Inspector: View {
+                    let selected: TodoTask
+                    var body: some View { TaskEditor(task: selected).id(selected.uid) }
+                }
+                struct TaskEditor: View {
+                    let task: TodoTask
+                    @State private var hasAlert = false
+                    var body: some View {
+                        Text(task.title).task { hasAlert = await alerts.contains(task.uid) }
+                    }
+                }
+                """),
             RuleExample("""
                 struct ReaderView: View {
                     @Bindable var viewModel: ReaderViewModel
@@ -251,6 +339,10 @@ public final class TaskWithoutIDRule: SyntaxRule {
                 """),
         ],
         knownLimitations: """
+            A view the app builds only per value (a `ForEach`, `List` or `Table` row, `navigationDestination(for:)`, \
+            `sheet(item:)`, or re-identified with `.id(…)`) is not reported: each value gets its own task. A view \
+            built as a `NavigationLink`'s destination is not taken as per value, since a split view's detail column \
+            keeps it while the link changes. \
             Only properties declared in the view's own declaration count; a `.task` in an extension of the \
             view is not checked. To stay precise on real apps (tried on IceCubes: one-time `@State` setup and \
             one-shot loads of plain values made most of the noise) the rule stays quiet when the closure never \

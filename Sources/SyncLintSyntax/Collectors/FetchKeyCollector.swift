@@ -15,15 +15,24 @@ final class FetchKeyCollector: FactCollector {
         let parameter = PredicateFacts.parameterName(of: closure)
         for sequence in closure.statements.flatMap({ Self.sequences(in: Syntax($0)) }) {
             let elements = Array(sequence.elements)
+            var found: [MemberAccessExprSyntax] = []
             for (position, element) in elements.enumerated() where element.as(BinaryOperatorExprSyntax.self)?.operator.text == "==" {
                 guard position > 0, position + 1 < elements.count else { continue }
                 for (side, other) in [(elements[position - 1], elements[position + 1]), (elements[position + 1], elements[position - 1])] {
                     guard let member = side.as(MemberAccessExprSyntax.self),
                           member.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == parameter,
                           !Self.isLiteral(other) else { continue }
-                    context.facts.fetchKeys.append(FetchKey(modelName: model, property: member.declName.baseName.text,
-                                                            location: context.location(of: member)))
+                    found.append(member)
                 }
+            }
+            // Comparisons joined only by `&&` look up one record by all of them together (a compound key); with an
+            // `||` each is a lookup of its own.
+            let isConjunction = !elements.contains { $0.as(BinaryOperatorExprSyntax.self)?.operator.text == "||" }
+            let names = found.map { $0.declName.baseName.text }
+            for member in found {
+                let name = member.declName.baseName.text
+                context.facts.fetchKeys.append(FetchKey(modelName: model, property: name, location: context.location(of: member),
+                                                        lookedUpWith: isConjunction ? Array(Set(names).subtracting([name])).sorted() : []))
             }
         }
     }

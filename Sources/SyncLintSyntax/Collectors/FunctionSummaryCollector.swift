@@ -270,15 +270,21 @@ package final class FunctionSummaryCollector: FactCollector {
         guard context.scope.currentType?.isView == true,
               let reference = call.calledExpression.as(DeclReferenceExprSyntax.self),
               reference.baseName.text.startsUppercase else { return }
-        let perValue = context.scope.closures.contains { closure in
-            guard let call = closure.call else { return false }
+        // The innermost place that decides the view's identity: a `NavigationLink`'s destination is presented by the
+        // navigation container (a split view's detail column keeps it while the link changes), whatever row the
+        // link stands in.
+        let deciding = context.scope.closures.lazy.compactMap { closure -> Bool? in
+            guard let call = closure.call else { return nil }
             switch SyntaxFacts.calleeMethodName(call) {
             case "ForEach", "List", "Table", "OutlineGroup": return true
-            case "navigationDestination": return SyntaxFacts.argument("for", of: call) != nil || SyntaxFacts.argument("item", of: call) != nil
-            case "sheet", "fullScreenCover", "popover": return SyntaxFacts.argument("item", of: call) != nil
-            default: return false
+            case "navigationDestination":
+                return SyntaxFacts.argument("for", of: call) != nil || SyntaxFacts.argument("item", of: call) != nil ? true : nil
+            case "sheet", "fullScreenCover", "popover": return SyntaxFacts.argument("item", of: call) != nil ? true : nil
+            case "NavigationLink": return false
+            default: return nil
             }
-        }
+        }.first
+        let perValue = deciding == true || Self.isReidentified(call)
         // The innermost closure decides: a per-value container inside a detail column builds per value.
         let inColumn = !perValue && context.scope.closures.contains { closure in
             guard let call = closure.call, SyntaxFacts.calleeName(call) == "NavigationSplitView" else { return false }
@@ -287,6 +293,18 @@ package final class FunctionSummaryCollector: FactCollector {
         context.facts.viewConstructions.append(ViewConstruction(
             typeName: reference.baseName.text, scope: context.scope.currentType?.qualifiedName,
             identity: perValue ? .perValue : (inColumn ? .splitViewColumn : .stable), location: context.location(of: call)))
+    }
+
+    /// `View(...).id(value)`, also after other modifiers (`View(...).padding().id(value)`): SwiftUI gives the
+    /// view a new identity, and its `.task` a new run, whenever the value changes.
+    static func isReidentified(_ construction: FunctionCallExprSyntax) -> Bool {
+        var current = Syntax(construction)
+        while let member = current.parent?.as(MemberAccessExprSyntax.self), member.base?.id == current.id,
+              let modifier = member.parent?.as(FunctionCallExprSyntax.self) {
+            if member.declName.baseName.text == "id", modifier.arguments.count == 1, modifier.arguments.first?.label == nil { return true }
+            current = Syntax(modifier)
+        }
+        return false
     }
 
     /// The label a closure is passed with: `detail` for `NavigationSplitView { } detail: { }` or `detail: { }`.

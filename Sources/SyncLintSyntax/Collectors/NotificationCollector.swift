@@ -51,7 +51,10 @@ final class NotificationCollector: FactCollector {
                 notification: NotificationNames.normalized(name.trimmedText)))
         case "mergeChanges":
             context.facts.coreData.mergesRemoteChanges.append(context.location(of: call))
+        case "performBackgroundTask":
+            context.facts.coreData.backgroundContextsMade.append(context.location(of: call))
         case "newBackgroundContext", "NSManagedObjectContext":
+            if method == "newBackgroundContext" { context.facts.coreData.backgroundContextsMade.append(context.location(of: call)) }
             guard method == "newBackgroundContext" || SyntaxFacts.argument("concurrencyType", of: call)?.trimmedText.contains("privateQueue") == true
             else { return }
             if let property = Self.storedPropertyReceiving(call, context: context) {

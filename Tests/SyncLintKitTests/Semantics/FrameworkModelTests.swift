@@ -209,6 +209,106 @@ struct FrameworkCallbackTests {
     }
 }
 
+/// The contexts' table (`FrameworkContexts`): every entry cites Apple, and each does in a small source what the
+/// rules that read it use it for.
+struct FrameworkContextTests {
+    private func findings(_ code: String, rule: String) -> [String] {
+        var configuration = Configuration()
+        configuration.onlyRules = [rule]
+        return Linter.lint(sources: [SourceInput(path: "/v/Store.swift", text: code)], resources: [], configuration: configuration)
+            .findings.map(\.ruleID)
+    }
+
+    @Test func everyEntryCitesApple() {
+        let facts = FrameworkContexts.save + FrameworkContexts.discardsPendingChanges + FrameworkContexts.insertsChange
+            + FrameworkContexts.shortLivedContexts + [FrameworkContexts.performEnqueues, FrameworkContexts.notificationPost]
+        for fact in facts {
+            #expect(fact.documentation.hasPrefix("https://developer.apple.com/documentation/"), "\(fact.symbol)")
+        }
+        #expect(Set(facts.map(\.symbol)).count == facts.count, "symbols are unique")
+    }
+
+    /// A failed save is quiet exactly when the catch discards the pending changes (each discarding method).
+    @Test func discardingMethodsQuietAFailedSave() {
+        let code = { (recovery: String) in """
+            final class Store {
+                let modelContext: ModelContext
+                init(modelContext: ModelContext) { self.modelContext = modelContext }
+                func add(_ tag: Tag) {
+                    do {
+                        modelContext.insert(tag)
+                        try modelContext.save()
+                    } catch {
+                        \(recovery)
+                    }
+                }
+            }
+            """ }
+        #expect(findings(code("print(error)"), rule: "save_failure_without_rollback") == ["save_failure_without_rollback"])
+        for method in FrameworkContexts.discardingMethods.sorted() {
+            #expect(findings(code("modelContext.\(method)()"), rule: "save_failure_without_rollback").isEmpty, "\(method)")
+        }
+    }
+
+    /// A context made for one job is thrown away after a failed save: each way of making one is quiet.
+    @Test func shortLivedContextsAreQuiet() {
+        let makers = ["let context = container.newBackgroundContext()", "let context = ModelContext(container)",
+                      "let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)"]
+        #expect(makers.count + 1 == FrameworkContexts.shortLivedContexts.count)
+        for maker in makers {
+            let code = """
+                final class Importer {
+                    let container: ModelContainer
+                    init(container: ModelContainer) { self.container = container }
+                    func importTags(_ names: [String]) {
+                        \(maker)
+                        do {
+                            for name in names { context.insert(Tag(name: name)) }
+                            try context.save()
+                        } catch {
+                            print(error)
+                        }
+                    }
+                }
+                """
+            #expect(findings(code, rule: "save_failure_without_rollback").isEmpty, "\(maker)")
+        }
+        let handedOver = """
+            final class Importer {
+                let container: NSPersistentContainer
+                init(container: NSPersistentContainer) { self.container = container }
+                func importTags(_ names: [String]) {
+                    container.performBackgroundTask { context in
+                        do {
+                            for name in names { _ = Tag(context: context) }
+                            try context.save()
+                        } catch {
+                            print(error)
+                        }
+                    }
+                }
+            }
+            """
+        #expect(findings(handedOver, rule: "save_failure_without_rollback").isEmpty)
+    }
+
+    /// `perform(_:)` enqueues: a post after it runs first; `performAndWait` waits, so a post after it is in order.
+    @Test func performEnqueuesAndAPostAfterItRunsFirst() {
+        let code = { (method: String) in """
+            final class Sync {
+                let context: NSManagedObjectContext
+                init(context: NSManagedObjectContext) { self.context = context }
+                func reload() {
+                    context.\(method) { self.context.refreshAllObjects() }
+                    NotificationCenter.default.post(name: .didReload, object: nil)
+                }
+            }
+            """ }
+        #expect(findings(code(FrameworkContexts.performMethod), rule: "post_before_perform_completes") == ["post_before_perform_completes"])
+        #expect(findings(code("performAndWait"), rule: "post_before_perform_completes").isEmpty)
+    }
+}
+
 /// Stores: every `ModelConfiguration` initializer, the containers, `cloudKitDatabase` values, the in-memory
 /// forms, several configurations in one container, and the Core Data containers.
 struct FrameworkStoreTests {
