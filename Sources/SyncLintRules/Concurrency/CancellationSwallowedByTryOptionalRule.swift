@@ -111,7 +111,10 @@ public final class CancellationSwallowedByTryOptionalRule: SyntaxRule {
             A `Task { }` whose handle nobody keeps is never cancelled and is not reported; one whose handle is stored \
             is `missing_cancellation_check`'s. Any call after the `try?` counts as work, a log line too. A callee that \
             checks for cancellation itself, first thing, makes the finding harmless; callees are not followed.
-            """)
+            """,
+        messages: [swallowed])
+    static let swallowed = RuleMessage("cancellation_swallowed", "`try?` turns the cancellation `{callee}` throws into nil, so when this task is cancelled the code after it " +
+        "still runs ({next}); use `try await` and let the error end the task, or check `Task.isCancelled` right after")
 
     public static let nodeKinds: Set<SyntaxKind> = [.tryExpr]
 
@@ -142,12 +145,11 @@ public final class CancellationSwallowedByTryOptionalRule: SyntaxRule {
         guard let first = work.first else { return }
         let callee = SyntaxFacts.calleeName(call)
         let next = first.kind == .await ? "another `await`" : "`\(first.label ?? "it")`"
-        let message = "`try?` turns the cancellation `\(callee)` throws into nil, so when this task is cancelled the code after it " +
-            "still runs (\(next)); use `try await` and let the error end the task, or check `Task.isCancelled` right after"
+        let arguments = ["callee": callee, "next": next]
         if case .always = cancellability {
-            context.report(tryExpression, message)
+            context.report(tryExpression, Self.swallowed, arguments)
         } else {
-            context.report(tryExpression, message, when: .isCancellable(cancellability))
+            context.report(tryExpression, Self.swallowed, arguments, when: .isCancellable(cancellability))
         }
     }
 

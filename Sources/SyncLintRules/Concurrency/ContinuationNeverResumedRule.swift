@@ -118,7 +118,10 @@ public final class ContinuationNeverResumedRule: SyntaxRule {
             only once its value arrives, with no claim flag (`guard !didResume else { return }`), is reported on the calls that wait: there the pattern is intended, but the \
             same code resumes twice if the value comes twice; suppress it or remove the observer after resuming. \
             Whether the API calls the callback at all is not known.
-            """)
+            """,
+        messages: [neverResumed])
+    static let neverResumed = RuleMessage("never_resumed", "on this path `{name}` is never resumed, so the awaiting task waits forever; " +
+        "resume it (with a value or an error) before leaving")
 
     public static let nodeKinds: Set<SyntaxKind> = [.functionCallExpr]
 
@@ -129,12 +132,10 @@ public final class ContinuationNeverResumedRule: SyntaxRule {
         for level in use.levels {
             guard let built = context.controlFlowGraph(of: level.closure),
                   let leak = Self.pathWithoutResume(in: level, claimTests: use.claimTests(in: level.closure), graph: built) else { continue }
-            let message = "on this path `\(use.name)` is never resumed, so the awaiting task waits forever; " +
-                "resume it (with a value or an error) before leaving"
             if let offset = leak {
-                context.report(at: context.location(at: AbsolutePosition(utf8Offset: offset)), message)
+                context.report(at: context.location(at: AbsolutePosition(utf8Offset: offset)), Self.neverResumed, ["name": use.name])
             } else {
-                context.report(level.closure.rightBrace, message)
+                context.report(level.closure.rightBrace, Self.neverResumed, ["name": use.name])
             }
         }
     }

@@ -157,7 +157,12 @@ public final class ContinuationResumedTwiceRule: SyntaxRule {
             that the API calls once per element (not a loop in the code) is not known. A stored continuation is \
             followed only where it is resumed through its property, and is reported even when the method can run \
             only once (a one-shot callback).
-            """)
+            """,
+        messages: [resumedAgain, storedStillHeld])
+    static let resumedAgain = RuleMessage("resumed_again", "`{name}` may already have been resumed when this runs (a path reaches it after another resume); " +
+        "`return` after each resume: a checked continuation traps when resumed twice")
+    static let storedStillHeld = RuleMessage("stored_continuation_still_held", "`{property}` still holds this continuation after it is resumed, so the next call resumes it again and traps; " +
+        "set `{property} = nil` right after resuming (or take it first: `let c = {property}; {property} = nil; c?.resume(…)`)")
 
     public static let nodeKinds: Set<SyntaxKind> = [.functionCallExpr]
 
@@ -173,8 +178,7 @@ public final class ContinuationResumedTwiceRule: SyntaxRule {
         for level in use.levels {
             guard let built = context.controlFlowGraph(of: level.closure) else { continue }
             if let second = Self.secondResume(in: level, graph: built) {
-                context.report(second, "`\(use.name)` may already have been resumed when this runs (a path reaches it after another resume); " +
-                               "`return` after each resume: a checked continuation traps when resumed twice")
+                context.report(second, Self.resumedAgain, ["name": use.name])
                 return
             }
         }
@@ -198,9 +202,7 @@ public final class ContinuationResumedTwiceRule: SyntaxRule {
         }
         let leaves = built.nodes(for: call).contains { start in !graph.exitsAvoiding(from: start, clears).isEmpty }
         guard leaves else { return }
-        context.report(call, "`\(property)` still holds this continuation after it is resumed, so the next call resumes it again and traps; " +
-                       "set `\(property) = nil` right after resuming (or take it first: `let c = \(property); \(property) = nil; c?.resume(…)`)",
-                       when: .holdsContinuation(property, ofType: type.qualifiedName))
+        context.report(call, Self.storedStillHeld, ["property": property], when: .holdsContinuation(property, ofType: type.qualifiedName))
     }
 
     /// A resume (or the first resume of a nested closure) that some path reaches after a resume of the same level,

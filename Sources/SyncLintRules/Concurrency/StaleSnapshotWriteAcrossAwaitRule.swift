@@ -94,7 +94,10 @@ public final class StaleSnapshotWriteAcrossAwaitRule: SyntaxRule {
             cannot lose an update and is reported all the same. Only a copy made directly from the property \
             (`let x = property` or `self.property`) is followed, inside one method; a copy passed through a helper \
             is not.
-            """)
+            """,
+        messages: [staleWrite])
+    static let staleWrite = RuleMessage("stale_write", "`{property}` is written from a value read before an `await`: a call that changed it while this one was " +
+        "suspended loses its change; change `{property}` in place after the `await`, or read it again and merge")
 
     public static let nodeKinds: Set<SyntaxKind> = [.functionDecl]
 
@@ -137,12 +140,11 @@ public final class StaleSnapshotWriteAcrossAwaitRule: SyntaxRule {
             let targetEnd = write.target.endPosition.utf8Offset
             let reads = Self.offsets(of: write.property, in: Syntax(body)).filter { $0 < writeStart || $0 >= targetEnd }
             let rereads = { (node: ControlFlowGraph.Node) in node.id != writeNode.id && reads.contains { node.start <= $0 && $0 < node.end } }
-            let message = "`\(write.property)` is written from a value read before an `await`: a call that changed it while this one was " +
-                "suspended loses its change; change `\(write.property)` in place after the `await`, or read it again and merge"
             // `property = property + await f()`: the read comes first, in the same expression.
             if names.contains(write.property), let firstRead = write.value.flatMap({ Self.offsets(of: write.property, in: Syntax($0)) }).min(),
                awaits.contains(where: { $0.start > firstRead && $0.end <= valueEnd }) {
-                context.report(write.target, message, when: .someStoredVar([write.property], ofType: type.qualifiedName))
+                context.report(write.target, Self.staleWrite, ["property": write.property],
+                               when: .someStoredVar([write.property], ofType: type.qualifiedName))
                 continue
             }
             guard !names.contains(write.property) else { continue }
@@ -155,7 +157,10 @@ public final class StaleSnapshotWriteAcrossAwaitRule: SyntaxRule {
                         && graph.hasPath(from: suspension.id, to: writeNode.id, avoiding: rereads)
                 }
             }
-            if stale { context.report(write.target, message, when: .someStoredVar([write.property], ofType: type.qualifiedName)) }
+            if stale {
+                context.report(write.target, Self.staleWrite, ["property": write.property],
+                               when: .someStoredVar([write.property], ofType: type.qualifiedName))
+            }
         }
     }
 

@@ -117,7 +117,12 @@ public final class SupersededTaskCleanupRule: SyntaxRule {
             Only a handle stored on `self` by the method that cancels it is followed, and only the literal resets \
             `= nil` (of the handle) and `= false` (of a flag set to `true` by the method or the task). A guard \
             that compares anything counts as an identity check, even when it compares something else.
-            """)
+            """,
+        messages: [clearsNewerHandle, resetsNewerFlag])
+    static let clearsNewerHandle = RuleMessage("clears_newer_handle", "when a newer call cancels this task and stores its own, this still runs after the `await` and sets `{handle}` " +
+        "to nil, dropping the newer task's handle; clear it only `if !Task.isCancelled`, or compare a run id")
+    static let resetsNewerFlag = RuleMessage("resets_newer_flag", "when a newer call cancels this task and starts its own, this still runs after the `await` and resets " +
+        "`{property}` while the newer run is in flight; reset it only `if !Task.isCancelled`, or compare a run id")
 
     public static let nodeKinds: Set<SyntaxKind> = [.closureExpr]
 
@@ -151,12 +156,11 @@ public final class SupersededTaskCleanupRule: SyntaxRule {
         })
         let typeName = type.qualifiedName
         for reset in resets where !open.isDisjoint(with: built.nodes(for: reset.sequence)) {
-            let message = reset.property == handle
-                ? "when a newer call cancels this task and stores its own, this still runs after the `await` and sets `\(handle)` " +
-                  "to nil, dropping the newer task's handle; clear it only `if !Task.isCancelled`, or compare a run id"
-                : "when a newer call cancels this task and starts its own, this still runs after the `await` and resets " +
-                  "`\(reset.property)` while the newer run is in flight; reset it only `if !Task.isCancelled`, or compare a run id"
-            context.report(reset.target, message, when: .hasProperty(reset.property, ofType: typeName))
+            if reset.property == handle {
+                context.report(reset.target, Self.clearsNewerHandle, ["handle": handle], when: .hasProperty(reset.property, ofType: typeName))
+            } else {
+                context.report(reset.target, Self.resetsNewerFlag, ["property": reset.property], when: .hasProperty(reset.property, ofType: typeName))
+            }
         }
     }
 

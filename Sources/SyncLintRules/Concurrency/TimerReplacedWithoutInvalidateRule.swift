@@ -82,7 +82,10 @@ public final class TimerReplacedWithoutInvalidateRule: SyntaxRule {
             Opt-in. A function that is only ever called once (a `start()` called from one place at launch) has no \
             old timer to drop and is reported all the same; a caller that always invalidates first is not followed. \
             Timers in a dictionary and `DispatchSourceTimer`s are not checked.
-            """)
+            """,
+        messages: [replaced])
+    static let replaced = RuleMessage("timer_replaced", "assigning a new timer to `{property}` leaves the old one scheduled (the run loop keeps it, and a repeating one " +
+        "fires forever); call `{property}?.invalidate()` first")
 
     public static let nodeKinds: Set<SyntaxKind> = [.functionCallExpr]
 
@@ -120,16 +123,14 @@ public final class TimerReplacedWithoutInvalidateRule: SyntaxRule {
             writes.contains { graph.hasPath(from: graph.entry, to: $0, avoiding: avoid) }
         }
         guard reaching(stopsHere) else { return }
-        let message = "assigning a new timer to `\(name)` leaves the old one scheduled (the run loop keeps it, and a repeating one " +
-            "fires forever); call `\(name)?.invalidate()` first"
         let helperIDs = Set(helperNodes.map(\.id))
         let helpers = Set(helperNodes.compactMap { $0.label.map { $0.hasPrefix("self.") ? String($0.dropFirst(5)) : $0 } }).sorted()
         let stored = IndexCondition.someStoredVar([name], ofType: type.qualifiedName)
         if helpers.isEmpty || reaching({ stopsHere($0) || helperIDs.contains($0.id) }) {
-            context.report(target, message, when: stored)
+            context.report(target, Self.replaced, ["property": name], when: stored)
         } else {
             let keys = helpers.map { FunctionKey(typeName: type.qualifiedName, name: $0) }
-            context.report(target, message, when: .all([stored, .not(.someStopsHandle(keys, property: name))]))
+            context.report(target, Self.replaced, ["property": name], when: .all([stored, .not(.someStopsHandle(keys, property: name))]))
         }
     }
 

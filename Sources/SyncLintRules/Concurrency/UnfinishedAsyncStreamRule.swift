@@ -84,7 +84,11 @@ public final class UnfinishedAsyncStreamRule: SyntaxRule {
             A stream meant to live as long as the app (a process-wide change feed consumed by one endless loop) is \
             reported although nothing needs to end it; suppress it there. A continuation stored or passed on is not \
             followed, nor `AsyncStream.makeStream()`, nor a closure that names its continuation `$0`.
-            """)
+            """,
+        messages: [unfinished])
+    static let unfinished = RuleMessage("stream_never_finished", "nothing finishes this stream's continuation `{name}` and it has no `onTermination`: " +
+        "a `for await` over it never ends, and what feeds it keeps running after its consumer is cancelled; " +
+        "call `{name}.finish()` when the source ends and tear the source down in `{name}.onTermination`")
 
     public static let nodeKinds: Set<SyntaxKind> = [.functionCallExpr]
 
@@ -97,9 +101,7 @@ public final class UnfinishedAsyncStreamRule: SyntaxRule {
         let uses = StreamContinuationUses(name: name)
         uses.walk(closure.statements)
         guard uses.yields, !uses.endsOrEscapes else { return }
-        context.report(call.calledExpression, "nothing finishes this stream's continuation `\(name)` and it has no `onTermination`: " +
-                       "a `for await` over it never ends, and what feeds it keeps running after its consumer is cancelled; " +
-                       "call `\(name).finish()` when the source ends and tear the source down in `\(name).onTermination`")
+        context.report(call.calledExpression, Self.unfinished, ["name": name])
     }
 
     /// How the build closure uses its continuation: only `yield`, or also something that ends it or lets it out.

@@ -75,7 +75,10 @@ public final class DiscardedObserverTokenRule: SyntaxRule {
             Opt-in: an observer registered once for the life of the app (in the app delegate's launch) is never \
             meant to be removed and is reported all the same; the rule cannot tell how often the registering code \
             runs. A single-expression closure or function that returns the call hands the token on and is quiet.
-            """)
+            """,
+        messages: [discarded])
+    static let discarded = RuleMessage("token_discarded", "the token this returns is the only way to remove the observer; thrown away, the block stays registered " +
+        "for the life of the app and one more copy runs each time this code runs: keep it and pass it to `removeObserver(_:)`")
 
     public static let nodeKinds: Set<SyntaxKind> = [.functionCallExpr]
 
@@ -85,8 +88,7 @@ public final class DiscardedObserverTokenRule: SyntaxRule {
         guard let call = node.as(FunctionCallExprSyntax.self), context.calleeMethodName(call) == FrameworkObservers.blockObserverMethod,
               call.arguments.prefix(FrameworkObservers.blockObserverLabels.count).map({ $0.label?.text ?? "_" }) == FrameworkObservers.blockObserverLabels,
               Self.isDiscarded(call) else { return }
-        context.report(call, "the token this returns is the only way to remove the observer; thrown away, the block stays registered " +
-                       "for the life of the app and one more copy runs each time this code runs: keep it and pass it to `removeObserver(_:)`")
+        context.report(call, Self.discarded)
     }
 
     /// The call stands as a statement that is not an implicit return, or is assigned to `_`.

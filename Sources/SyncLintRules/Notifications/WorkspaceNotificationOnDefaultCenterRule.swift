@@ -83,7 +83,10 @@ public final class WorkspaceNotificationOnDefaultCenterRule: SyntaxRule {
             `center.addObserver(...)` is not followed, and neither is a name held in a variable. A notification the \
             app posts itself on the default centre under a workspace name (a test double) would be reported. \
             It decides from exact facts only (the receiver as written and a name from Apple's list).
-            """)
+            """,
+        messages: [wrongCenter])
+    static let wrongCenter = RuleMessage("observed_on_default_center", "`{type}.{name}` is posted only to `{center}`, so this observer on " +
+        "`NotificationCenter.default` is never called; register it on `{center}`")
 
     public static let nodeKinds: Set<SyntaxKind> = [.functionCallExpr]
 
@@ -98,8 +101,7 @@ public final class WorkspaceNotificationOnDefaultCenterRule: SyntaxRule {
             guard let name = SyntaxFacts.argument(registration.nameLabel, of: call)?.as(MemberAccessExprSyntax.self),
                   let type = name.base.map({ SyntaxFacts.dottedName($0) }),
                   let notification = FrameworkObservers.ownCenterNotification(type: type, member: name.declName.baseName.text) else { continue }
-            context.report(name, "`\(notification.type).\(notification.name)` is posted only to `\(notification.center)`, so this observer on " +
-                           "`NotificationCenter.default` is never called; register it on `\(notification.center)`")
+            context.report(name, Self.wrongCenter, ["type": notification.type, "name": notification.name, "center": notification.center])
             return
         }
     }

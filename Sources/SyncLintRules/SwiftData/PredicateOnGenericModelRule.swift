@@ -91,7 +91,10 @@ public final class PredicateOnGenericModelRule: SyntaxRule {
             whose key path names no root (`SortDescriptor(\\.date)` inside `FetchDescriptor<T>`) and predicates built \
             on `Self` in a protocol extension are not looked at. \
             Opt-in until measured on apps that use generic stores.
-            """)
+            """,
+        messages: [genericSortDescriptor, genericPredicate])
+    static let genericSortDescriptor = RuleMessage("generic_sort_descriptor", "`SortDescriptor({keyPath})` starts at the generic parameter `{root}`: SwiftData finds no such key path in the model's metadata and traps; build the sort descriptor where the model type is concrete")
+    static let genericPredicate = RuleMessage("generic_predicate", "`#Predicate<{subject}>` reads `{member}` through the generic parameter `{subject}`: SwiftData finds no such key path in the model's metadata and traps; build the predicate where the model type is concrete (e.g. a static requirement each model implements)")
 
     public static let nodeKinds: Set<SyntaxKind> = [.macroExpansionExpr, .functionCallExpr]
 
@@ -102,14 +105,14 @@ public final class PredicateOnGenericModelRule: SyntaxRule {
             guard SyntaxFacts.calleeName(call) == FrameworkSchemas.sortDescriptor.symbol,
                   let keyPath = call.arguments.first?.expression.as(KeyPathExprSyntax.self),
                   let root = keyPath.root?.trimmedText, Self.isGenericParameter(root, around: node) else { return }
-            context.report(keyPath, "`SortDescriptor(\(keyPath.trimmedText))` starts at the generic parameter `\(root)`: SwiftData finds no such key path in the model's metadata and traps; build the sort descriptor where the model type is concrete")
+            context.report(keyPath, Self.genericSortDescriptor, ["keyPath": keyPath.trimmedText, "root": root])
             return
         }
         guard let macro = node.as(MacroExpansionExprSyntax.self), macro.macroName.text == "Predicate",
               let closure = macro.trailingClosure ?? macro.arguments.first?.expression.as(ClosureExprSyntax.self),
               let subject = PredicateFacts.subject(of: macro), Self.isGenericParameter(subject, around: Syntax(macro)),
               let member = Self.firstMemberRead(in: closure) else { return }
-        context.report(member.declName, "`#Predicate<\(subject)>` reads `\(member.declName.baseName.text)` through the generic parameter `\(subject)`: SwiftData finds no such key path in the model's metadata and traps; build the predicate where the model type is concrete (e.g. a static requirement each model implements)")
+        context.report(member.declName, Self.genericPredicate, ["subject": subject, "member": member.declName.baseName.text])
     }
 
     /// Whether a function, initializer, subscript or type around the node declares `name` as a generic parameter.

@@ -66,7 +66,9 @@ public enum PredicateOnNonPersistentPropertyRule: ProjectRule {
             Reads only the first member of the predicate's subject (`$0.author` in `$0.author?.name`); a property \
             the index cannot find (inherited, from another module) is not reported. `Predicate`s evaluated in \
             memory with `evaluate(_:)` on a model are reported too, though they work. Opt-in until measured.
-            """)
+            """,
+        messages: [notPersisted])
+    static let notPersisted = RuleMessage("non_persistent_property", "`{model}.{property}` is {kind}, so the store has no column for it and the fetch traps; filter on stored properties in the predicate and apply this condition to the fetched results")
 
     public static func check(index: ProjectIndex, options: RuleOptions) -> [Finding] {
         var findings: [Finding] = []
@@ -78,8 +80,7 @@ public enum PredicateOnNonPersistentPropertyRule: ProjectRule {
             let persisted = properties.contains { !$0.isComputed && !$0.attributes.contains { $0.name == FrameworkSchemas.notPersistedAttribute } }
             guard !persisted else { continue }
             let kind = properties.contains { $0.attributes.contains { $0.name == FrameworkSchemas.notPersistedAttribute } } ? "`@Transient`" : "computed"
-            findings.append(description.finding(at: read.location,
-                "`\(read.modelName).\(read.property)` is \(kind), so the store has no column for it and the fetch traps; filter on stored properties in the predicate and apply this condition to the fetched results"))
+            findings.append(description.finding(at: read.location, notPersisted, ["model": read.modelName, "property": read.property, "kind": kind]))
         }
         return findings
     }

@@ -94,7 +94,9 @@ public enum ReusedSchemaVersionIdentifierRule: ProjectRule {
             Compares only identifiers written as three integer literals, of versions listed in one plan's \
             `schemas` array literal; an identifier built from constants or a shared helper is not read. Opt-in \
             until it has been measured on apps that version their schemas; it decides only from these exact facts.
-            """)
+            """,
+        messages: [reused])
+    static let reused = RuleMessage("reused_identifier", "`{version}` has the version identifier {identifier} of `{earlier}`; give each schema version its own identifier")
 
     public static func check(index: ProjectIndex, options: RuleOptions) -> [Finding] {
         var findings: [Finding] = []
@@ -105,8 +107,12 @@ public enum ReusedSchemaVersionIdentifierRule: ProjectRule {
                 guard let identifier = index.schemaMember(.versionIdentifier, of: version) else { continue }
                 if let earlier = firstWithIdentifier[identifier.values], earlier != version {
                     guard reported.insert(identifier.location).inserted else { continue }
-                    findings.append(description.finding(at: identifier.location,
-                        "`\(simpleName(version))` has the version identifier \(identifier.values.joined(separator: ".")) of `\(simpleName(earlier))`; give each schema version its own identifier"))
+                    let notes = index.schemaMember(.versionIdentifier, of: earlier).map {
+                        [FindingNote("`\(simpleName(earlier))` declares it here", at: $0.location)]
+                    } ?? []
+                    findings.append(description.finding(at: identifier.location, reused,
+                        ["version": simpleName(version), "identifier": identifier.values.joined(separator: "."), "earlier": simpleName(earlier)],
+                        notes: notes))
                 } else {
                     firstWithIdentifier[identifier.values] = version
                 }

@@ -109,7 +109,10 @@ public enum VersionedSchemaSharesModelRule: ProjectRule {
             shipped, which the code alone cannot tell (a model that never changed since is harmless). Silent \
             when a list is built at run time (`SchemaV1.models + [Tag.self]`), when a name is a typealias or \
             a type from another module (never guessed), and for versions not listed in a plan's `schemas`.
-            """)
+            """,
+        messages: [sameModels, sharedModels])
+    static let sameModels = RuleMessage("same_models", "`{version}` lists {names}, which `{later}` lists too: both versions list exactly the same models, so they have one checksum; declare frozen copies of these models inside `{version}`")
+    static let sharedModels = RuleMessage("shared_models", "`{version}` lists {names}, which `{later}` lists too: its checksum follows the live model; declare frozen copies of these models inside `{version}`")
 
     public static func check(index: ProjectIndex, options: RuleOptions) -> [Finding] {
         var findings: [Finding] = []
@@ -132,11 +135,9 @@ public enum VersionedSchemaSharesModelRule: ProjectRule {
                     guard !shared.isEmpty else { continue }
                     let names = shared.map { "`\(older.types[$0] ?? $0)`" }.joined(separator: ", ")
                     let identical = Set(older.types.keys) == Set(later.types.keys) && older.fact.values.count == later.fact.values.count
-                    let consequence = identical
-                        ? "both versions list exactly the same models, so they have one checksum"
-                        : "its checksum follows the live model"
-                    findings.append(description.finding(at: older.fact.location,
-                        "`\(simpleName(older.version))` lists \(names), which `\(simpleName(later.version))` lists too: \(consequence); declare frozen copies of these models inside `\(simpleName(older.version))`"))
+                    let note = FindingNote("`\(simpleName(later.version))` lists them here", at: later.fact.location)
+                    findings.append(description.finding(at: older.fact.location, identical ? sameModels : sharedModels,
+                        ["version": simpleName(older.version), "names": names, "later": simpleName(later.version)], notes: [note]))
                     reported.insert(older.fact.location)
                     break
                 }

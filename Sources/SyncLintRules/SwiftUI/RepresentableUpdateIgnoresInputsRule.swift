@@ -93,7 +93,12 @@ public final class RepresentableUpdateIgnoresInputsRule: SyntaxRule {
             sheet) makes the finding harmless; the rule cannot see the callers' values. Closures (`(T) -> Void`) are \
             not counted as inputs. A representable whose methods live in an extension is not checked, and helpers \
             are followed one call deep.
-            """)
+            """,
+        messages: [ignoresInput, ignoresInputs])
+    static let ignoresInput = RuleMessage("update_ignores_input", "`{make}` applies {names} but `{update}` never reads it, " +
+        "so when the parent passes a new value the view keeps the old one; apply it in `{update}` too")
+    static let ignoresInputs = RuleMessage("update_ignores_inputs", "`{make}` applies {names} but `{update}` never reads them, " +
+        "so when the parent passes a new value the view keeps the old one; apply them in `{update}` too")
 
     public static let nodeKinds: Set<SyntaxKind> = [.structDecl]
 
@@ -118,9 +123,8 @@ public final class RepresentableUpdateIgnoresInputsRule: SyntaxRule {
             .filter { inputs[$0] != nil && !readByUpdate.contains($0) }
         guard !ignored.isEmpty else { return }
         let names = ignored.map { "`\($0)`" }.joined(separator: ", ")
-        context.report(update.name, "`\(representable.makeMethod)` applies \(names) but `\(representable.updateMethod)` never reads " +
-                       (ignored.count == 1 ? "it" : "them") + ", so when the parent passes a new value the view keeps the old one; " +
-                       "apply \(ignored.count == 1 ? "it" : "them") in `\(representable.updateMethod)` too")
+        context.report(update.name, ignored.count == 1 ? Self.ignoresInput : Self.ignoresInputs,
+                       ["make": representable.makeMethod, "names": names, "update": representable.updateMethod])
     }
 
     /// The inputs a method reads, with those of the type's own methods it calls (one call deep); nil when it hands

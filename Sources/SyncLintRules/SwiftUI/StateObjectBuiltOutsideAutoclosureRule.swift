@@ -83,7 +83,13 @@ public final class StateObjectBuiltOutsideAutoclosureRule: SyntaxRule {
             the fix there. `param ?? Model()` is quiet: the fallback is built in the autoclosure and the parameter \
             is usually given only by previews and tests. `@State` has no autoclosure (every form builds its value \
             each time), so it is not this rule's business.
-            """)
+            """,
+        messages: [builtByCaller, builtBefore])
+    static let builtByCaller = RuleMessage("built_by_caller", "`{name}` is built by the caller on every update of its body, and `{wrapper}` keeps only the " +
+        "first one, so each later one is built and thrown away; build it inside `{wrapper}({label}: ...)` " +
+        "from what it needs, or take it as `@ObservedObject` if the caller owns it")
+    static let builtBefore = RuleMessage("built_before_autoclosure", "`{name}` is built before `{wrapper}` runs its autoclosure, so every update of the parent " +
+        "builds one and throws it away; build it inside `{wrapper}({label}: ...)`")
 
     public static let nodeKinds: Set<SyntaxKind> = [.functionCallExpr]
 
@@ -97,12 +103,9 @@ public final class StateObjectBuiltOutsideAutoclosureRule: SyntaxRule {
               argument.argumentNames == nil, let function = context.scope.currentFunction, let body = function.body else { return }
         let name = argument.baseName.text
         if function.parameters.contains(where: { $0.name == name }) {
-            context.report(argument, "`\(name)` is built by the caller on every update of its body, and `\(initializer.type)` keeps only the " +
-                           "first one, so each later one is built and thrown away; build it inside `\(initializer.type)(\(initializer.label): ...)` " +
-                           "from what it needs, or take it as `@ObservedObject` if the caller owns it")
+            context.report(argument, Self.builtByCaller, ["name": name, "wrapper": initializer.type, "label": initializer.label])
         } else if Self.isBoundEarlier(name, in: body, before: call.positionAfterSkippingLeadingTrivia) {
-            context.report(argument, "`\(name)` is built before `\(initializer.type)` runs its autoclosure, so every update of the parent " +
-                           "builds one and throws it away; build it inside `\(initializer.type)(\(initializer.label): ...)`")
+            context.report(argument, Self.builtBefore, ["name": name, "wrapper": initializer.type, "label": initializer.label])
         }
     }
 
