@@ -150,7 +150,9 @@ public struct CloudKitEvidence: Sendable {
         case .on: return Self.forced
         case .auto: break
         }
-        for scope in scopes(for: file) {
+        // An `NSPersistentCloudKitContainer` takes its CloudKit container from the entitlements of the app that runs
+        // it; in a known target whose entitlements list no CloudKit it mirrors nothing, and loads as a local store.
+        for scope in scopes(for: file) where scope.target == nil || scope.entitlements != nil {
             if let store = scope.stores.first(where: { $0.kind == .coreDataCloudKit && matches($0.modelName) }) {
                 var notes = [FindingNote("this container syncs with CloudKit", at: store.location)]
                 if let entitlements = scope.entitlements { notes.append(entitlementsNote(entitlements)) }

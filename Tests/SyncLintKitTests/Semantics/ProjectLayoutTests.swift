@@ -56,6 +56,27 @@ struct ProjectLayoutTests {
         #expect(!result.findings.contains { $0.file.contains("NotesTests") || $0.file.contains("Preview Content") })
     }
 
+    /// An `NSPersistentCloudKitContainer` mirrors to the CloudKit container its app's entitlements name: in a known
+    /// target whose entitlements list none, it loads as a local store and CloudKit's schema rules do not apply. With no
+    /// Xcode project to say which target runs it, the same container still counts as syncing.
+    @Test func aCloudKitContainerInATargetWithoutCloudKitEntitlementsIsLocal() throws {
+        let folder = try Repository.temporaryFolder().appendingPathComponent("AppAndWidget")
+        defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
+        try FileManager.default.copyItem(atPath: "\(Self.projects)/AppAndWidget", toPath: folder.path)
+        let model = "\(Repository.path("Tests/SyncLintKitTests/Fixtures/CloudKit/CoreDataCloudKit"))/Lists.xcdatamodeld"
+        let widget = folder.appendingPathComponent("NotesWidget")
+        try FileManager.default.copyItem(atPath: model, toPath: widget.appendingPathComponent("Lists.xcdatamodeld").path)
+        try "import CoreData\nlet cache = NSPersistentCloudKitContainer(name: \"Lists\")\n"
+            .write(to: widget.appendingPathComponent("CacheStore.swift"), atomically: true, encoding: .utf8)
+        func listsFindings() -> [String] {
+            Linter.lint(paths: [folder.path], configuration: Configuration()).findings
+                .filter { $0.file.contains("Lists.xcdatamodel") && CloudKitSituationTests.schemaRules.contains($0.ruleID) }.map(\.ruleID)
+        }
+        #expect(listsFindings().isEmpty, "the widget target's entitlements list no CloudKit")
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("Notes.xcodeproj"))
+        #expect(listsFindings().contains("cloudkit_unique_constraint"), "no project: the container is taken to sync")
+    }
+
     // MARK: Projects
 
     @Test func twoAppsInOneRunKeepTheirOwnEvidence() {
