@@ -63,6 +63,8 @@ struct ConfidenceTests {
         let folder = try Repository.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try Self.nameOnly.write(to: folder.appendingPathComponent("Loader.swift"), atomically: true, encoding: .utf8)
+        // `loading_state_not_reset` is opt-in (docs/precision.md): the configuration turns it on.
+        try "opt_in_rules: [loading_state_not_reset]\n".write(to: folder.appendingPathComponent(".synclint.yml"), atomically: true, encoding: .utf8)
         let quiet = try Repository.run(["lint"], in: folder)
         #expect(quiet.status == 0 && quiet.stdout.isEmpty)
         #expect(quiet.stderr.contains("1 medium-confidence finding not shown; --confidence medium shows them"), "\(quiet.stderr)")
@@ -74,7 +76,7 @@ struct ConfidenceTests {
         #expect(notes?.first?["reason"] as? String == "`isLoading` is set to true here" && notes?.first?["line"] as? Int == 4)
         let wrong = try Repository.run(["lint", "--confidence", "low"], in: folder)
         #expect(wrong.status == 2 && wrong.stderr.contains("--confidence must be high or medium"))
-        try "confidence: medium\n".write(to: folder.appendingPathComponent(".synclint.yml"), atomically: true, encoding: .utf8)
+        try "opt_in_rules: [loading_state_not_reset]\nconfidence: medium\n".write(to: folder.appendingPathComponent(".synclint.yml"), atomically: true, encoding: .utf8)
         let configured = try Repository.run(["lint"], in: folder)
         #expect(configured.stdout.contains("warning: this exit leaves `isLoading` true"), "\(configured.stdout)")
         #expect(configured.stdout.contains("Loader.swift:4:9: note: `isLoading` is set to true here"), "\(configured.stdout)")

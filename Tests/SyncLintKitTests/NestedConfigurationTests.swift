@@ -144,7 +144,7 @@ struct NestedConfigurationTests {
             """
         try loading.write(to: folder.appendingPathComponent("A/Loader.swift"), atomically: true, encoding: .utf8)
         try loading.write(to: folder.appendingPathComponent("B/Loader.swift"), atomically: true, encoding: .utf8)
-        try "loading_state_not_reset:\n  flags: [isBusy]\n".write(to: folder.appendingPathComponent("A/.synclint.yml"), atomically: true, encoding: .utf8)
+        try "opt_in_rules: [loading_state_not_reset]\nloading_state_not_reset:\n  flags: [isBusy]\n".write(to: folder.appendingPathComponent("A/.synclint.yml"), atomically: true, encoding: .utf8)
         let fixed = FixEngine.fix(paths: [folder.path], configurations: ConfigurationTree(main: main, nestedLookup: true), includeUnsafe: true)
         #expect(fixed.changes.map { URL(fileURLWithPath: $0.path).pathComponents.suffix(2).joined(separator: "/") } == ["A/Loader.swift"])
     }

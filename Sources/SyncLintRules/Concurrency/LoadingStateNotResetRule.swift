@@ -18,6 +18,9 @@ public final class LoadingStateNotResetRule: SyntaxRule {
             turning forever, and often blocks the next load too. A `defer { isLoading = false }` right after setting it covers every exit.
             """,
         seed: "000, 001",
+        // Opt-in: judged on apps nobody tuned on (docs/precision.md, "Test half"), it fell far short of the bar for
+        // a default rule (90% on 20 findings from 5 apps).
+        isOptIn: true,
         options: [RuleOptionDescription("flags", default: "[isLoading, isFetching, isRefreshing, isSaving, isSyncing]",
                                         "names of the Bool properties that drive progress UI")],
         triggeringExamples: [
