@@ -31,7 +31,6 @@ extension SyncLintBuildToolPlugin: XcodeBuildToolPlugin {
 enum SyncLintBuildCommand {
     /// One lint command over the target's Swift files, entitlements and Core Data models (the
     /// CloudKit schema rules read the last two), or none when the target has no Swift file.
-    /// The results cache lives in the plugin's work folder, the one place a sandboxed build command may write.
     static func make(tool: URL, name: String, files: [URL], workFolder: URL) -> [Command] {
         guard let firstSwiftFile = files.first(where: { $0.pathExtension == "swift" }) else { return [] }
         let lintable = files.filter { ["swift", "entitlements", "xcdatamodeld", "xcdatamodel"].contains($0.pathExtension) }
@@ -42,7 +41,7 @@ enum SyncLintBuildCommand {
             displayName: "SyncLint \(name)",
             executable: tool,
             // After `--`, so a file whose name starts with `-` is still a path.
-            arguments: ["lint", "--reporter", "xcode", "--quiet", "--cache-path", workFolder.appendingPathComponent("cache").path, "--"]
+            arguments: ["lint", "--reporter", "xcode", "--quiet", "--"]
                 + lintable.map(\.path),
             inputFiles: lintable + (config.map { [$0] } ?? []),
             outputFiles: [])]

@@ -60,7 +60,11 @@ import Testing
         let examples = Repository.path("Examples")
         let uncached = try Self.run(["lint", "--quiet", "--no-cache", examples], cacheHome: scratch.appendingPathComponent("home").path)
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path) == [], "--no-cache wrote nothing")
-        let defaulted = try Self.run(["lint", "--quiet", examples], cacheHome: scratch.appendingPathComponent("home").path)
+        // The cache is opt-in: a plain run writes none; `--cache` uses the default folder.
+        let plain = try Self.run(["lint", "--quiet", examples], cacheHome: scratch.appendingPathComponent("home").path)
+        #expect(plain.stdout == uncached.stdout)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path) == [], "a plain run wrote no cache")
+        let defaulted = try Self.run(["lint", "--quiet", "--cache", examples], cacheHome: scratch.appendingPathComponent("home").path)
         #expect(defaulted.stdout == uncached.stdout)
         #expect(try Self.buildFolders(in: scratch.path + "/home/synclint").count == 1)
         let cold = try Repository.run(["lint", "--quiet", "--cache-path", cacheFolder, examples], in: scratch)
@@ -73,6 +77,8 @@ import Testing
         #expect(try Self.buildFolders(in: cacheFolder).count == 1)
         let both = try Repository.run(["lint", "--no-cache", "--cache-path", cacheFolder, examples], in: scratch)
         #expect(both.status == 2 && both.stderr.contains("--cache-path cannot be used with --no-cache"))
+        let contradictory = try Repository.run(["lint", "--no-cache", "--cache", examples], in: scratch)
+        #expect(contradictory.status == 2 && contradictory.stderr.contains("--cache cannot be used with --no-cache"))
     }
 
     /// Without `--cache-path`, `cache_path:` in the configuration decides, relative to its folder; else
