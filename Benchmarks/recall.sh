@@ -83,13 +83,19 @@ count_near() { # findings_file hunks_file side rule tree
 }
 
 printf '%-28s %-12s %-34s %-7s %-5s %6s %6s\n' repository commit rule fired quiet before after
-fired_default=0 fired_any=0 quiet_count=0 total=0
+fired_default=0 fired_any=0 quiet_count=0 total=0 missing=0
 declare -A linted # a commit listed for two rules is exported and linted once per run
 while read -r -u 3 repository commit rule row_half _; do
     [[ -z "${repository:-}" || "$repository" == \#* || "$repository" == repository ]] && continue
     [[ -n "${HALF:-}" && "${row_half:-}" != "$HALF" ]] && continue
     git_dir=$(git_dir_for "$repository")
-    parent=$(git --git-dir="$git_dir" rev-parse "$commit^")
+    # A commit the repository does not hold (a mistyped id, a mirror older than the fix) is one line and
+    # counts as not measured, not as a miss; the other rows and the totals still come out.
+    if ! parent=$(git --git-dir="$git_dir" rev-parse --verify --quiet "$commit^{commit}^" 2> /dev/null); then
+        echo "recall.sh: $repository has no commit $commit; row skipped" >&2
+        missing=$((missing + 1))
+        continue
+    fi
     key="${repository/\//+}-${commit:0:12}"
     if [[ -z "${linted[$key]:-}" ]]; then
         export_tree "$git_dir" "$parent" "$work/trees/$key/before"
@@ -120,4 +126,5 @@ while read -r -u 3 repository commit rule row_half _; do
     printf '%-28s %-12s %-34s %-7s %-5s %6d %6d\n' "$repository" "${commit:0:12}" "$rule" "$fired" "$quiet" "$before" "$after"
 done 3< "$list"
 echo
-echo "fixes: $total; fired with default rules: $fired_default; fired with opt-in rules too: $fired_any; quiet after (of those fired): $quiet_count"
+skipped=""; (( missing > 0 )) && skipped="; skipped (commit not found): $missing"
+echo "fixes: $total; fired with default rules: $fired_default; fired with opt-in rules too: $fired_any; quiet after (of those fired): $quiet_count$skipped"
