@@ -3,6 +3,15 @@ import SwiftSyntax
 /// What a `#Predicate` is written for and how its closure names its subject, asked by the collectors that
 /// record predicate facts and by rules that look at one predicate.
 package enum PredicateFacts {
+    /// A `#Predicate` expansion with its closure and the model it is written for; nil for any other node, or a
+    /// predicate whose model the file does not say.
+    package static func predicate(_ node: Syntax) -> (macro: MacroExpansionExprSyntax, closure: ClosureExprSyntax, subject: String)? {
+        guard let macro = node.as(MacroExpansionExprSyntax.self), macro.macroName.text == "Predicate",
+              let closure = macro.trailingClosure ?? macro.arguments.first?.expression.as(ClosureExprSyntax.self),
+              let subject = subject(of: macro) else { return nil }
+        return (macro, closure, subject)
+    }
+
     /// `Article` from `#Predicate<Article>`, `FetchDescriptor<Article>(predicate: #Predicate { ... })`, or
     /// `let p: Predicate<Article> = #Predicate { ... }`.
     package static func subject(of macro: MacroExpansionExprSyntax) -> String? {

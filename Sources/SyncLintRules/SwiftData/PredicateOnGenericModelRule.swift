@@ -108,9 +108,7 @@ public final class PredicateOnGenericModelRule: SyntaxRule {
             context.report(keyPath, Self.genericSortDescriptor, ["keyPath": keyPath.trimmedText, "root": root])
             return
         }
-        guard let macro = node.as(MacroExpansionExprSyntax.self), macro.macroName.text == "Predicate",
-              let closure = macro.trailingClosure ?? macro.arguments.first?.expression.as(ClosureExprSyntax.self),
-              let subject = PredicateFacts.subject(of: macro), Self.isGenericParameter(subject, around: Syntax(macro)),
+        guard let (macro, closure, subject) = PredicateFacts.predicate(node), Self.isGenericParameter(subject, around: Syntax(macro)),
               let member = Self.firstMemberRead(in: closure) else { return }
         context.report(member.declName, Self.genericPredicate, ["subject": subject, "member": member.declName.baseName.text])
     }

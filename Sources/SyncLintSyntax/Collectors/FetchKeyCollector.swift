@@ -9,9 +9,7 @@ final class FetchKeyCollector: FactCollector {
     init() {}
 
     func enter(_ node: Syntax, context: FileContext) {
-        guard let macro = node.as(MacroExpansionExprSyntax.self), macro.macroName.text == "Predicate",
-              let closure = macro.trailingClosure ?? macro.arguments.first?.expression.as(ClosureExprSyntax.self),
-              let model = PredicateFacts.subject(of: macro) else { return }
+        guard let (_, closure, model) = PredicateFacts.predicate(node) else { return }
         let parameter = PredicateFacts.parameterName(of: closure)
         for sequence in closure.statements.flatMap({ Self.sequences(in: Syntax($0)) }) {
             let elements = Array(sequence.elements)

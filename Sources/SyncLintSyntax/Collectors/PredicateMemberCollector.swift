@@ -9,9 +9,7 @@ final class PredicateMemberCollector: FactCollector {
     init() {}
 
     func enter(_ node: Syntax, context: FileContext) {
-        guard let macro = node.as(MacroExpansionExprSyntax.self), macro.macroName.text == "Predicate",
-              let closure = macro.trailingClosure ?? macro.arguments.first?.expression.as(ClosureExprSyntax.self),
-              let model = PredicateFacts.subject(of: macro) else { return }
+        guard let (_, closure, model) = PredicateFacts.predicate(node) else { return }
         let parameter = PredicateFacts.parameterName(of: closure)
         var stack = closure.statements.map { Syntax($0) }
         while let next = stack.popLast() {
