@@ -304,16 +304,10 @@ public enum Linter {
         }
         let suppression = SuppressionOutcome.apply(findings, maps: suppressions, enabled: { group(of: $0).enabled },
                                                    descriptions: descriptions, superfluousID: RuleRegistry.unusedSuppressionRuleID)
-        // Shown by confidence after suppression, so a directive for a hidden finding is not reported as unused.
-        let minimumConfidence = configuration.confidence ?? .high
-        let hiddenByConfidence = suppression.findings.filter { $0.confidence < minimumConfidence }.count
-        findings = suppression.findings.filter { $0.confidence >= minimumConfidence }
-        for index in findings.indices {
-            if let severity = group(of: findings[index].file).configuration.severityOverrides[findings[index].ruleID] {
-                findings[index].severity = severity
-            }
-        }
-        findings = Array(Set(findings)).sorted(by: Finding.ordered)
+        let shown = Self.shown(suppression.findings, minimumConfidence: configuration.confidence ?? .high,
+                               configuration: { group(of: $0).configuration })
+        findings = shown.findings
+        let hiddenByConfidence = shown.hidden
         let projectStage = rulesClock.lap()
         // The project stage's wall time, split between its two parts in proportion to their summed times.
         let indexShare = indexes.reduce(0) { $0 + $1.indexTime }, rulesShare = indexes.reduce(0) { $0 + $1.rulesTime }
@@ -329,6 +323,21 @@ public enum Linter {
         result.enabledRules = groups.isEmpty ? enabledRules(configuration: configuration, enableAllRules: enableAllRules)
             : groups.values.reduce(into: Set<String>()) { $0.formUnion($1.enabled) }
         return result
+    }
+
+    /// What a run shows of the findings left after suppression: those at or above the run's confidence (a
+    /// run-wide key, the main configuration's), each with its own file's severity overrides, once each and in order.
+    /// Confidence is applied after suppression, so a directive for a hidden finding is not reported as unused.
+    /// `lint` and the language server's `LiveProject` both end with it.
+    static func shown(_ findings: [Finding], minimumConfidence: Confidence,
+                      configuration: (String) -> Configuration) -> (findings: [Finding], hidden: Int) {
+        var shown = findings.filter { $0.confidence >= minimumConfidence }
+        for index in shown.indices {
+            if let severity = configuration(shown[index].file).severityOverrides[shown[index].ruleID] {
+                shown[index].severity = severity
+            }
+        }
+        return (Array(Set(shown)).sorted(by: Finding.ordered), findings.count - shown.count)
     }
 
     static func makeGroup(_ configuration: Configuration, enableAllRules: Bool) -> RuleGroup {

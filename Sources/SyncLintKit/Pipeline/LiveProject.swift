@@ -140,14 +140,8 @@ public final class LiveProject: @unchecked Sendable {
         }
         let outcome = SuppressionOutcome.apply(findings, maps: maps, enabled: { self.group(of: $0).enabled },
                                                descriptions: descriptions, superfluousID: RuleRegistry.unusedSuppressionRuleID)
-        // Shown by confidence after suppression, as `lint` does: `high` unless the configuration asks for more.
-        findings = outcome.findings.filter { $0.confidence >= (group(of: $0.file).configuration.confidence ?? .high) }
-        for position in findings.indices {
-            if let severity = group(of: findings[position].file).configuration.severityOverrides[findings[position].ruleID] {
-                findings[position].severity = severity
-            }
-        }
-        return Array(Set(findings)).sorted(by: Finding.ordered)
+        return Linter.shown(outcome.findings, minimumConfidence: configurations.main.confidence ?? .high,
+                            configuration: { self.group(of: $0).configuration }).findings
     }
 
     /// The per-file warning of a file (a syntax error, an unreadable file), if any.
