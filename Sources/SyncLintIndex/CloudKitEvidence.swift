@@ -55,6 +55,11 @@ public struct CloudKitEvidence: Sendable {
         let stores: [StoreConfiguration]
         let entitlements: String?
 
+        /// Whether code of this scope may use CloudKit: a known target only when its entitlements list CloudKit
+        /// (an `NSPersistentCloudKitContainer` takes its container from them, and mirrors nothing without); code
+        /// in no known target may (a folder with no Xcode project says nothing about entitlements).
+        var mayUseCloudKit: Bool { target == nil || entitlements != nil }
+
         func described(_ evidence: String, notes: [FindingNote]) -> CloudKitProof {
             CloudKitProof(target.map { "\(evidence) (target `\($0)`)" } ?? evidence, notes: notes)
         }
@@ -113,9 +118,7 @@ public struct CloudKitEvidence: Sendable {
         case .on: return true
         case .auto: break
         }
-        let targets = layout.targets(containing: file).filter { !$0.isTest }
-        guard !targets.isEmpty else { return true }
-        return targets.contains { target in target.entitlements.map(cloudKitEntitlements.contains) ?? false }
+        return scopes(for: file).contains(where: \.mayUseCloudKit)
     }
 
     /// Evidence that a Core Data store built in `file` syncs.
@@ -150,9 +153,8 @@ public struct CloudKitEvidence: Sendable {
         case .on: return Self.forced
         case .auto: break
         }
-        // An `NSPersistentCloudKitContainer` takes its CloudKit container from the entitlements of the app that runs
-        // it; in a known target whose entitlements list no CloudKit it mirrors nothing, and loads as a local store.
-        for scope in scopes(for: file) where scope.target == nil || scope.entitlements != nil {
+        // In a known target whose entitlements list no CloudKit the container mirrors nothing: a local store.
+        for scope in scopes(for: file) where scope.mayUseCloudKit {
             if let store = scope.stores.first(where: { $0.kind == .coreDataCloudKit && matches($0.modelName) }) {
                 var notes = [FindingNote("this container syncs with CloudKit", at: store.location)]
                 if let entitlements = scope.entitlements { notes.append(entitlementsNote(entitlements)) }
