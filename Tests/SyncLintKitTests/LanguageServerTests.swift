@@ -260,11 +260,12 @@ struct LanguageServerTests {
         #expect(report?["kind"] as? String == "full")
         #expect((report?["items"] as? [[String: Any]])?.first?["code"] as? String == "task_without_id")
         #expect(!client.messages.contains { $0["method"] as? String == "textDocument/publishDiagnostics" }, "a pulling client gets no pushes")
-        // A request cancelled before the server answers it is answered with RequestCancelled. The cancel
-        // goes in the same write as the request, so the message loop has it before the analysis queue answers.
+        // A request cancelled before the server answers it is answered with RequestCancelled. The cancel is
+        // read first (the message loop reads in order), so the answer always finds it: sent after the request,
+        // it raced the analysis queue, which may answer an unchanged document before the loop reads the cancel.
         let cancelledID = 900
-        client.sendRaw(LanguageServerClient.frame(["id": cancelledID, "method": "textDocument/diagnostic", "params": ["textDocument": ["uri": file]]])
-                       + LanguageServerClient.frame(["method": "$/cancelRequest", "params": ["id": cancelledID]]))
+        client.sendRaw(LanguageServerClient.frame(["method": "$/cancelRequest", "params": ["id": cancelledID]])
+                       + LanguageServerClient.frame(["id": cancelledID, "method": "textDocument/diagnostic", "params": ["textDocument": ["uri": file]]]))
         let cancelled = client.response(to: cancelledID)
         #expect((cancelled?["error"] as? [String: Any])?["code"] as? Int == -32800, "\(String(describing: cancelled))")
         #expect(finish(client) == 0)
