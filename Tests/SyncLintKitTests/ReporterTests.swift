@@ -202,7 +202,8 @@ struct ReporterTests {
                 #expect((try? JSONSerialization.jsonObject(with: Data(text.utf8))) != nil, "\(kind) is JSON")
             case .checkstyle: try expectWellFormedXML(text, root: "checkstyle")
             case .junit: try expectWellFormedXML(text, root: "testsuites")
-            case .githubActions: #expect(text.split(separator: "\n").allSatisfy { $0.hasPrefix("::warning file=") || $0.hasPrefix("::error file=") })
+            case .githubActions:
+                #expect(text.split(separator: "\n").allSatisfy { ["::warning file=", "::error file=", "::notice file="].contains(where: $0.hasPrefix) })
             case .xcode, .markdown, .html, .summary: break
             }
             if kind == .sarif, SARIFReporterTests.validatorAvailable {
@@ -212,6 +213,42 @@ struct ReporterTests {
                 #expect(text.contains("\"uri\" : \"ListSync/Bad/ListSync.xcdatamodeld/ListSync.xcdatamodel/contents\""))
             }
         }
+    }
+
+    /// A medium-confidence finding with a note, through the five formats that have no field made for either:
+    /// each keeps the finding's own line first and adds the note's place and text, and says "medium confidence".
+    @Test func notesAndConfidenceReachTheCIFormats() throws {
+        let noted = Finding(ruleID: "task_without_id", ruleName: "Task without id", severity: .warning, message: "Use `.task(id:)`.",
+                            file: "/proj/Sources/Feed View.swift", line: 3, column: 16,
+                            notes: [FindingNote("the value changes here", at: SourceLocation(file: "/proj/Sources/Models.swift", line: 2, column: 5))],
+                            confidence: .medium)
+        let report = LintReport(findings: [noted], rules: Self.rules, root: Self.root, documentationURL: nil, text: { Self.sources[$0] })
+
+        #expect(ReporterKind.githubActions.render(report) == """
+            ::warning file=Sources/Feed View.swift,line=3,col=16,title=Task without id (task_without_id%2C medium confidence)::Use `.task(id:)`.
+            ::notice file=Sources/Models.swift,line=2,col=5,title=note for task_without_id at Sources/Feed View.swift%3A3::the value changes here
+
+            """)
+
+        let checkstyle = ReporterKind.checkstyle.render(report)
+        #expect(checkstyle.contains("message=\"Use `.task(id:)`.&#10;(medium confidence)&#10;Sources/Models.swift:2:5: note: the value changes here\""))
+        try expectWellFormedXML(checkstyle, root: "checkstyle")
+
+        let junit = ReporterKind.junit.render(report)
+        #expect(junit.contains("<failure type=\"warning\" message=\"Use `.task(id:)`.\">Sources/Feed View.swift:3:16: warning: Use `.task(id:)`.&#10;(medium confidence)&#10;Sources/Models.swift:2:5: note: the value changes here</failure>"))
+        try expectWellFormedXML(junit, root: "testsuites")
+
+        let issues = try #require(try JSONSerialization.jsonObject(with: Data(ReporterKind.codeclimate.render(report).utf8)) as? [[String: Any]])
+        let issue = try #require(issues.first)
+        #expect(issue["description"] as? String == "Use `.task(id:)`.")
+        #expect((issue["content"] as? [String: Any])?["body"] as? String == "Medium confidence.\n- Sources/Models.swift:2:5: note: the value changes here")
+        let other = try #require((issue["other_locations"] as? [[String: Any]])?.first)
+        #expect(other["path"] as? String == "Sources/Models.swift" && (other["lines"] as? [String: Any])?["begin"] as? Int == 2)
+        // A high-confidence finding without notes keeps the exact fields GitLab documents, nothing more.
+        #expect(!ReporterKind.codeclimate.render(Self.report).contains("content") && !ReporterKind.codeclimate.render(Self.report).contains("other_locations"))
+
+        #expect(ReporterKind.markdown.render(report).contains(
+            "| Use `.task(id:)`. _(medium confidence)_<br>↳ `Sources/Models.swift`:2:5 — the value changes here |"))
     }
 
     /// Parses with Python's XML parser where python3 exists: a reporter whose escaping is wrong fails here.

@@ -39,6 +39,17 @@ public struct LintReport: Sendable {
         ProjectRoot.relative(finding.file, to: root) ?? finding.file
     }
 
+    /// A note's path relative to the root, or its absolute path when it lies outside.
+    public func path(of note: FindingNote) -> String {
+        ProjectRoot.relative(note.location.file, to: root) ?? note.location.file
+    }
+
+    /// A finding's notes as compiler-style lines, `path:line:col: note: text`, for formats with a free-text
+    /// body but no field for related locations (Checkstyle, JUnit, Code Climate).
+    public func noteLines(of finding: Finding) -> [String] {
+        finding.notes.map { "\(path(of: $0)):\($0.location.line):\($0.location.column): note: \($0.text)" }
+    }
+
     /// The rule's section in the rule reference, by the anchor GitHub gives its heading.
     public func helpURL(for ruleID: String) -> String? {
         guard let documentationURL else { return nil }

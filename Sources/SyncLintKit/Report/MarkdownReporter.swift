@@ -1,5 +1,6 @@
 /// A Markdown table, for `$GITHUB_STEP_SUMMARY` or a merge-request comment: a count line, then one
-/// row per finding. Pipes and line breaks in messages are escaped so a row stays one row.
+/// row per finding. Pipes and line breaks in messages are escaped so a row stays one row. A finding's notes
+/// are lines of its message cell (`↳ path:line:col — text`), and a medium-confidence finding says so there.
 public enum MarkdownReporter {
     public static func render(_ report: LintReport) -> String {
         guard !report.findings.isEmpty else { return "### SyncLint: no findings\n" }
@@ -8,7 +9,12 @@ public enum MarkdownReporter {
         for finding in report.findings {
             let severity = finding.severity == .error ? "❌ error" : "⚠️ warning"
             let rule = report.helpURL(for: finding.ruleID).map { "[`\(finding.ruleID)`](\($0))" } ?? "`\(finding.ruleID)`"
-            text += "| \(severity) | \(rule) | `\(cell(report.path(of: finding)))`:\(finding.line):\(finding.column) | \(cell(finding.message)) |\n"
+            var message = cell(finding.message)
+            if finding.confidence != .high { message += " _(\(finding.confidence.rawValue) confidence)_" }
+            for note in finding.notes {
+                message += "<br>↳ `\(cell(report.path(of: note)))`:\(note.location.line):\(note.location.column) — \(cell(note.text))"
+            }
+            text += "| \(severity) | \(rule) | `\(cell(report.path(of: finding)))`:\(finding.line):\(finding.column) | \(message) |\n"
         }
         return text
     }

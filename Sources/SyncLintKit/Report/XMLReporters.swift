@@ -1,5 +1,7 @@
 /// Checkstyle XML, read by Jenkins' warnings plugin, reviewdog, Danger and most code review bots:
-/// one `<file>` per file (sorted), one `<error>` per finding, `source` naming the rule.
+/// one `<file>` per file (sorted), one `<error>` per finding, `source` naming the rule. Checkstyle has no
+/// field for related locations or confidence, so a finding's notes and a medium confidence are lines
+/// added to its message (`CheckstyleReporter.message(of:in:)`); the first line stays the finding's own.
 public enum CheckstyleReporter {
     public static func render(_ report: LintReport) -> String {
         var text = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<checkstyle version=\"4.3\">\n"
@@ -9,17 +11,24 @@ public enum CheckstyleReporter {
             // cannot fail: `path` is a key of `byFile`.
             for finding in byFile[path]!.sorted(by: Finding.ordered) {
                 text += "    <error line=\"\(finding.line)\" column=\"\(finding.column)\" severity=\"\(finding.severity.rawValue)\""
-                text += " message=\"\(XML.escape(finding.message))\" source=\"synclint.\(finding.ruleID)\"/>\n"
+                text += " message=\"\(XML.escape(message(of: finding, in: report)))\" source=\"synclint.\(finding.ruleID)\"/>\n"
             }
             text += "  </file>\n"
         }
         return text + "</checkstyle>\n"
     }
+
+    /// The message, then "(medium confidence)" when the facts did not prove every step, then one line per note.
+    static func message(of finding: Finding, in report: LintReport) -> String {
+        let confidence = finding.confidence == .high ? [] : ["(\(finding.confidence.rawValue) confidence)"]
+        return ([finding.message] + confidence + report.noteLines(of: finding)).joined(separator: "\n")
+    }
 }
 
 /// JUnit XML, which GitLab, Jenkins, Azure Pipelines and CircleCI show as test results: one test
 /// suite per rule that ran, one failing test case per finding; a rule with no findings is one passing
-/// test case, so the report says which checks ran.
+/// test case, so the report says which checks ran. The failure's text carries the notes and a medium
+/// confidence as Checkstyle's message does; its `message` attribute stays the finding's own.
 public enum JUnitReporter {
     public static func render(_ report: LintReport) -> String {
         let byRule = Dictionary(grouping: report.findings, by: \.ruleID)
@@ -37,7 +46,8 @@ public enum JUnitReporter {
                 let location = "\(report.path(of: finding)):\(finding.line):\(finding.column)"
                 text += "    <testcase classname=\"synclint.\(XML.escape(ruleID))\" name=\"\(XML.escape(location))\" file=\"\(XML.escape(report.path(of: finding)))\" line=\"\(finding.line)\">\n"
                 text += "      <failure type=\"\(finding.severity.rawValue)\" message=\"\(XML.escape(finding.message))\">"
-                text += XML.escape("\(location): \(finding.severity.rawValue): \(finding.message)") + "</failure>\n"
+                let body = "\(location): \(finding.severity.rawValue): \(CheckstyleReporter.message(of: finding, in: report))"
+                text += XML.escape(body) + "</failure>\n"
                 text += "    </testcase>\n"
             }
             text += "  </testsuite>\n"
