@@ -16,7 +16,9 @@
 #
 # A finding counts as the bug when it is in a file the fix changed, within NEAR lines (default 30)
 # of a changed hunk: on the parent's side for "fired before", on the commit's side for "quiet
-# after". Columns: `fired` is `default` (the rule is on by default), `opt-in` (it fires only with
+# after". Every rule runs, with findings of every confidence. Columns: `fired` is `default` (the rule is on by
+# default and a finding near the fix has high confidence, so the default output shows it), `medium` (a default
+# rule, but only medium-confidence findings: shown with `--confidence medium`), `opt-in` (it fires only with
 # opt-in rules on) or `no`; `quiet` is `yes` (no finding of the rule near the fix
 # after it), `partly` (fewer) or `no` (`-` when it did not fire); `before`/`after`
 # count the rule's findings near the fix. The apps' code stays in WORK_DIR and is never committed.
@@ -71,6 +73,22 @@ export_tree() { # git_dir commit folder
     rm -f "$list"
 }
 
+# Reads SyncLint's JSON report on stdin and writes two finding lists in the xcode reporter's shape:
+# every finding (argv 1) and the high-confidence ones the default output shows (argv 2).
+split_by_confidence='
+import json, sys
+try:
+    findings = json.load(sys.stdin)
+except ValueError:
+    findings = []
+with open(sys.argv[1], "w") as every, open(sys.argv[2], "w") as shown:
+    for f in findings:
+        line = "%s:%d:%d: %s: %s (%s)\n" % (f["file"], f["line"], f["character"], f["severity"].lower(), f["reason"].replace("\n", " "), f["rule_id"])
+        every.write(line)
+        if f.get("confidence", "high") == "high":
+            shown.write(line)
+'
+
 # Findings of one rule within $near lines of the hunks on one side (old: before, new: after).
 count_near() { # findings_file hunks_file side rule tree
     awk -v side="$3" -v rule="($4)" -v tree="$5/" -v near="$near" '
@@ -109,16 +127,21 @@ while read -r -u 3 repository commit rule row_half _; do
                           print path, os, os + (oc > 0 ? oc - 1 : 0), ns, ns + (nc > 0 ? nc - 1 : 0) }' \
             > "$work/findings/$key.hunks"
         for side in before after; do
-            "$SYNCLINT" lint --enable-all-rules --no-cache --allow-zero-lintable-files \
-                "$work/trees/$key/$side" < /dev/null > "$work/findings/$key.$side.txt" 2> /dev/null || true
+            # Every rule and every confidence, as JSON; then two lists of `path:line:col: … (rule)` lines:
+            # all findings, and those the default output shows (high confidence).
+            "$SYNCLINT" lint --enable-all-rules --confidence medium --no-cache --allow-zero-lintable-files --reporter json \
+                "$work/trees/$key/$side" < /dev/null 2> /dev/null |
+                python3 -c "$split_by_confidence" "$work/findings/$key.$side.txt" "$work/findings/$key.$side.high.txt" || true
         done
         linted[$key]=1
     fi
     before=$(count_near "$work/findings/$key.before.txt" "$work/findings/$key.hunks" old "$rule" "$work/trees/$key/before")
+    before_shown=$(count_near "$work/findings/$key.before.high.txt" "$work/findings/$key.hunks" old "$rule" "$work/trees/$key/before")
     after=$(count_near "$work/findings/$key.after.txt" "$work/findings/$key.hunks" new "$rule" "$work/trees/$key/after")
     fired=no quiet=-
     if (( before > 0 )); then
-        if grep -qx "$rule" <<< "$defaults"; then fired=default; fired_default=$((fired_default + 1)); else fired=opt-in; fi
+        if (( before_shown > 0 )) && grep -qx "$rule" <<< "$defaults"; then fired=default; fired_default=$((fired_default + 1));
+        elif grep -qx "$rule" <<< "$defaults"; then fired=medium; else fired=opt-in; fi
         fired_any=$((fired_any + 1))
         if (( after == 0 )); then quiet=yes; quiet_count=$((quiet_count + 1)); elif (( after < before )); then quiet=partly; else quiet=no; fi
     fi
