@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The measuring corpus of docs/precision.md: public apps at pinned commits (Benchmarks/corpus/apps.tsv)
-# and real bug-fix commits (Benchmarks/corpus/fixes.tsv), each row in the tune or the test half.
+# and real bug-fix commits (Benchmarks/corpus/fixes.tsv), each row in the tune or the test half, or in the
+# fresh half: apps and fixes added in a later round from repositories nobody had seen (role round3 and so
+# on), test by construction, since no rule was ever changed looking at them; they are never drawn.
 #
-#   Benchmarks/corpus.sh [--half tune|test|reserve|all] [--apps-dir DIR] [--lint]
+#   Benchmarks/corpus.sh [--half tune|test|fresh|reserve|all] [--apps-dir DIR] [--lint]
 #   Benchmarks/corpus.sh --draw              # recompute the seeded split and compare it with the files
 #
 # Each app is exported at its pinned commit into APPS_DIR/<half>/<name> (default .corpus-apps, git-ignored),
@@ -23,7 +25,9 @@
 #
 # --draw recomputes the split from the two files with the documented seed (docs/precision.md, "The
 # corpus") and reports any row whose half differs from the draw: the split was made by this code, before
-# any rule work, and the files must keep agreeing with it. The apps' code is never committed here.
+# any rule work, and the files must keep agreeing with it. Rows of the fresh half take no part in the draw
+# (neither in its strata nor in its check): they were chosen after it, all as test. The apps' code is never
+# committed here.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 apps_tsv=Benchmarks/corpus/apps.tsv
@@ -35,10 +39,10 @@ apps_dir=.corpus-apps
 lint=0
 draw=0
 
-usage() { sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; }
 while (( $# > 0 )); do
     case "$1" in
-        --half) half=${2:?--half needs tune, test, reserve or all}; shift 2 ;;
+        --half) half=${2:?--half needs tune, test, fresh, reserve or all}; shift 2 ;;
         --apps-dir) apps_dir=${2:?--apps-dir needs a folder}; shift 2 ;;
         --lint) lint=1; shift ;;
         --draw) draw=1; shift ;;
@@ -46,7 +50,7 @@ while (( $# > 0 )); do
         *) echo "corpus.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
     esac
 done
-case "$half" in both|tune|test|reserve|all) ;; *) echo "corpus.sh: --half takes tune, test, reserve or all, not '$half'" >&2; exit 2 ;; esac
+case "$half" in both|tune|test|fresh|reserve|all) ;; *) echo "corpus.sh: --half takes tune, test, fresh, reserve or all, not '$half'" >&2; exit 2 ;; esac
 for file in "$apps_tsv" "$fixes_tsv" "$seen_list"; do
     [[ -f "$file" ]] || { echo "corpus.sh: missing $file" >&2; exit 2; }
 done
@@ -74,8 +78,10 @@ def rows(path):
             if line.strip() and not line.startswith('#') and not line.startswith('repository\t'):
                 yield line.rstrip('\n').split('\t')
 
-apps = {r[0]: r for r in rows(apps_path)}          # repository, commit, half, role, cloudkit, frameworks, lines, ...
-fixes = list(rows(fixes_path))                       # repository, commit, rule, half, bug_at, note
+# Rows of the fresh half were added after the draw, from repositories it never saw; they are test by
+# construction and take no part in it.
+apps = {r[0]: r for r in rows(apps_path) if r[2] != 'fresh'}   # repository, commit, half, role, cloudkit, frameworks, lines, ...
+fixes = [r for r in rows(fixes_path) if r[3] != 'fresh']       # repository, commit, rule, half, bug_at, note
 seen = set()
 with open(seen_path) as f:
     for line in f:
@@ -208,7 +214,7 @@ done 3< "$apps_tsv"
 
 echo
 printf '%-8s %6s %9s %11s %7s %12s\n' half apps cloudkit lines fixes repositories
-for h in tune test reserve; do
+for h in tune test fresh reserve; do
     [[ -z "${half_apps[$h]:-}" ]] && continue
     fixes=$(awk -F'\t' -v h="$h" '$1 !~ /^#/ && $4 == h' "$fixes_tsv" | wc -l)
     fix_repos=$(awk -F'\t' -v h="$h" '$1 !~ /^#/ && $4 == h { print $1 }' "$fixes_tsv" | sort -u | wc -l)
@@ -220,7 +226,7 @@ if (( lint )); then
         swift build --product synclint >&2
         SYNCLINT="$(swift build --show-bin-path)/synclint"
     fi
-    for h in tune test reserve; do
+    for h in tune test fresh reserve; do
         [[ -z "${paths_of[$h]:-}" ]] && continue
         mapfile -t paths < <(printf '%s' "${paths_of[$h]}")
         "$SYNCLINT" lint "${paths[@]}" > "$apps_dir/findings-$h.txt" 2> "$apps_dir/warnings-$h.txt" || true

@@ -7,7 +7,7 @@
 #
 # LIST has one fix a line: `owner/name  commit  expected_rule` (anything after is a note; `#` starts
 # a comment, and a `repository` header line is skipped). Benchmarks/corpus/fixes.tsv has that form, with the
-# half as the fourth column: HALF=tune or HALF=test runs only the rows of that half (a LIST without halves,
+# half as the fourth column: HALF=tune, HALF=test or HALF=fresh runs only the rows of that half (a LIST without halves,
 # such as recall-commits.txt, needs HALF unset). Repositories come from RECALL_REPOS when set: a folder holding, for `owner/name`, a
 # bare mirror `owner+name/repo` or `owner+name.git`, or a clone `owner+name` or `name`; otherwise each
 # is cloned bare into WORK_DIR/repos (this needs the network). The parent and the commit are
