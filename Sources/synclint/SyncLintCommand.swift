@@ -261,7 +261,8 @@ struct Lint: ParsableCommand {
     static func cacheLine(_ cache: ResultCache) -> String {
         let used = cache.statistics
         return "  cache \(cache.folder): \(used.stampHits) unchanged by stat, \(used.contentHits) by content, "
-            + "\(used.misses) parsed, \(used.writes) written, \(used.unreadable) unusable"
+            + "\(used.misses) parsed, \(used.writes) written, \(used.unreadable) unusable; whole run "
+            + (used.wholeRunReused ? "reused" : used.wholeRunStored ? "stored" : "not stored")
     }
 
     static func timingLines(_ t: StageTimings, files: Int, report: Double, total: Double, cache: String? = nil) -> [String] {
