@@ -101,6 +101,8 @@ extension CompactCoding {
         enum Content {
             case empty
             case bytes([UInt8])
+            case varint(UInt64)
+            case byte(UInt8)
             case keyed([(key: UInt64, value: Node)])
             case unkeyed([Node])
         }
@@ -112,6 +114,7 @@ extension CompactCoding {
 
         init() {}
         init(bytes: [UInt8]) { content = .bytes(bytes) }
+        init(bytes: Content) { content = bytes }
 
         var byteCount: Int {
             if let size { return size }
@@ -119,6 +122,8 @@ extension CompactCoding {
             switch content {
             case .empty: computed = 0
             case .bytes(let bytes): computed = bytes.count
+            case .varint(let value): computed = CompactCoding.varintSize(value)
+            case .byte: computed = 1
             case .keyed(let entries):
                 computed = entries.reduce(CompactCoding.varintSize(UInt64(entries.count))) { total, entry in
                     total + CompactCoding.varintSize(entry.key) + CompactCoding.varintSize(UInt64(entry.value.byteCount)) + entry.value.byteCount
@@ -136,6 +141,8 @@ extension CompactCoding {
             switch content {
             case .empty: break
             case .bytes(let bytes): out.append(contentsOf: bytes)
+            case .varint(let value): CompactCoding.writeVarint(value, to: &out)
+            case .byte(let value): out.append(value)
             case .keyed(let entries):
                 CompactCoding.writeVarint(UInt64(entries.count), to: &out)
                 for entry in entries {
@@ -173,23 +180,11 @@ extension CompactCoding {
         }
     }
 
-    static func scalarBytes(_ value: some FixedWidthInteger & SignedInteger) -> [UInt8] {
-        var out: [UInt8] = []
-        writeVarint(zigzag(Int64(value)), to: &out)
-        return out
-    }
-
-    static func scalarBytes(_ value: some FixedWidthInteger & UnsignedInteger) -> [UInt8] {
-        var out: [UInt8] = []
-        writeVarint(UInt64(value), to: &out)
-        return out
-    }
-
-    static func scalarBytes(_ value: UInt64) -> [UInt8] {
-        var out: [UInt8] = []
-        writeVarint(value, to: &out)
-        return out
-    }
+    // Scalars are kept as values until written: no array allocated per number.
+    static func scalarBytes(_ value: some FixedWidthInteger & SignedInteger) -> Node.Content { .varint(zigzag(Int64(value))) }
+    static func scalarBytes(_ value: some FixedWidthInteger & UnsignedInteger) -> Node.Content { .varint(UInt64(value)) }
+    static func scalarBytes(_ value: UInt64) -> Node.Content { .varint(value) }
+    static func scalarBytes(_ value: Bool) -> Node.Content { .byte(value ? 1 : 0) }
 
     struct NodeEncoder: Encoder {
         let node: Node
@@ -215,9 +210,12 @@ extension CompactCoding {
     /// Encodes one value into a fresh node: scalars directly, anything else through its `encode(to:)`.
     static func node<Value: Encodable>(for value: Value, strings: StringTable, codingPath: [any CodingKey]) throws -> Node {
         // Exact types, not casts: a cast would also unwrap an optional, and decoding must see what encoding saw.
+        // cannot fail: Value is String, checked on the same line.
         if Value.self == String.self { return Node(bytes: scalarBytes(strings.number(value as! String))) }
+        // cannot fail: Value is Int, checked on the same line.
         if Value.self == Int.self { return Node(bytes: scalarBytes(value as! Int)) }
-        if Value.self == Bool.self { return Node(bytes: [value as! Bool ? 1 : 0]) }
+        // cannot fail: Value is Bool, checked on the same line.
+        if Value.self == Bool.self { return Node(bytes: scalarBytes(value as! Bool)) }
         let node = Node()
         try value.encode(to: NodeEncoder(node: node, strings: strings, codingPath: codingPath))
         // A value that asked for no container (a struct without stored properties) must not read back as nil.
@@ -231,13 +229,14 @@ extension CompactCoding {
         let codingPath: [any CodingKey]
 
         private func add(_ key: Key, _ bytes: [UInt8]) { node.appendEntry(key: strings.key(key), value: Node(bytes: bytes)) }
+        private func add(_ key: Key, _ content: Node.Content) { node.appendEntry(key: strings.key(key), value: Node(bytes: content)) }
 
         mutating func encodeNil(forKey key: Key) throws {
             let nothing = Node()
             nothing.isNil = true
             node.appendEntry(key: strings.key(key), value: nothing)
         }
-        mutating func encode(_ value: Bool, forKey key: Key) throws { add(key, [value ? 1 : 0]) }
+        mutating func encode(_ value: Bool, forKey key: Key) throws { add(key, CompactCoding.scalarBytes(value)) }
         mutating func encode(_ value: String, forKey key: Key) throws { add(key, CompactCoding.scalarBytes(strings.number(value))) }
         mutating func encode(_ value: Double, forKey key: Key) throws { add(key, withUnsafeBytes(of: value.bitPattern.littleEndian) { Array($0) }) }
         mutating func encode(_ value: Float, forKey key: Key) throws { add(key, withUnsafeBytes(of: value.bitPattern.littleEndian) { Array($0) }) }
@@ -270,7 +269,12 @@ extension CompactCoding {
             return UnkeyedEncoding(node: child, strings: strings, codingPath: codingPath)
         }
 
-        mutating func superEncoder() -> any Encoder { superEncoder(forKey: Key(stringValue: "super")!) }
+        mutating func superEncoder() -> any Encoder {
+            // Stored under the key "super" whether or not `Key` has such a case, as JSONEncoder does.
+            let child = Node()
+            node.appendEntry(key: strings.keys.number("super"), value: child)
+            return NodeEncoder(node: child, strings: strings, codingPath: codingPath)
+        }
 
         mutating func superEncoder(forKey key: Key) -> any Encoder {
             let child = Node()
@@ -293,7 +297,7 @@ extension CompactCoding {
             nothing.isNil = true
             node.appendElement(nothing)
         }
-        mutating func encode(_ value: Bool) throws { node.appendElement(Node(bytes: [value ? 1 : 0])) }
+        mutating func encode(_ value: Bool) throws { node.appendElement(Node(bytes: CompactCoding.scalarBytes(value))) }
         mutating func encode(_ value: String) throws { node.appendElement(Node(bytes: CompactCoding.scalarBytes(strings.number(value)))) }
         mutating func encode(_ value: Int) throws { node.appendElement(Node(bytes: CompactCoding.scalarBytes(value))) }
         mutating func encode<T: Encodable>(_ value: T) throws {
@@ -330,20 +334,20 @@ extension CompactCoding {
             node.content = .empty
             node.isNil = true
         }
-        mutating func encode(_ value: Bool) throws { node.content = .bytes([value ? 1 : 0]) }
-        mutating func encode(_ value: String) throws { node.content = .bytes(CompactCoding.scalarBytes(strings.number(value))) }
+        mutating func encode(_ value: Bool) throws { node.content = CompactCoding.scalarBytes(value) }
+        mutating func encode(_ value: String) throws { node.content = CompactCoding.scalarBytes(strings.number(value)) }
         mutating func encode(_ value: Double) throws { node.content = .bytes(withUnsafeBytes(of: value.bitPattern.littleEndian) { Array($0) }) }
         mutating func encode(_ value: Float) throws { node.content = .bytes(withUnsafeBytes(of: value.bitPattern.littleEndian) { Array($0) }) }
-        mutating func encode(_ value: Int) throws { node.content = .bytes(CompactCoding.scalarBytes(value)) }
-        mutating func encode(_ value: Int8) throws { node.content = .bytes(CompactCoding.scalarBytes(value)) }
-        mutating func encode(_ value: Int16) throws { node.content = .bytes(CompactCoding.scalarBytes(value)) }
-        mutating func encode(_ value: Int32) throws { node.content = .bytes(CompactCoding.scalarBytes(value)) }
-        mutating func encode(_ value: Int64) throws { node.content = .bytes(CompactCoding.scalarBytes(value)) }
-        mutating func encode(_ value: UInt) throws { node.content = .bytes(CompactCoding.scalarBytes(value)) }
-        mutating func encode(_ value: UInt8) throws { node.content = .bytes(CompactCoding.scalarBytes(value)) }
-        mutating func encode(_ value: UInt16) throws { node.content = .bytes(CompactCoding.scalarBytes(value)) }
-        mutating func encode(_ value: UInt32) throws { node.content = .bytes(CompactCoding.scalarBytes(value)) }
-        mutating func encode(_ value: UInt64) throws { node.content = .bytes(CompactCoding.scalarBytes(value)) }
+        mutating func encode(_ value: Int) throws { node.content = CompactCoding.scalarBytes(value) }
+        mutating func encode(_ value: Int8) throws { node.content = CompactCoding.scalarBytes(value) }
+        mutating func encode(_ value: Int16) throws { node.content = CompactCoding.scalarBytes(value) }
+        mutating func encode(_ value: Int32) throws { node.content = CompactCoding.scalarBytes(value) }
+        mutating func encode(_ value: Int64) throws { node.content = CompactCoding.scalarBytes(value) }
+        mutating func encode(_ value: UInt) throws { node.content = CompactCoding.scalarBytes(value) }
+        mutating func encode(_ value: UInt8) throws { node.content = CompactCoding.scalarBytes(value) }
+        mutating func encode(_ value: UInt16) throws { node.content = CompactCoding.scalarBytes(value) }
+        mutating func encode(_ value: UInt32) throws { node.content = CompactCoding.scalarBytes(value) }
+        mutating func encode(_ value: UInt64) throws { node.content = CompactCoding.scalarBytes(value) }
         mutating func encode<T: Encodable>(_ value: T) throws {
             let encoded = try CompactCoding.node(for: value, strings: strings, codingPath: codingPath)
             node.content = encoded.content
@@ -461,8 +465,11 @@ extension CompactCoding {
 
     static func value<T: Decodable>(_ type: T.Type, payload: Payload, start: Int, end: Int, codingPath: [any CodingKey]) throws -> T {
         // The common scalars without a decoder between.
+        // cannot fail: T is String, checked on the same line.
         if T.self == String.self { return try payload.string(start, end) as! T }
+        // cannot fail: T is Int, checked on the same line.
         if T.self == Int.self { return try payload.signed(Int.self, start, end) as! T }
+        // cannot fail: T is Bool, checked on the same line.
         if T.self == Bool.self { return try payload.bool(start, end) as! T }
         return try T(from: SpanDecoder(payload: payload, start: start, end: end, codingPath: codingPath))
     }
@@ -546,7 +553,12 @@ extension CompactCoding {
             return try UnkeyedDecoding(payload: payload, start: s.start, end: s.end, codingPath: codingPath)
         }
 
-        func superDecoder() throws -> any Decoder { try superDecoder(forKey: Key(stringValue: "super")!) }
+        func superDecoder() throws -> any Decoder {
+            guard let number = payload.keyNumbers["super"], let entry = entries.first(where: { $0.key == number }) else {
+                throw Failure(description: "no super entry")
+            }
+            return SpanDecoder(payload: payload, start: entry.start, end: entry.end, codingPath: codingPath)
+        }
 
         func superDecoder(forKey key: Key) throws -> any Decoder {
             let s = try required(key)
