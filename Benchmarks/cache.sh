@@ -6,12 +6,18 @@
 #   BIN=.build/debug Benchmarks/cache.sh  # time an existing build instead of building in release
 #   EDIT=Cork/Cork/Models/Brew.swift Benchmarks/cache.sh
 #                                         # the file to edit, relative to DIR (default: a mid-sized Swift file)
+#   SYNCLINT_CACHE_CODEC=json Benchmarks/cache.sh
+#                                         # entries in JSON or binary property lists (plist) instead of the
+#                                         # compact encoding SyncLint uses (compact), to compare the three
 #
 # DIR is copied (without `.git` folders) into a scratch folder, so edits never touch it. Each kind of run
 # is timed RUNS times (median wall time, peak memory from /usr/bin/time -v):
 #   no cache   `--no-cache`: the pipeline as it was before the cache;
 #   cold       an empty cache folder: everything parsed and walked, and every entry written;
-#   warm       nothing changed: no source read, nothing parsed, the index rebuilt from the entries;
+#   warm       nothing changed: the whole-run entry is reported, no per-file entry or source read;
+#   warm-files nothing changed, whole-run entries removed before each run: every per-file entry read and
+#              decoded, nothing parsed, the index rebuilt and every finding resolved (what an edit costs
+#              besides the edited file);
 #   edited     one file changed (a line appended, the file replaced) before each run.
 # The outputs of no-cache, cold, warm and edited-then-restored runs are compared byte for byte.
 set -euo pipefail
@@ -71,6 +77,7 @@ run_kind() {
             nocache) read -r wall rss < <(measure --no-cache) ;;
             cold) rm -rf "$work/cache"; read -r wall rss < <(measure --cache-path "$work/cache") ;;
             warm) read -r wall rss < <(measure --cache-path "$work/cache") ;;
+            warm-files) rm -rf "$work"/cache/*/runs; read -r wall rss < <(measure --cache-path "$work/cache") ;;
             edited) edit_file "$n"; read -r wall rss < <(measure --cache-path "$work/cache") ;;
         esac
         values+=("$wall"); (( rss > peak )) && peak=$rss
@@ -82,24 +89,29 @@ run_kind() {
 run_kind nocache; cp "$work/out" "$work/out.nocache"
 run_kind cold; cp "$work/out" "$work/out.cold"
 run_kind warm; cp "$work/out" "$work/out.warm"
+"$bin/synclint" lint "${rules[@]}" --quiet --timings --cache-path "$work/cache" "$src" 2>"$work/warm-timings" >/dev/null || true
+run_kind warm-files; cp "$work/out" "$work/out.warm-files"
+rm -rf "$work"/cache/*/runs
+"$bin/synclint" lint "${rules[@]}" --quiet --timings --cache-path "$work/cache" "$src" 2>"$work/warm-files-timings" >/dev/null || true
 run_kind edited
 edit_file 0
 measure --cache-path "$work/cache" >/dev/null; cp "$work/out" "$work/out.restored"
-"$bin/synclint" lint "${rules[@]}" --quiet --timings --cache-path "$work/cache" "$src" 2>"$work/warm-timings" >/dev/null || true
 edit_file 1
 "$bin/synclint" lint "${rules[@]}" --quiet --timings --cache-path "$work/cache" "$src" 2>"$work/edited-timings" >/dev/null || true
 edit_file 0
 
 same=identical
-for kind in cold warm restored; do cmp -s "$work/out.nocache" "$work/out.$kind" || same="DIFFERENT ($kind)"; done
+for kind in cold warm warm-files restored; do cmp -s "$work/out.nocache" "$work/out.$kind" || same="DIFFERENT ($kind)"; done
 cache_size=$(du -sh "$work/cache" | cut -f1)
-echo "median of $runs runs each; $(wc -l <"$work/out.nocache") findings; outputs no-cache/cold/warm/restored: $same; cache $cache_size" >&2
-for kind in nocache cold warm edited; do
-    printf '%-8s %8.3f s  %5.1f%% of no-cache  %5.1f%% of cold  peak %d MiB\n' "$kind" "${walls[$kind]}" \
+echo "median of $runs runs each; $(wc -l <"$work/out.nocache") findings; outputs no-cache/cold/warm/warm-files/restored: $same; cache $cache_size" >&2
+for kind in nocache cold warm warm-files edited; do
+    printf '%-10s %8.3f s  %5.1f%% of no-cache  %5.1f%% of cold  peak %d MiB\n' "$kind" "${walls[$kind]}" \
         "$(awk "BEGIN { print 100 * ${walls[$kind]} / ${walls[nocache]} }")" \
         "$(awk "BEGIN { print 100 * ${walls[$kind]} / ${walls[cold]} }")" "${peaks[$kind]}" >&2
 done
 echo "where a warm run's time goes (--timings):" >&2
 grep -E '^  (total|discover|read |read\+|index merge|rules:|report)|^  cache ' "$work/warm-timings" >&2 || true
+echo "where a warm run's time goes without the whole-run entry (--timings):" >&2
+grep -E '^  (total|discover|read |read\+|index merge|rules:|report)|^  cache ' "$work/warm-files-timings" >&2 || true
 echo "where a one-file-edited run's time goes (--timings):" >&2
 grep -E '^  (total|discover|read |parse|walk|read\+|index merge|rules:|report)|^  cache ' "$work/edited-timings" >&2 || true

@@ -40,10 +40,18 @@ import Testing
         let paths = [Repository.path(folder)]
         let uncached = Self.lint(paths, cacheRoot: nil, configuration: configuration)
         let cold = Self.lint(paths, cacheRoot: root.path, configuration: configuration)
+        // Nothing changed: the whole run's result is reused, no per-file entry read.
+        let whole = Self.lint(paths, cacheRoot: root.path, configuration: configuration)
+        #expect(whole.rendered == uncached.rendered)
+        #expect(whole.statistics.wholeRunReused && whole.statistics.stampHits + whole.statistics.contentHits + whole.statistics.misses == 0,
+                "\(whole.statistics)")
+        // Without the whole-run entry, every file's entry is read instead.
+        try Self.removeWholeRunEntries(root: root.path)
         let warm = Self.lint(paths, cacheRoot: root.path, configuration: configuration)
         #expect(uncached.result.filesLinted > 0)
         #expect(cold.rendered == uncached.rendered)
         #expect(warm.rendered == uncached.rendered)
+        #expect(cold.statistics.wholeRunStored && !warm.statistics.wholeRunReused)
         if folder == "Examples" { #expect(warm.result.findings.count == 39) }
         #expect(cold.statistics.misses == cold.result.filesLinted && cold.statistics.writes == cold.result.filesLinted)
         #expect(warm.statistics.misses == 0 && warm.statistics.stampHits + warm.statistics.contentHits == warm.result.filesLinted,
@@ -73,7 +81,7 @@ import Testing
         #expect(uncached.stdout.split(separator: "\n").filter { !$0.contains(": note: ") }.count == 39)
         #expect(cold.stdout == uncached.stdout && warm.stdout == uncached.stdout)
         #expect(cold.stderr == uncached.stderr)
-        #expect(warm.stderr.contains(" 0 parsed, 0 written, 0 unusable"), "\(warm.stderr)")
+        #expect(warm.stderr.contains(" 0 parsed, 0 written, 0 unusable; whole run reused"), "\(warm.stderr)")
         #expect(try Self.buildFolders(in: cacheFolder).count == 1)
         let both = try Repository.run(["lint", "--no-cache", "--cache-path", cacheFolder, examples], in: scratch)
         #expect(both.status == 2 && both.stderr.contains("--cache-path cannot be used with --no-cache"))
@@ -175,12 +183,15 @@ import Testing
         // An entry that is a folder cannot be read at all.
         try FileManager.default.removeItem(atPath: entries[damage.count])
         try FileManager.default.createDirectory(atPath: entries[damage.count], withIntermediateDirectories: false)
+        // Else the unchanged run would be answered whole, without reading a per-file entry.
+        try Self.removeWholeRunEntries(root: root.path)
         let damaged = Self.lint(paths, cacheRoot: root.path, configuration: configuration)
         #expect(damaged.rendered == uncached.rendered)
         #expect(damaged.statistics.misses == damage.count + 1, "\(damaged.statistics)")
         let warning = try #require(damaged.warning)
         #expect(!warning.contains("\n") && warning.hasPrefix("warning: cache: ignored \(damage.count + 1) unusable entries"), "\(warning) \(damaged.statistics)")
         try FileManager.default.removeItem(atPath: entries[damage.count])
+        try Self.removeWholeRunEntries(root: root.path)
         let again = Self.lint(paths, cacheRoot: root.path, configuration: configuration)
         #expect(again.rendered == uncached.rendered)
         #expect(again.statistics.misses == 1 && again.warning == nil, "only the removed folder is rebuilt: \(again.statistics)")
@@ -367,6 +378,13 @@ import Testing
     /// The build folders under a cache root (the executable's build differs from this test process's).
     static func buildFolders(in root: String) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: root).filter(ResultCache.isBuildFolderName)
+    }
+
+    /// Removes the whole-run entries of every build under a cache root, so the next run reads per-file entries.
+    static func removeWholeRunEntries(root: String) throws {
+        for build in try buildFolders(in: root) {
+            try? FileManager.default.removeItem(atPath: root + "/" + build + "/" + ResultCache.runsFolderName)
+        }
     }
 
     /// The entry files of a build's folder, sorted.

@@ -47,10 +47,10 @@ struct FileStamp: Codable, Equatable, Sendable {
     /// Whether the file may still change within the same clock tick as this stamp was taken (Git's
     /// "racily clean" entries): a write that lands in the same tick and keeps the size would leave
     /// the stamp unchanged, so such a stamp is never trusted alone.
-    func isRacy(now: Date = Date()) -> Bool {
+    func isRacy(now: Date = Date(), window: TimeInterval = 2) -> Bool {
         let newest = max(Double(modifiedSeconds) + Double(modifiedNanoseconds) / 1e9,
                          Double(changedSeconds) + Double(changedNanoseconds) / 1e9)
-        return now.timeIntervalSince1970 - newest < 2
+        return now.timeIntervalSince1970 - newest < window
     }
 }
 

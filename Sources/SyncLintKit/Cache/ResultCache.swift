@@ -28,7 +28,38 @@ import Darwin
 /// created or written turns the cache off for the run, with one warning line.
 public final class ResultCache: @unchecked Sendable {
     /// Bumped whenever the entry layout or what it stores changes.
-    static let formatVersion = 1
+    static let formatVersion = 2
+
+    /// How entries' headers and payloads are encoded. `compact` (`CompactCoding`) is what SyncLint uses; the
+    /// others stay for `Benchmarks/cache.sh`, which compares them (`SYNCLINT_CACHE_CODEC=json|plist|compact`):
+    /// on 447k lines, decoding JSON entries cost as much CPU as parsing the sources (README, "The cache's speed").
+    enum Codec: String, Sendable {
+        case json, plist, compact
+
+        static let current: Codec = ProcessInfo.processInfo.environment["SYNCLINT_CACHE_CODEC"].flatMap(Codec.init(rawValue:)) ?? .compact
+
+        func encode<Value: Encodable>(_ value: Value) throws -> Data {
+            switch self {
+            case .json:
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys]
+                return try encoder.encode(value)
+            case .plist:
+                let encoder = PropertyListEncoder()
+                encoder.outputFormat = .binary
+                return try encoder.encode(value)
+            case .compact: return try CompactCoding.encode(value)
+            }
+        }
+
+        func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws -> Value {
+            switch self {
+            case .json: return try JSONDecoder().decode(type, from: data)
+            case .plist: return try PropertyListDecoder().decode(type, from: data)
+            case .compact: return try CompactCoding.decode(type, from: data)
+            }
+        }
+    }
     /// Entries start with this, then the header's length (4 bytes, little-endian), the header and the payload.
     static let magic = Array("SYNCLINT-CACHE-\(formatVersion)\n".utf8)
 
@@ -41,6 +72,8 @@ public final class ResultCache: @unchecked Sendable {
         public var keptBuilds = 3
         /// How often a run looks over the folder to prune it.
         public var pruneInterval: TimeInterval = 3600
+        /// How long after a file last changed its stamp is trusted alone (`FileStamp.isRacy`); tests shorten it.
+        public var stampSettleTime: TimeInterval = 2
 
         public init() {}
     }
@@ -56,6 +89,10 @@ public final class ResultCache: @unchecked Sendable {
         public var writes = 0
         /// Entries that could not be read or decoded (corrupt, truncated, another format).
         public var unreadable = 0
+        /// Whether the run's result came whole from its whole-run entry (no per-file entry read, no source read).
+        public var wholeRunReused = false
+        /// Whether the run stored its result as a whole-run entry.
+        public var wholeRunStored = false
     }
 
     /// The cache's root (`--cache-path`, `cache_path:` or the user's cache folder).
@@ -96,7 +133,7 @@ public final class ResultCache: @unchecked Sendable {
 
     /// This build of SyncLint: changes whenever anything that makes an entry could have changed.
     static let toolFingerprint: String = {
-        var parts = ["\(RuleDocumentation.version)", "format \(formatVersion)"]
+        var parts = ["\(RuleDocumentation.version)", "format \(formatVersion)", "codec \(Codec.current.rawValue)"]
         // The rule set and what each rule declares, in case the executable cannot be found.
         for description in RuleRegistry.allDescriptions {
             parts.append(description.id + " " + description.options.map { "\($0)" }.joined(separator: ","))
@@ -152,7 +189,7 @@ public final class ResultCache: @unchecked Sendable {
             if entry.header.stamp != stamp || !entry.header.stampTrusted {
                 var header = entry.header
                 header.stamp = stamp
-                header.stampTrusted = !stamp.isRacy()
+                header.stampTrusted = !stamp.isRacy(window: limits.stampSettleTime)
                 write(header: header, payload: entry.payload, to: entryPath)
             }
             if indexOnly { result.pending = [] }
@@ -172,9 +209,9 @@ public final class ResultCache: @unchecked Sendable {
         var result = analyze(text)
         result.read += readTime
         let stored = StoredResult(facts: result.facts, pending: result.pending, suppression: result.suppression, warning: result.warning)
-        if let payload = try? Self.encoder().encode(stored) {
+        if let payload = try? Codec.current.encode(stored) {
             let header = Header(tool: tool, path: path, fingerprint: fingerprint, content: content,
-                                stamp: stamp, stampTrusted: !stamp.isRacy(), payload: ContentHash(payload))
+                                stamp: stamp, stampTrusted: !stamp.isRacy(window: limits.stampSettleTime), payload: ContentHash(payload))
             write(header: header, payload: payload, to: entryPath)
         }
         return result
@@ -225,7 +262,7 @@ public final class ResultCache: @unchecked Sendable {
 
         func decodedResult(_ cache: ResultCache) -> Linter.FileResult? {
             guard ContentHash(payload) == header.payload,
-                  let stored = try? JSONDecoder().decode(StoredResult.self, from: payload) else {
+                  let stored = try? Codec.current.decode(StoredResult.self, from: payload) else {
                 cache.noteUnreadable(header.path)
                 return nil
             }
@@ -236,12 +273,6 @@ public final class ResultCache: @unchecked Sendable {
             result.warning = stored.warning
             return result
         }
-    }
-
-    static func encoder() -> JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return encoder
     }
 
     /// Entries are spread over 256 subfolders by the hash of the file's path.
@@ -258,21 +289,27 @@ public final class ResultCache: @unchecked Sendable {
             if FileManager.default.fileExists(atPath: entryPath) { noteUnreadable(path) }
             return nil
         }
+        guard let entry = decodeEntry(data, expectedPath: path) else { return nil }
+        touchIfStale(entryPath)
+        return entry
+    }
+
+    /// An entry's header and payload, when its magic, header and build are right (else counted as unreadable).
+    private func decodeEntry(_ data: Data, expectedPath path: String, shownAs shown: String? = nil) -> Entry? {
         let magic = Self.magic
         guard data.count >= magic.count + 4, data.prefix(magic.count).elementsEqual(magic) else {
-            noteUnreadable(path)
+            noteUnreadable(shown ?? path)
             return nil
         }
         let lengthBytes = data.dropFirst(magic.count).prefix(4)
         let length = lengthBytes.reversed().reduce(0) { $0 << 8 | Int($1) }
         let headerStart = data.startIndex + magic.count + 4
         guard length > 0, headerStart + length <= data.endIndex,
-              let header = try? JSONDecoder().decode(Header.self, from: data[headerStart..<headerStart + length]),
+              let header = try? Codec.current.decode(Header.self, from: data[headerStart..<headerStart + length]),
               header.tool == tool, header.path == path else {
-            noteUnreadable(path)
+            noteUnreadable(shown ?? path)
             return nil
         }
-        touchIfStale(entryPath)
         return Entry(header: header, payload: data[(headerStart + length)...])
     }
 
@@ -285,8 +322,9 @@ public final class ResultCache: @unchecked Sendable {
 
     /// Writes to a temporary file in the same folder, then renames it over the entry: readers see
     /// the old entry or the new one, never a part.
-    private func write(header: Header, payload: Data, to entryPath: String) {
-        guard let headerData = try? Self.encoder().encode(header) else { return }
+    @discardableResult
+    private func write(header: Header, payload: Data, to entryPath: String, countsAsFileEntry: Bool = true) -> Bool {
+        guard let headerData = try? Codec.current.encode(header) else { return false }
         var data = Data(Self.magic)
         let length = UInt32(headerData.count)
         data.append(contentsOf: [UInt8(length & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length >> 16 & 0xFF), UInt8(length >> 24)])
@@ -295,14 +333,18 @@ public final class ResultCache: @unchecked Sendable {
         let subfolder = (entryPath as NSString).deletingLastPathComponent
         let temporary = entryPath + ".tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
         do {
-            try FileManager.default.createDirectory(atPath: subfolder, withIntermediateDirectories: true)
-            try data.write(to: URL(fileURLWithPath: temporary))
+            // The shard folder usually exists: it is made only when the first write into it fails.
+            if (try? data.write(to: URL(fileURLWithPath: temporary))) == nil {
+                try FileManager.default.createDirectory(atPath: subfolder, withIntermediateDirectories: true)
+                try data.write(to: URL(fileURLWithPath: temporary))
+            }
             guard rename(temporary, entryPath) == 0 else {
                 let reason = String(cString: strerror(errno))
                 unlink(temporary)
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: reason])
             }
-            count { $0.writes += 1 }
+            if countsAsFileEntry { count { $0.writes += 1 } }
+            return true
         } catch {
             unlink(temporary)
             // One entry that cannot be written (a full disk, something else at its path) costs that
@@ -310,6 +352,91 @@ public final class ResultCache: @unchecked Sendable {
             lock.withLock {
                 if problem == nil { problem = "cannot write an entry in \(folder) (\(Self.reason(error))); not stored" }
             }
+            return false
+        }
+    }
+
+    // MARK: - The whole-run entry
+
+    /// The folder of whole-run entries, beside the 256 shards of per-file entries.
+    static let runsFolderName = "runs"
+
+    /// Which whole-run entry a run may use, and the state of its inputs it must find there.
+    struct RunKey {
+        /// Everything but the files' stamps: the caller's paths, the files reported, the configuration's
+        /// fingerprint. One entry per identity (a run over other paths has its own).
+        let identity: String
+        /// Every input file's path, the fingerprint of the rules that walk it, and its stamp.
+        let state: ContentHash
+        /// False when a stamp was taken too soon after its file changed (`FileStamp.isRacy`): then the run's
+        /// result is not stored whole, since an edit within the same tick would leave the stamps unchanged.
+        let trusted: Bool
+
+        var entryName: String {
+            let hash = ContentHash(Array(identity.utf8))
+            return String(hash.first, radix: 16) + String(hash.second, radix: 16)
+        }
+    }
+
+    /// What a whole-run entry stores: the run's result after suppression and confidence, ready to report.
+    struct StoredRun: Codable, Equatable {
+        var findings: [Finding]
+        var warnings: [String]
+        var hiddenByConfidence: Int
+    }
+
+    /// The key of a run over `files` (each with its rules' fingerprint) and `resources`, or nil when a
+    /// file cannot be stamped (gone, not a regular file).
+    func runKey(identity: String, files: [(path: String, fingerprint: String)], resources: [String]) -> RunKey? {
+        guard !lock.withLock({ disabled }) else { return nil }
+        var state: [UInt8] = []
+        state.reserveCapacity(files.count * 160)
+        var trusted = true
+        func add(_ path: String, _ fingerprint: String) -> Bool {
+            guard let stamp = FileStamp.of(path) else { return false }
+            if stamp.isRacy(window: limits.stampSettleTime) { trusted = false }
+            state.append(contentsOf: path.utf8)
+            state.append(0)
+            state.append(contentsOf: ContentHash(Array(fingerprint.utf8)).description.utf8)
+            state.append(contentsOf: "\(stamp.size) \(stamp.inode) \(stamp.device) \(stamp.modifiedSeconds).\(stamp.modifiedNanoseconds) \(stamp.changedSeconds).\(stamp.changedNanoseconds)\n".utf8)
+            return true
+        }
+        for file in files { guard add(file.path, file.fingerprint) else { return nil } }
+        state.append(contentsOf: "resources\n".utf8)
+        for resource in resources { guard add(resource, "") else { return nil } }
+        return RunKey(identity: tool + "\n" + identity, state: ContentHash(state), trusted: trusted)
+    }
+
+    /// The stored result of a run with exactly this key, if its entry is whole and its inputs unchanged.
+    func storedRun(_ key: RunKey) -> StoredRun? {
+        let entryPath = folder + "/" + Self.runsFolderName + "/" + key.entryName
+        guard let data = FileManager.default.contents(atPath: entryPath) else {
+            if FileManager.default.fileExists(atPath: entryPath) { noteUnreadable("the whole run") }
+            return nil
+        }
+        guard let entry = decodeEntry(data, expectedPath: key.identity, shownAs: "the whole run"), entry.header.content == key.state else {
+            // An entry of other inputs is simply stale; a damaged one is said once.
+            return nil
+        }
+        guard ContentHash(entry.payload) == entry.header.payload, let run = try? Codec.current.decode(StoredRun.self, from: entry.payload) else {
+            noteUnreadable("the whole run")
+            return nil
+        }
+        touchIfStale(entryPath)
+        count { $0.wholeRunReused = true }
+        return run
+    }
+
+    /// Stores a run's result under its key, when every stamp of the key can be trusted.
+    func storeRun(_ run: StoredRun, key: RunKey) {
+        guard key.trusted, !lock.withLock({ disabled }), let payload = try? Codec.current.encode(run) else { return }
+        // The header's fields for a file entry serve: `path` holds the identity, `content` the inputs' state.
+        let stamp = FileStamp(stat())
+        let header = Header(tool: tool, path: key.identity, fingerprint: "whole run", content: key.state,
+                            stamp: stamp, stampTrusted: true, payload: ContentHash(payload))
+        if write(header: header, payload: payload, to: folder + "/" + Self.runsFolderName + "/" + key.entryName,
+                 countsAsFileEntry: false) {
+            count { $0.wholeRunStored = true }
         }
     }
 
@@ -383,7 +510,7 @@ public final class ResultCache: @unchecked Sendable {
             }
         }
         var entries: [(path: String, size: Int, used: Date)] = []
-        for shard in (try? fileManager.contentsOfDirectory(atPath: folder)) ?? [] where shard.count == 2 {
+        for shard in (try? fileManager.contentsOfDirectory(atPath: folder)) ?? [] where shard.count == 2 || shard == Self.runsFolderName {
             let shardPath = folder + "/" + shard
             for name in (try? fileManager.contentsOfDirectory(atPath: shardPath)) ?? [] {
                 let path = shardPath + "/" + name

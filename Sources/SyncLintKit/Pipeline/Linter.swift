@@ -107,7 +107,8 @@ public enum Linter {
         }
         let discoverTime = clock.lap()
         var result = run(files: discovered.swiftFiles.map { .path($0) }, inputs: inputs,
-                         configurations: configurations, enableAllRules: enableAllRules, cache: cache)
+                         configurations: configurations, enableAllRules: enableAllRules, cache: cache,
+                         wholeRun: "lint\n" + paths.joined(separator: "\n"))
         result.warnings = configurations.warnings(lintedRoots: paths) + discovered.warnings + result.warnings
         result.timings.discover = discoverTime
         result.lintableFiles = discovered.lintableCount
@@ -195,9 +196,13 @@ public enum Linter {
     /// still read, parsed and walked for the index, but no syntax rule runs on them, since none of
     /// their findings would be reported and rules add nothing to the index.
     /// `cache`: files on disk are looked up there and their results stored (`ResultCache`).
+    /// `wholeRun`: with a cache, what else decides this run's result besides its files and configurations (the
+    /// paths the layout was made from); the run's result is then stored whole, and a rerun whose every file,
+    /// resource and configuration is unchanged reports it without reading a per-file entry or a source.
+    /// Nil for a run that has a buffer in place of a file.
     static func run(files: [FileInput], inputs: ProjectInputs, configurations: ConfigurationTree,
                     enableAllRules: Bool, parallel: Bool = true, reportOnly: Set<String>? = nil,
-                    cache: ResultCache? = nil) -> LintResult {
+                    cache: ResultCache? = nil, wholeRun: String? = nil) -> LintResult {
         let configuration = configurations.main
         // One group per distinct chain of configurations, made before the parallel stage: each file's
         // walk runs only its group's rules, with its group's options. The index does not depend on it.
@@ -218,6 +223,23 @@ public enum Linter {
         // A file walked for the index alone is stored as such, so a later run that reports it walks it again.
         let fingerprints = files.indices.map { reported[$0] ? group(of: files[$0].path).fingerprint(key: groupKey(of: files[$0].path)) : "index only" }
         for path in inputs.resourcePaths { _ = groupKey(of: path) }
+        func enabledInRun() -> Set<String> {
+            groups.isEmpty ? enabledRules(configuration: configuration, enableAllRules: enableAllRules)
+                : groups.values.reduce(into: Set<String>()) { $0.formUnion($1.enabled) }
+        }
+        var runKey: ResultCache.RunKey?
+        if let cache, let wholeRun, files.allSatisfy({ if case .path = $0 { true } else { false } }) {
+            let identity = [wholeRun, "reported " + (reportOnly.map { $0.sorted().joined(separator: "\n") } ?? "all"),
+                            wholeRunFingerprint(configurations: configurations, groups: groups)].joined(separator: "\n--\n")
+            runKey = cache.runKey(identity: identity, files: files.indices.map { (files[$0].path, fingerprints[$0]) },
+                                  resources: inputs.resourcePaths)
+            if let runKey, let stored = cache.storedRun(runKey) {
+                var result = LintResult(findings: stored.findings, warnings: stored.warnings, filesLinted: files.count, timings: StageTimings())
+                result.hiddenByConfidence = stored.hiddenByConfidence
+                result.enabledRules = enabledInRun()
+                return result
+            }
+        }
         @Sendable func process(_ position: Int) -> FileResult {
             let input = files[position], plan = plans[position]
             guard let cache, case .path(let path) = input else { return processFile(input, plan: plan) }
@@ -320,9 +342,31 @@ public enum Linter {
                                 warnings: inputWarnings + fileWarnings + indexes.flatMap(\.index.warnings) + suppression.warnings,
                                 filesLinted: files.count, timings: timings)
         result.hiddenByConfidence = hiddenByConfidence
-        result.enabledRules = groups.isEmpty ? enabledRules(configuration: configuration, enableAllRules: enableAllRules)
-            : groups.values.reduce(into: Set<String>()) { $0.formUnion($1.enabled) }
+        result.enabledRules = enabledInRun()
+        if let cache, let runKey {
+            cache.storeRun(.init(findings: result.findings, warnings: result.warnings, hiddenByConfidence: hiddenByConfidence), key: runKey)
+        }
         return result
+    }
+
+    /// What of the configurations decides a run's result after its files are walked: each group's chain, enabled
+    /// rules, every rule's options and severity overrides; the main configuration's run-wide keys (CloudKit mode,
+    /// confidence); and the bytes of every configuration file read, so a key this list forgets still counts.
+    static func wholeRunFingerprint(configurations: ConfigurationTree, groups: [String: RuleGroup]) -> String {
+        let main = configurations.main
+        var lines = ["cloudkit \(main.cloudKit)", "confidence \(main.confidence.map { "\($0)" } ?? "default")"]
+        for (key, group) in groups.sorted(by: { $0.key < $1.key }) {
+            lines.append("group " + key)
+            lines.append("enabled " + group.enabled.sorted().joined(separator: ","))
+            lines.append("options " + RulePlan.canonical(.map(group.configuration.ruleOptions.mapValues { .map($0.values) })))
+            lines.append("severity " + group.configuration.severityOverrides.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ","))
+        }
+        let files = Set(([main.file] + groups.values.map(\.configuration.file)).compactMap { $0 } + configurations.loadedFiles)
+        for file in files.sorted() {
+            let bytes = FileManager.default.contents(atPath: file).map { ContentHash($0).description } ?? "unreadable"
+            lines.append("file \(file) \(bytes)")
+        }
+        return lines.joined(separator: "\n")
     }
 
     /// What a run shows of the findings left after suppression: those at or above the run's confidence (a
@@ -505,7 +549,7 @@ struct RulePlan: @unchecked Sendable {
         return ids.map { id in id + " " + (options[id].map { Self.canonical(.map($0.values)) } ?? "{}") }.joined(separator: "\n")
     }
 
-    private static func canonical(_ value: OptionValue) -> String {
+    static func canonical(_ value: OptionValue) -> String {
         switch value {
         case .bool(let value): return value ? "true" : "false"
         case .int(let value): return "\(value)"

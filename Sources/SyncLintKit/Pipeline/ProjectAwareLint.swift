@@ -105,8 +105,10 @@ extension Linter {
             return ProjectInputs.Loaded(resources: loaded.resources, layout: layout, warnings: loaded.warnings + inputWarnings)
         }
         let discoverTime = clock.lap()
+        // A buffer stands for a file: its run is never stored whole (its text has no stamp).
         var result = run(files: swiftFiles, inputs: inputs, configurations: configurations,
-                         enableAllRules: enableAllRules, reportOnly: lintable, cache: cache)
+                         enableAllRules: enableAllRules, reportOnly: lintable, cache: cache,
+                         wholeRun: standardInput == nil ? "project\n" + layoutPaths.joined(separator: "\n") : nil)
         // Warnings about the project's other files (their syntax errors, an unreadable one) are not
         // about what was asked for.
         let others = Set(discovered.swiftFiles + discovered.resourcePaths.map(\.path)).subtracting(lintable)
