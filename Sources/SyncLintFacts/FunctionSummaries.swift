@@ -120,6 +120,12 @@ public struct FunctionSummary: Sendable, Codable {
     /// `throw .network(error)`), never one it received (`throw error`). A cancellation that reaches such a
     /// function arrives at its callers converted, so their catch cannot tell it from other errors.
     public var throwsOnlyOwnErrors = false
+    /// Whether its body awaits a `URLSession` transfer the framework table knows (`URLSession.shared.data(for:)`,
+    /// `session.download(from:)`): cancelling the task that awaits it throws `URLError.cancelled`.
+    public var awaitsURLSessionTransfer = false
+    /// Whether its body awaits a call with the name and first label of a URLSession transfer on a receiver the table
+    /// does not know (`dataLoader.data(for: request)`, a protocol that mirrors `URLSession` for tests): likely one.
+    public var awaitsTransferNamedLikeURLSession = false
     /// Where a synchronous function blocks its thread on a semaphore or group (`semaphore.wait()`,
     /// `group.wait()`, `wait(timeout: .distantFuture)`) in its own body, outside closures.
     public var blockingWaits: [SourceLocation] = []
@@ -156,6 +162,8 @@ public struct FunctionSummary: Sendable, Codable {
         // Overloads merged err toward "it may": each must throw only the app's errors, each must reset.
         merged.throwsOnlyOwnErrors = throwsOnlyOwnErrors && other.throwsOnlyOwnErrors
         merged.blockingWaits += other.blockingWaits
+        merged.awaitsURLSessionTransfer = awaitsURLSessionTransfer || other.awaitsURLSessionTransfer
+        merged.awaitsTransferNamedLikeURLSession = awaitsTransferNamedLikeURLSession || other.awaitsTransferNamedLikeURLSession
         merged.resetsOnEveryPath = resetsOnEveryPath.intersection(other.resetsOnEveryPath)
         merged.calls += other.calls
         merged.lastParameterEscapes = lastParameterEscapes || other.lastParameterEscapes

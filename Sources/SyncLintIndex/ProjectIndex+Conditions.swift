@@ -13,6 +13,23 @@ extension ProjectIndex {
         case .mayThrowCancellation(let call):
             guard let callee = callee(of: call), let summary = summary(of: callee) else { return true }
             return !summary.throwsOnlyOwnErrors
+        case .reachesURLSessionTransfer(let calls):
+            return calls.contains { call in
+                callee(of: call).map { reachableSummaries(from: $0).contains { $0.summary.awaitsURLSessionTransfer } } ?? false
+            }
+        case .mayReachURLSessionTransfer(let calls):
+            return calls.contains { call in
+                guard let call, let key = callee(of: call) else {
+                    // A call the index cannot follow: a transfer is as likely as the project's own code makes it.
+                    if let method = call?.callee, FrameworkCalls.mentions(method), !FrameworkCalls.entries.contains(where: {
+                        $0.method == method && $0.throwsOnCancellation == .urlErrorCancelled
+                    }) { return false }
+                    return projectAwaitsURLSessionTransfers
+                }
+                return reachableSummaries(from: key).contains {
+                    $0.summary.awaitsURLSessionTransfer || $0.summary.awaitsTransferNamedLikeURLSession
+                }
+            }
         case .readByViews(let name):
             // A project with no view code at all (a package of models, a snippet) says nothing about what views read.
             return viewReadNames.isEmpty || viewReadNames.contains(name)
@@ -104,5 +121,12 @@ extension ProjectIndex {
         }).contains(call.callee), let callee = callee(of: call), let summary = summary(of: callee),
               !summary.blockingWaits.isEmpty else { return nil }
         return summary
+    }
+}
+
+extension ProjectIndex {
+    /// Whether the app's own code (not tests or previews) awaits a `URLSession` transfer anywhere.
+    var projectAwaitsURLSessionTransfers: Bool {
+        functionSummaries.values.contains { $0.awaitsURLSessionTransfer && codeKind(of: $0.location) == .app }
     }
 }

@@ -156,7 +156,7 @@ public struct CatchFacts: Sendable {
     }
 
     /// The call an awaited expression makes: `await f()`, `await service.load().items`.
-    private static func outermostCall(_ expression: ExprSyntax) -> FunctionCallExprSyntax? {
+    static func outermostCall(_ expression: ExprSyntax) -> FunctionCallExprSyntax? {
         var current = expression
         while true {
             if let call = current.as(FunctionCallExprSyntax.self) { return call }
@@ -187,6 +187,35 @@ public struct CatchFacts: Sendable {
         return found
     }
 
+    /// How an awaited call is a `URLSession` transfer, which reports its cancellation as `URLError.cancelled`.
+    package enum URLTransfer: Sendable {
+        /// The framework table's entry matches it (`URLSession.shared.data(from:)`, `session.download(for:)`).
+        case urlSession
+        /// Only its name and first label are URLSession's (`dataLoader.data(for: request)`, a protocol that mirrors
+        /// `URLSession` so tests can stub it): likely one, known by a name.
+        case namedLikeURLSession
+    }
+
+    /// Methods and first argument labels of URLSession's async transfers (`data(for:delegate:)`,
+    /// `data(from:delegate:)`, `download(resumeFrom:delegate:)`, `upload(for:from:delegate:)`, `bytes(for:delegate:)`).
+    static let urlTransferLabels: [String: Set<String>] = [
+        "data": ["for", "from"], "download": ["for", "from", "resumeFrom"], "upload": ["for"], "bytes": ["for", "from"],
+    ]
+
+    /// Whether the awaited expression (`await session.data(for: request)`, `await loader.data(from: url).0`) is a
+    /// URLSession transfer, and how that is known; nil when it is none.
+    package static func urlTransfer(awaited: AwaitExprSyntax) -> URLTransfer? {
+        guard let call = outermostCall(awaited.expression) else { return nil }
+        let method = SyntaxFacts.calleeMethodName(call)
+        guard let labels = urlTransferLabels[method] else { return nil }
+        if let receiver = SyntaxFacts.receiverText(call),
+           FrameworkCalls.lookup(method: method, receiver: receiver, callee: "")?.throwsOnCancellation == .urlErrorCancelled {
+            return .urlSession
+        }
+        guard let label = call.arguments.first?.label?.text, labels.contains(label) else { return nil }
+        return .namedLikeURLSession
+    }
+
     /// `catch`, `catch let error`; not `catch let error as URLError`, `catch is X`, `catch X.y`, nor one with `where`.
     package static func isCatchAll(_ clause: CatchClauseSyntax) -> Bool {
         clause.catchItems.isEmpty || clause.catchItems.allSatisfy { item in
@@ -197,12 +226,26 @@ public struct CatchFacts: Sendable {
     package static func testsOnlyCancellationError(_ body: CodeBlockSyntax) -> Bool {
         let tokens = body.tokens(viewMode: .sourceAccurate).map(\.text)
         return tokens.contains("CancellationError") && !tokens.contains { ["isCancelled", "cancelled", "isCancellation", "URLError"].contains($0) }
+            && !testsURLErrorCode(body)
     }
 
     static func testsCancellation(_ body: CodeBlockSyntax) -> Bool {
         body.tokens(viewMode: .sourceAccurate).contains { token in
             ["CancellationError", "isCancelled", "cancelled", "isCancellation"].contains(token.text)
+        } || testsURLErrorCode(body)
+    }
+
+    /// A test of the error's code against the cancelled transfer's: `NSURLErrorCancelled`, or its value
+    /// `-999` (`(error as NSError).code != -999`), which is `URLError.cancelled` bridged to `NSError`
+    /// (Foundation, `NSURLErrorCancelled`: "An asynchronous load has been canceled", -999).
+    static func testsURLErrorCode(_ body: CodeBlockSyntax) -> Bool {
+        var previous: TokenSyntax?
+        for token in body.tokens(viewMode: .sourceAccurate) {
+            if token.text == "NSURLErrorCancelled" { return true }
+            if token.text == "999", previous?.tokenKind == .prefixOperator("-") { return true }
+            previous = token
         }
+        return false
     }
 
     /// The name the error is bound to: `error`, or `failure` in `catch let failure`.

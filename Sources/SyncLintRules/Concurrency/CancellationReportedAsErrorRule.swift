@@ -11,7 +11,7 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
             one of those or from outside the project) whose `do` awaits a throwing call, and that puts the error into user-visible state (a property named like `error`, \
             `errorMessage` or `alert`; a `message`, `banner` or `toast` built from the error; a failed result such as \
             `results[key] = .failure(error)` or `state = .failed(error)`; the app's own wrapper `self.error = AppError(error)`; \
-            a `show...Error`/`show...Alert` call; or `return .failure(error)` from a helper whose caller stores the result \
+            a `show...Error`/`display...Error`/`show...Alert` call; or `return .failure(error)` from a helper whose caller stores the result \
             where a view reads it, `result = await resolve()`), or that stops the app (`assertionFailure`, \
             `preconditionFailure`, `fatalError`), with no earlier \
             `catch is CancellationError` and no cancellation test inside it.
@@ -209,6 +209,77 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
                                 errorMessage = error.localizedDescription
                             }
                         }
+                    }
+                }
+                """),
+            RuleExample("""
+                final class StopsAPI {
+                    func stops(near url: URL) async throws -> Data {
+                        let (data, _) = try await URLSession.shared.data(from: url)
+                        return data
+                    }
+                }
+                @MainActor final class StopsModel {
+                    var loadError: Error?
+                    let api = StopsAPI()
+                    func load(_ url: URL) async {
+                        do { _ = try await api.stops(near: url) } catch is CancellationError {} ↓catch { loadError = error }
+                    }
+                }
+                struct StopsView: View {
+                    let model: StopsModel
+                    let url: URL
+                    var body: some View { Text(model.loadError == nil ? "" : "failed").task { await model.load(url) } }
+                }
+                """),
+            RuleExample("""
+                protocol DataLoader { func data(for request: URLRequest) async throws -> (Data, URLResponse) }
+                final class RoutesService {
+                    let loader: DataLoader
+                    init(loader: DataLoader) { self.loader = loader }
+                    func routes(_ request: URLRequest) async throws -> Data { try await loader.data(for: request).0 }
+                }
+                @MainActor final class RoutePicker: ObservableObject {
+                    @Published var loadError: Error?
+                    let service: RoutesService
+                    init(service: RoutesService) { self.service = service }
+                    func load(_ request: URLRequest) async {
+                        do { _ = try await service.routes(request) } ↓catch {
+                            if error is CancellationError { return }
+                            loadError = error
+                        }
+                    }
+                }
+                struct RoutePickerView: View {
+                    @ObservedObject var picker: RoutePicker
+                    let request: URLRequest
+                    var body: some View { Text(picker.loadError == nil ? "" : "failed").task { await picker.load(request) } }
+                }
+                """),
+            RuleExample("""
+                struct API {
+                    var lookup: (String) async throws -> [String]
+                    static func request(_ url: URL) async throws -> Data { try await URLSession.shared.data(from: url).0 }
+                }
+                @MainActor final class MovieLookup {
+                    var error: Error?
+                    var api: API
+                    init(api: API) { self.api = api }
+                    func search(_ query: String) async {
+                        do { _ = try await api.lookup(query) } catch is CancellationError {} ↓catch { self.error = error }
+                    }
+                }
+                struct LookupView: View {
+                    let lookup: MovieLookup
+                    var body: some View { Text(lookup.error == nil ? "" : "failed").task { await lookup.search("a") } }
+                }
+                """),
+            RuleExample("""
+                final class MapRegionLoader {
+                    var pending: Task<Void, Never>?
+                    func schedule() {
+                        pending?.cancel()
+                        pending = Task { do { try await refreshStops() } ↓catch { await application.displayError(error) } }
                     }
                 }
                 """),
@@ -469,9 +540,59 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
                     }
                 }
                 """),
+            RuleExample("""
+                final class StopsStore {
+                    func stops() async throws -> [String] {
+                        try await Task.sleep(for: .milliseconds(10))
+                        return []
+                    }
+                }
+                @MainActor final class StopsModel {
+                    var loadError: Error?
+                    let store = StopsStore()
+                    func load() async {
+                        do { _ = try await store.stops() } catch is CancellationError {} catch { loadError = error }
+                    }
+                }
+                struct StopsView: View {
+                    let model: StopsModel
+                    var body: some View { Text(model.loadError == nil ? "" : "failed").task { await model.load() } }
+                }
+                """),
+            RuleExample("""
+                struct Store {
+                    var lookup: (String) async throws -> [String]
+                }
+                @MainActor final class MovieLookup {
+                    var error: Error?
+                    var store: Store
+                    init(store: Store) { self.store = store }
+                    func search(_ query: String) async {
+                        do { _ = try await store.lookup(query) } catch is CancellationError {} catch { self.error = error }
+                    }
+                }
+                struct LookupView: View {
+                    let lookup: MovieLookup
+                    var body: some View { Text(lookup.error == nil ? "" : "failed").task { await lookup.search("a") } }
+                }
+                """),
+            RuleExample("""
+                @MainActor final class TimelineModel {
+                    var state: LoadState = .idle
+                    func fetchNewest() async {
+                        do { try await fetchPage() } catch let error {
+                            if (error as NSError).code != -999 { state = .error(error) }
+                        }
+                    }
+                }
+                struct TimelineView: View {
+                    let model: TimelineModel
+                    var body: some View { Text("\\(model.state)").refreshable { await model.fetchNewest() } }
+                }
+                """),
         ],
         knownLimitations: """
-            A catch that shows the error only through a call named like `showError(_:)` or `presentAlert` is \
+            A catch that shows the error only through a call named like `showError(_:)`, `presentAlert` or `displayError(_:)` is \
             known by that name alone: its finding has medium confidence (shown with `--confidence medium`). \
             A callee that converts cancellation into its own error type before it reaches the catch is not \
             seen, nor is user-visible state with other names. Code that nobody can cancel is quiet: a `Task { }` \
@@ -489,8 +610,13 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
             Error state counts as shown when view code somewhere in the project reads a member of that name (by name, \
             not by type); a callee with typed throws, or whose every `try` is caught and every `throw` builds the \
             app's own error, hands over no cancellation and keeps the catch quiet. After `catch is CancellationError` (or \
-            a catch-all that returns early only on `error is CancellationError`), a catch-all is reported only when the `do` awaits a `URLSession` transfer and nothing handles \
-            `URLError.cancelled`. Calls from tests and previews never make a function cancellable, and a task-group \
+            a catch-all that returns early only on `error is CancellationError`), a catch-all is reported only when the `do` awaits a `URLSession` transfer, \
+            or a project function it awaits does (followed three calls deep), and nothing handles `URLError.cancelled`; \
+            when the functions it reaches await only a call named like a transfer (`loader.data(for:)` on a protocol), or \
+            it awaits a call the index cannot follow (a closure property, another package's method) in a project whose \
+            code awaits URLSession transfers, the finding has medium confidence. A catch that tests the error's code \
+            against `NSURLErrorCancelled` (or `-999`) counts as handling cancellation, though it lets a \
+            `CancellationError` through. Calls from tests and previews never make a function cancellable, and a task-group \
             child is as cancellable as the task that runs its group. A callee reached through a protocol of \
             another package is taken as able to throw a cancellation. Opt-in: on ten public apps, a careful \
             judgement found 4 of 16 findings right (10 wrong were loads through such a protocol); see docs/precision.md.
@@ -525,10 +651,12 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
             // `if error is CancellationError { return }` handles what `catch is CancellationError` would, no more.
             if facts.bodyTestsCancellation && !facts.bodyTestsOnlyCancellationError { return }
             var message: RuleMessage
+            // When the `do` awaits no transfer itself, whether a call it awaits reaches one is the index's question.
+            var transferThroughCalls = false
             if facts.handlesCancellationError || facts.bodyTestsOnlyCancellationError {
                 // `catch is CancellationError` first: a URLSession transfer still throws `URLError.cancelled`.
                 if awaitsURLSession == nil { awaitsURLSession = CatchFacts.awaitsURLSessionCall(doStatement.body) }
-                guard awaitsURLSession == true else { return }
+                transferThroughCalls = awaitsURLSession != true
                 message = Self.urlErrorShown
             } else {
                 message = Self.cancellationShown
@@ -544,11 +672,26 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
                 ? .all([]) : .any((awaited ?? []).compactMap { $0.map(IndexCondition.mayThrowCancellation) })
             // Code nobody can cancel (a `Task { }` whose handle is dropped, an async function only such tasks
             // call) never receives a cancellation, so its catch is right to show every error.
-            context.report(clause.catchKeyword, message, when: .all([.isCancellable(facts.cancellation), delivers, shown]),
+            let reported: IndexCondition = .all([.isCancellable(facts.cancellation), delivers, shown])
+            guard transferThroughCalls else {
+                context.report(clause.catchKeyword, message, when: reported, confidence: shownByName ? .medium : .high)
+                return
+            }
+            // `URLError.cancelled` through the awaited calls: proven when a project function they reach awaits a
+            // transfer the framework table knows; likely (medium) when one awaits a call only named like one, or a
+            // call the index cannot follow stands in a project that awaits transfers. One finding either way.
+            let followed = (awaited ?? []).compactMap { $0 }
+            context.report(clause.catchKeyword, message, when: .all([reported, .reachesURLSessionTransfer(followed)]),
                            confidence: shownByName ? .medium : .high)
+            context.report(clause.catchKeyword, message,
+                           when: .all([reported, .not(.reachesURLSessionTransfer(followed)), .mayReachURLSessionTransfer(awaited ?? [])]),
+                           confidence: .medium)
             return
         }
     }
+
+    /// How the name of a call that shows an error starts: `showError`, `presentAlert`, `displayError(_:)`.
+    static let showingPrefixes = ["show", "present", "display"]
 
     /// Names a property or call can have when it shows something to the user.
     static let visibleWords = ["error", "alert", "message", "banner", "toast"]
@@ -569,7 +712,7 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
                 properties.insert(name)
             case .passedTo(let callee, _):
                 let lowered = callee.lowercased()
-                if (lowered.hasPrefix("show") || lowered.hasPrefix("present")) && Self.visibleWords.contains(where: lowered.contains) {
+                if Self.showingPrefixes.contains(where: lowered.hasPrefix) && Self.visibleWords.contains(where: lowered.contains) {
                     calls = true
                 }
             case .returnedFailure:
@@ -631,7 +774,7 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
         BodyScanner.scan(body) { node in
             guard let call = node.as(FunctionCallExprSyntax.self) else { return }
             let name = SyntaxFacts.calleeMethodName(call)
-            if (name.hasPrefix("show") || name.hasPrefix("present")) && (name.contains("Error") || name.contains("Alert")) { shows = true }
+            if Self.showingPrefixes.contains(where: name.hasPrefix) && (name.contains("Error") || name.contains("Alert")) { shows = true }
         }
         return shows
     }

@@ -102,7 +102,16 @@ package final class FunctionSummaryCollector: FactCollector {
                 }
             }
         case .awaitExpr:
-            if !frames.isEmpty, context.scope.currentClosure == nil { frames[frames.count - 1].summary.awaits = true }
+            guard !frames.isEmpty else { return }
+            if context.scope.currentClosure == nil { frames[frames.count - 1].summary.awaits = true }
+            // A transfer awaited anywhere in the function, closures included (`withCheckedThrowingContinuation`,
+            // a `map` over requests): callers that await the function may receive its `URLError.cancelled`.
+            if let awaited = node.as(AwaitExprSyntax.self), let transfer = CatchFacts.urlTransfer(awaited: awaited) {
+                switch transfer {
+                case .urlSession: frames[frames.count - 1].summary.awaitsURLSessionTransfer = true
+                case .namedLikeURLSession: frames[frames.count - 1].summary.awaitsTransferNamedLikeURLSession = true
+                }
+            }
         case .sequenceExpr:
             recordWrite(node, context: context)
         case .functionCallExpr:

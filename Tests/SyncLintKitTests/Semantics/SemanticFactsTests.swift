@@ -253,6 +253,48 @@ struct FunctionSummaryTests {
         #expect(ownOnly("nested") == true, "a nested function's `try` is its own")
     }
 
+    /// Which functions await a URLSession transfer (the framework table's receivers) or a call only named like one
+    /// (`loader.data(for:)` on a protocol), and whether a call reaches one through the functions it calls.
+    @Test func urlSessionTransfersAwaitedAndReached() {
+        let index = Probe.index("""
+            protocol DataLoader { func data(for request: URLRequest) async throws -> (Data, URLResponse) }
+            final class Client {
+                let loader: DataLoader
+                init(loader: DataLoader) { self.loader = loader }
+                func direct(_ url: URL) async throws -> Data { try await URLSession.shared.data(from: url).0 }
+                func viaHelper(_ url: URL) async throws -> Data { try await direct(url) }
+                func viaLoader(_ request: URLRequest) async throws -> Data { try await loader.data(for: request).0 }
+                func sleeps() async throws { try await Task.sleep(for: .seconds(1)) }
+                func fileData(_ url: URL) throws -> Data { try Data(contentsOf: url) }
+            }
+            """)
+        func summary(_ name: String) -> FunctionSummary? { index.summary(of: FunctionKey(typeName: "Client", name: name)) }
+        #expect(summary("direct")?.awaitsURLSessionTransfer == true)
+        #expect(summary("direct")?.awaitsTransferNamedLikeURLSession == false)
+        #expect(summary("viaHelper")?.awaitsURLSessionTransfer == false, "the helper's own body awaits no transfer")
+        #expect(summary("viaLoader")?.awaitsURLSessionTransfer == false)
+        #expect(summary("viaLoader")?.awaitsTransferNamedLikeURLSession == true)
+        #expect(summary("sleeps")?.awaitsURLSessionTransfer == false)
+        #expect(summary("sleeps")?.awaitsTransferNamedLikeURLSession == false)
+        func call(_ name: String) -> CallReference {
+            CallReference(caller: FunctionKey(typeName: "Client", name: "caller"), callee: name, receiver: nil)
+        }
+        #expect(index.holds(.reachesURLSessionTransfer([call("viaHelper")])))
+        #expect(!index.holds(.reachesURLSessionTransfer([call("viaLoader")])))
+        #expect(index.holds(.mayReachURLSessionTransfer([call("viaLoader")])))
+        #expect(!index.holds(.mayReachURLSessionTransfer([call("sleeps")])))
+        // A call the index cannot follow, in a project that awaits transfers; `Task.sleep` is known to throw only
+        // `CancellationError`.
+        #expect(index.holds(.mayReachURLSessionTransfer([call("unknownClosureProperty")])))
+        #expect(!index.holds(.mayReachURLSessionTransfer([call("sleep")])))
+        let offline = Probe.index("""
+            final class Store { func load() async throws { try await Task.sleep(for: .seconds(1)) } }
+            """)
+        #expect(!offline.holds(.mayReachURLSessionTransfer([CallReference(caller: FunctionKey(typeName: "Store", name: "x"),
+                                                                           callee: "unknownClosureProperty", receiver: nil)])),
+                "a project that awaits no transfer of its own")
+    }
+
     @Test func readsAreMembersNotLocals() {
         let index = Probe.index("""
             final class Counter {
@@ -397,6 +439,27 @@ struct CatchFactsTests {
         #expect(facts[1].isCatchAll)
         #expect(facts[1].doAwaitsThrowingCall)
         #expect(facts[1].destinations == [.property("message")])
+    }
+
+    /// `(error as NSError).code != -999` and `NSURLErrorCancelled` test for a cancelled transfer: not only for
+    /// `CancellationError`.
+    @Test func aTestOfTheCancelledTransfersCode() {
+        let (facts, _) = Self.facts("""
+            @MainActor final class Timeline {
+                var state: LoadState = .idle
+                func load() async {
+                    do { try await fetch() } catch { if (error as NSError).code != -999 { state = .error(error) } }
+                    do { try await fetch() } catch {
+                        if error is CancellationError || (error as NSError).code == NSURLErrorCancelled { return }
+                        state = .error(error)
+                    }
+                    do { try await fetch() } catch { if error is CancellationError { return }; state = .error(error) }
+                    do { try await fetch() } catch { if total - 999 > 0 { state = .error(error) } }
+                }
+            }
+            """)
+        #expect(facts.map(\.bodyTestsCancellation) == [true, true, true, false])
+        #expect(facts.map(\.bodyTestsOnlyCancellationError) == [false, false, true, false])
     }
 
     @Test func aSynchronousTryCannotThrowACancellation() {
