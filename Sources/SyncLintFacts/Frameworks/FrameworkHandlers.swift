@@ -15,6 +15,10 @@ public struct RepeatingHandler: Codable, Sendable, Hashable {
     public let closureLabel: String?
     /// Whether the handler is the API's first closure parameter, so a first trailing closure is it.
     public var isFirstClosure = true
+    /// Whether each run brings a new value to work on (the changed value, the emitted one, the text written or
+    /// submitted): an earlier run's result is then for an older value. A tap or a notification without one repeats
+    /// the same work, whose results agree whichever lands last.
+    public var carriesValue = true
     /// What makes it run again, in the words a message uses ("each tap", "each change").
     public let runsOn: String
     public let documentation: String
@@ -34,20 +38,20 @@ public enum FrameworkHandlers {
                          runsOn: "each value the publisher emits", documentation: swiftUI + "view/onreceive(_:perform:)"),
         // "Adds an action to perform when this view recognizes a tap gesture."
         RepeatingHandler(symbol: "View.onTapGesture(count:perform:)", method: "onTapGesture", closureLabel: nil,
-                         runsOn: "each tap", documentation: swiftUI + "view/ontapgesture(count:perform:)"),
+                         carriesValue: false, runsOn: "each tap", documentation: swiftUI + "view/ontapgesture(count:perform:)"),
         // "Adds an action to perform when the user submits a value to this view."
         RepeatingHandler(symbol: "View.onSubmit(of:_:)", method: "onSubmit", closureLabel: nil,
                          runsOn: "each submission", documentation: swiftUI + "view/onsubmit(of:_:)"),
         // A button's action: "The action to perform when the user triggers the button." The first trailing
         // closure is the action; `label:` is the view.
         RepeatingHandler(symbol: "Button.init(action:label:)", method: "Button", closureLabel: "action",
-                         runsOn: "each tap", documentation: swiftUI + "button/init(action:label:)"),
+                         carriesValue: false, runsOn: "each tap", documentation: swiftUI + "button/init(action:label:)"),
         // A binding's setter runs on every write through the binding (a text field's each keystroke).
         RepeatingHandler(symbol: "Binding.init(get:set:)", method: "Binding", closureLabel: "set", isFirstClosure: false,
                          runsOn: "each write through the binding", documentation: swiftUI + "binding/init(get:set:)"),
         // "Adds an entry to the notification center to receive notifications that passed to the provided block."
         RepeatingHandler(symbol: "NotificationCenter.addObserver(forName:object:queue:using:)", method: "addObserver",
-                         closureLabel: "using", runsOn: "each notification",
+                         closureLabel: "using", carriesValue: false, runsOn: "each notification",
                          documentation: foundation + "notificationcenter/addobserver(forname:object:queue:using:)"),
     ]
 

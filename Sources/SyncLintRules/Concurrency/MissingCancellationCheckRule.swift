@@ -12,9 +12,9 @@ public final class MissingCancellationCheckRule: SyntaxRule {
             the `await` to the write with no `Task.checkCancellation()` or `Task.isCancelled` test on it (a check or \
             an `await` in another branch, or in a `guard`'s `else` that leaves, is not on the way); and the same in an async method that such a task awaits directly \
             (`task = Task { await recognizer.analyze(image) }`). \
-            Also a `Task { }` whose handle nobody keeps, started by a handler that runs again on each event (a \
-            button's action, `onChange`, `onReceive`, `onTapGesture`, `onSubmit`, a binding's setter, a notification \
-            observer's block, a `didSet`/`willSet`), that writes state a view reads after an `await`, itself or in a \
+            Also a `Task { }` whose handle nobody keeps, started by a handler that runs again with a new value each \
+            time (`onChange`, `onReceive`, `onSubmit`, a binding's setter, a `didSet`/`willSet`), that writes state a \
+            view reads after an `await` (a value that differs from run to run, not a literal), itself or in a \
             project function it awaits (to three calls deep), unless a function on the way returns early while a call \
             is in flight (`guard !isLoading else { return }` before its first `await`, with `isLoading = true`).
             """,
@@ -132,19 +132,21 @@ public final class MissingCancellationCheckRule: SyntaxRule {
                 }
                 """, message: "overlapping_task_write", notes: ["the task starts here, on each set of the property"]),
             RuleExample("""
-                @MainActor @Observable final class PosterModel {
+                @MainActor @Observable final class LookupModel {
                     var detail: String?
-                    func open() async {
-                        let found = await api.lookup()
+                    func lookUp(_ query: String) async {
+                        let found = await api.lookup(query)
                         detail = found
                     }
                 }
-                struct PosterView: View {
-                    @State private var model = PosterModel()
+                struct LookupView: View {
+                    @State private var model = LookupModel()
+                    @State private var query = ""
                     var body: some View {
-                        Button("Open") {
-                            ↓Task { await model.open() }
-                        }
+                        TextField("Word", text: $query)
+                            .onSubmit {
+                                ↓Task { await model.lookUp(query) }
+                            }
                         Text(model.detail ?? "")
                     }
                 }
@@ -335,12 +337,48 @@ public final class MissingCancellationCheckRule: SyntaxRule {
                 }
                 struct PosterView: View {
                     @State private var model = PosterModel()
+                    @State private var selection = 0
+                    var body: some View {
+                        Text(model.detail ?? "")
+                            .onChange(of: selection) {
+                                Task { await model.open() }
+                            }
+                    }
+                }
+                """),
+            RuleExample("""
+                @MainActor @Observable final class PosterModel {
+                    var detail: String?
+                    func open() async {
+                        let found = await api.lookup()
+                        detail = found
+                    }
+                }
+                struct PosterView: View {
+                    @State private var model = PosterModel()
                     var body: some View {
                         Button("Open") {
                             Task { await model.open() }
                         }
                         Text(model.detail ?? "")
                     }
+                }
+                """),
+            RuleExample("""
+                @MainActor final class PagerModel: ObservableObject {
+                    @Published var detents: [Int] = [0]
+                    var isPresented = false {
+                        didSet {
+                            Task {
+                                await animate()
+                                detents = [1]
+                            }
+                        }
+                    }
+                }
+                struct PagerView: View {
+                    @StateObject var model = PagerModel()
+                    var body: some View { Text("\\(model.detents.count)") }
                 }
                 """),
             RuleExample("""
@@ -354,10 +392,10 @@ public final class MissingCancellationCheckRule: SyntaxRule {
                 struct DraftView: View {
                     @State private var store = DraftStore()
                     var body: some View {
-                        Button("Save") {
-                            Task { await store.save("draft") }
-                        }
                         Text("\\(store.drafts.count)")
+                            .onSubmit {
+                                Task { await store.save("draft") }
+                            }
                     }
                 }
                 """),
@@ -391,7 +429,7 @@ public final class MissingCancellationCheckRule: SyntaxRule {
                         didSet {
                             Task {
                                 await api.ping()
-                                lastSync = .now
+                                lastSync = Date()
                             }
                         }
                     }
@@ -409,7 +447,9 @@ public final class MissingCancellationCheckRule: SyntaxRule {
             task awaits it directly, not through another function. Resets (`isLoading = false`, `task = nil`) and \
             starting the next task are cleanup, not results, and are not reported. After a `try await` that throws `CancellationError` the write is \
             skipped by the throw, so it is not reported, although a callee that ignores cancellation returns normally. \
-            Overlapping tasks: only a task started directly in the handler's closure (or observer) is checked, not one \
+            Overlapping tasks: a button's action, a tap and a notification block repeat the same work and are not \
+            checked, although a double tap can start it twice. Only a task started directly in the handler's closure \
+            (or observer) is checked, not one \
             started by a method the handler calls; a generation or token compared after the `await`, a button disabled \
             while loading, or a handler that cannot fire twice in practice are not seen.
             """,
@@ -683,7 +723,9 @@ enum OverlappingTasks {
                 method: context.calleeMethodName(handlerCall), label: label,
                 isFirstTrailing: handlerCall.trailingClosure?.id == enclosing.id,
                 argumentLabels: handlerCall.arguments.compactMap { $0.label?.text })
-            return handler.map { ($0.runsOn, enclosing) }
+            // A repeat of the same work (a tap, a bare notification) gives results that agree whichever lands last.
+            guard let handler, handler.carriesValue else { return nil }
+            return (handler.runsOn, enclosing)
         }
         guard closures.count == 1 else { return nil }
         var current = Syntax(call)

@@ -432,10 +432,27 @@ package final class FunctionSummaryCollector: FactCollector {
     /// `x = a ?? b`, `x = a + b` (an unfolded sequence whose first operator is `=`: assignment binds loosest), which
     /// `writeTarget` leaves out; resets to a literal are not results (`resetsToLiteral`).
     package static func resultTarget(_ sequence: SequenceExprSyntax) -> ExprSyntax? {
-        if let target = SyntaxFacts.writeTarget(sequence) { return resetsToLiteral(sequence) ? nil : target }
+        if let target = SyntaxFacts.writeTarget(sequence) {
+            if resetsToLiteral(sequence) { return nil }
+            // `detents = [.large]`, `isVisible = true`: every run writes the same value, whichever lands last.
+            if let value = SyntaxFacts.assignment(sequence)?.value, isConstant(value) { return nil }
+            return target
+        }
         let elements = Array(sequence.elements)
         guard elements.count > 3, elements[1].is(AssignmentExprSyntax.self) else { return nil }
         return elements[0]
+    }
+
+    /// A literal, an enum case (`.home`), or an array of them: the same value on every run.
+    static func isConstant(_ value: ExprSyntax) -> Bool {
+        if value.is(BooleanLiteralExprSyntax.self) || value.is(IntegerLiteralExprSyntax.self)
+            || value.is(FloatLiteralExprSyntax.self) || value.is(NilLiteralExprSyntax.self) { return true }
+        if let string = value.as(StringLiteralExprSyntax.self) {
+            return !string.segments.contains { $0.is(ExpressionSegmentSyntax.self) }
+        }
+        if let member = value.as(MemberAccessExprSyntax.self) { return member.base == nil }
+        if let array = value.as(ArrayExprSyntax.self) { return array.elements.allSatisfy { isConstant($0.expression) } }
+        return false
     }
 
     /// The properties of `writes` written at a node some path of the body's graph reaches from an `await`. A write
