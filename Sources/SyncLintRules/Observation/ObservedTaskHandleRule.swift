@@ -71,7 +71,7 @@ public final class ObservedTaskHandleRule: SyntaxRule {
             Not narrowed to handles a view reads, on purpose: Observation invalidates only views that read the property, \
             so the invalidation this rule names happens only then; but then the view shows the task's state and wants \
             the update, and the fix would freeze it. Narrowed that way, the rule would find none of the findings judged \
-            so far nor the Reader case study (a private handle no view reads). It stays an opt-in reminder that a handle \
+            so far nor the Reader sample app under Examples (a private handle no view reads). It stays an opt-in reminder that a handle \
             is bookkeeping, not a proven bug.
             """,
         fixSafety: .unsafe,
