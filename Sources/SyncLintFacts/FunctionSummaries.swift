@@ -132,6 +132,14 @@ public struct FunctionSummary: Sendable, Codable {
     /// Flags it sets to `false` on every path of its control-flow graph from the entry to an exit (a return, an
     /// error that leaves it, a cancellation), directly or in a `defer`; not in closures.
     public var resetsOnEveryPath: Set<String> = []
+    /// Stored properties of `self` it writes at a point some path of its control-flow graph reaches from an
+    /// `await` (in its body, or in a closure that runs in place there, such as `withAnimation`), resets to a
+    /// literal (`isLoading = false`, `task = nil`) aside: a result it writes after suspending, which an overlapping
+    /// call of the same function may already have written. Only for async functions.
+    public var writesAfterAwait: Set<String> = []
+    /// Flags of `self` it returns early on before its first `await` (`guard !isLoading else { return }`) and sets
+    /// `true` itself: a second call while one is in flight does nothing.
+    public var reentryGuards: Set<String> = []
     public var calls: [CallFact] = []
     /// Method calls on a receiver whose type the syntax cannot tell (`viewModel.load()` where `viewModel`'s
     /// type is unknown), by method name, with whether each may be cancelled: the only trace of callers that
@@ -166,6 +174,9 @@ public struct FunctionSummary: Sendable, Codable {
         merged.awaitsTransferNamedLikeURLSession = awaitsTransferNamedLikeURLSession || other.awaitsTransferNamedLikeURLSession
         merged.resetsOnEveryPath = resetsOnEveryPath.intersection(other.resetsOnEveryPath)
         merged.calls += other.calls
+        merged.writesAfterAwait.formUnion(other.writesAfterAwait)
+        // Each overload must guard against a second call for the merged function to.
+        merged.reentryGuards = reentryGuards.intersection(other.reentryGuards)
         merged.lastParameterEscapes = lastParameterEscapes || other.lastParameterEscapes
         merged.unresolvedCalls.merge(other.unresolvedCalls) { $0 + $1 }
         return merged

@@ -66,6 +66,12 @@ public indirect enum IndexQuery: Sendable, Hashable, Codable {
     /// last member can change under the task. Variant 0: a computed property of a model or observable owner;
     /// variant 1: a stored `var` of a persistent model, `{0}` its name.
     case taskIDMember(rootType: String, members: [String])
+    /// A `Task { }` whose handle nobody keeps, started by a handler that runs again (`FrameworkHandlers`), awaits
+    /// `calls`: answered when one of them, or a function it calls (to three calls deep), writes a stored property
+    /// of its type after an `await` (`FunctionSummary.writesAfterAwait`) that views read, and none of those
+    /// functions returns early while a call is in flight (`reentryGuards`). `{0}` the function that writes, `{1}`
+    /// the property, `{2}` where the function is (file:line, relative to the project).
+    case overlappingTaskWrite(calls: [CallReference])
 }
 
 /// What the index answers to an `IndexQuery`: which of the finding's messages, the words for its blanks, the places

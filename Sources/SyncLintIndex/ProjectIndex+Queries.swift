@@ -23,6 +23,8 @@ extension ProjectIndex {
             return offMainNotification(of: registration, names: names).map { IndexAnswer([$0]) }
         case .remoteChangeNotification(let registration, let names):
             return remoteChangeNotification(of: registration, names: names).map { IndexAnswer([$0]) }
+        case .overlappingTaskWrite(let calls):
+            return overlappingTaskWrite(calls: calls)
         case .cancelledTaskCaller(let key):
             let caller = callSites(of: key).first { site in
                 // Awaited in the task's own code, not through another function: the task that is cancelled.
@@ -208,5 +210,28 @@ extension PendingFinding {
             FindingMessage(MessageTemplate.fill($0, arguments), arguments: arguments, id: messageID(variant: 0), notes: notes,
                            confidence: confidence)
         }
+    }
+}
+
+extension ProjectIndex {
+    /// See `IndexQuery.overlappingTaskWrite`: the first awaited call whose function, or a function it calls, writes
+    /// a stored property views read after an `await`, unless a function on the way guards against a second call.
+    func overlappingTaskWrite(calls: [CallReference]) -> IndexAnswer? {
+        for call in calls {
+            guard let entry = callee(of: call) else { continue }
+            let reached = reachableSummaries(from: entry).map(\.summary)
+            // One function that returns early while a call is in flight stops a second task at its door.
+            guard reached.allSatisfy({ $0.reentryGuards.isEmpty }) else { continue }
+            for summary in reached where summary.isAsync {
+                guard let typeName = summary.key.typeName else { continue }
+                let shown = summary.writesAfterAwait.sorted().first { name in
+                    property(name, of: typeName)?.isStoredVar == true && holds(.readByViews(name))
+                }
+                guard let shown else { continue }
+                return IndexAnswer([summary.key.name, shown, layout.shown(summary.location)],
+                                   notes: [FindingNote("`\(summary.key.name)` writes `\(shown)` after an `await`", at: summary.location)])
+            }
+        }
+        return nil
     }
 }

@@ -11,11 +11,18 @@ public final class MissingCancellationCheckRule: SyntaxRule {
             `await` returns (`results = await search()`), when some path of the task's control-flow graph goes from \
             the `await` to the write with no `Task.checkCancellation()` or `Task.isCancelled` test on it (a check or \
             an `await` in another branch, or in a `guard`'s `else` that leaves, is not on the way); and the same in an async method that such a task awaits directly \
-            (`task = Task { await recognizer.analyze(image) }`).
+            (`task = Task { await recognizer.analyze(image) }`). \
+            Also a `Task { }` whose handle nobody keeps, started by a handler that runs again with a new value each \
+            time (`onChange`, `onReceive`, `onSubmit`, a binding's setter, a `didSet`/`willSet`), that writes state a \
+            view reads after an `await` (a value that differs from run to run, not a literal), itself or in a \
+            project function it awaits (to three calls deep), unless a function on the way returns early while a call \
+            is in flight (`guard !isLoading else { return }` before its first `await`, with `isLoading = true`).
             """,
         whyIsThisBad: """
             Cancelling a task only sets a flag; code after a non-throwing `await` runs anyway. A cancelled, \
-            superseded load then writes its stale result over the newer one's.
+            superseded load then writes its stale result over the newer one's. A task nobody keeps cannot be \
+            cancelled at all: when its event comes again before it finishes, two tasks run and the older one's \
+            result can land last.
             """,
         seed: "000, 001",
         // Opt-in: judged on apps nobody tuned on (docs/precision.md, "Test half"), it fell far short of the bar for
@@ -107,6 +114,60 @@ public final class MissingCancellationCheckRule: SyntaxRule {
                     }
                 }
                 """),
+            RuleExample("""
+                @MainActor final class TimelineModel: ObservableObject {
+                    @Published var statuses: [String] = []
+                    @Published var filter = "home" {
+                        didSet {
+                            Task {
+                                let fresh = await api.statuses(for: filter)
+                                ↓statuses = fresh
+                            }
+                        }
+                    }
+                }
+                struct TimelineView: View {
+                    @StateObject var model = TimelineModel()
+                    var body: some View { List(model.statuses, id: \\.self) { Text($0) } }
+                }
+                """, message: "overlapping_task_write", notes: ["the task starts here, on each set of the property"]),
+            RuleExample("""
+                @MainActor @Observable final class LookupModel {
+                    var detail: String?
+                    func lookUp(_ query: String) async {
+                        let found = await api.lookup(query)
+                        detail = found
+                    }
+                }
+                struct LookupView: View {
+                    @State private var model = LookupModel()
+                    @State private var query = ""
+                    var body: some View {
+                        TextField("Word", text: $query)
+                            .onSubmit {
+                                ↓Task { await model.lookUp(query) }
+                            }
+                        Text(model.detail ?? "")
+                    }
+                }
+                """, message: "overlapping_task_call"),
+            RuleExample("""
+                @MainActor final class FeedModel: ObservableObject {
+                    @Published var posts: [String] = []
+                    func reload(_ sort: String) async {
+                        let page = try? await api.posts(sortedBy: sort)
+                        withAnimation { posts = page ?? [] }
+                    }
+                }
+                struct FeedView: View {
+                    @StateObject var model = FeedModel()
+                    @State private var sort = "hot"
+                    var body: some View {
+                        List(model.posts, id: \\.self) { Text($0) }
+                            .onChange(of: sort, perform: { newValue in ↓Task { await model.reload(newValue) } })
+                    }
+                }
+                """, message: "overlapping_task_call"),
         ],
         nonTriggeringExamples: [
             RuleExample("""
@@ -227,6 +288,157 @@ public final class MissingCancellationCheckRule: SyntaxRule {
                     }
                 }
                 """),
+            RuleExample("""
+                @MainActor final class SearchModel {
+                    var results: [Result] = []
+                    var query = ""
+                    private var searchTask: Task<Void, Never>?
+                    func search(_ text: String) {
+                        searchTask?.cancel()
+                        searchTask = Task {
+                            let found = await api.search(text)
+                            guard text == query else { return }
+                            results = found
+                        }
+                    }
+                }
+                """),
+            RuleExample("""
+                @MainActor final class Lane {
+                    var cursor = 0
+                    var generation = 0
+                    func loadMore() async {
+                        let started = generation
+                        let page = await api.page(after: cursor)
+                        if started != generation { return }
+                        cursor = page
+                    }
+                }
+                @MainActor final class Timeline {
+                    var lane = Lane()
+                    private var task: Task<Void, Never>?
+                    func more() {
+                        task?.cancel()
+                        task = Task { await lane.loadMore() }
+                    }
+                }
+                """),
+            RuleExample("""
+                @MainActor @Observable final class PosterModel {
+                    var detail: String?
+                    var isOpening = false
+                    func open() async {
+                        guard !isOpening else { return }
+                        isOpening = true
+                        defer { isOpening = false }
+                        let found = await api.lookup()
+                        detail = found
+                    }
+                }
+                struct PosterView: View {
+                    @State private var model = PosterModel()
+                    @State private var selection = 0
+                    var body: some View {
+                        Text(model.detail ?? "")
+                            .onChange(of: selection) {
+                                Task { await model.open() }
+                            }
+                    }
+                }
+                """),
+            RuleExample("""
+                @MainActor @Observable final class PosterModel {
+                    var detail: String?
+                    func open() async {
+                        let found = await api.lookup()
+                        detail = found
+                    }
+                }
+                struct PosterView: View {
+                    @State private var model = PosterModel()
+                    var body: some View {
+                        Button("Open") {
+                            Task { await model.open() }
+                        }
+                        Text(model.detail ?? "")
+                    }
+                }
+                """),
+            RuleExample("""
+                @MainActor final class PagerModel: ObservableObject {
+                    @Published var detents: [Int] = [0]
+                    var isPresented = false {
+                        didSet {
+                            Task {
+                                await animate()
+                                detents = [1]
+                            }
+                        }
+                    }
+                }
+                struct PagerView: View {
+                    @StateObject var model = PagerModel()
+                    var body: some View { Text("\\(model.detents.count)") }
+                }
+                """),
+            RuleExample("""
+                @MainActor @Observable final class DraftStore {
+                    var drafts: [String] = []
+                    func save(_ draft: String) async {
+                        drafts.append(draft)
+                        await api.upload(draft)
+                    }
+                }
+                struct DraftView: View {
+                    @State private var store = DraftStore()
+                    var body: some View {
+                        Text("\\(store.drafts.count)")
+                            .onSubmit {
+                                Task { await store.save("draft") }
+                            }
+                    }
+                }
+                """),
+            RuleExample("""
+                @MainActor final class SearchModel: ObservableObject {
+                    @Published var results: [String] = []
+                    func search(_ query: String) async {
+                        let found = await api.search(query)
+                        guard !Task.isCancelled else { return }
+                        results = found
+                    }
+                }
+                struct SearchView: View {
+                    @StateObject var model = SearchModel()
+                    @State private var query = ""
+                    @State private var searchTask: Task<Void, Never>?
+                    var body: some View {
+                        List(model.results, id: \\.self) { Text($0) }
+                            .onChange(of: query) {
+                                searchTask?.cancel()
+                                searchTask = Task { await model.search(query) }
+                            }
+                    }
+                }
+                """),
+            RuleExample("""
+                @MainActor final class SyncModel: ObservableObject {
+                    @Published var items: [String] = []
+                    var lastSync: Date?
+                    var isSyncing = false {
+                        didSet {
+                            Task {
+                                await api.ping()
+                                lastSync = Date()
+                            }
+                        }
+                    }
+                }
+                struct SyncView: View {
+                    @StateObject var model = SyncModel()
+                    var body: some View { List(model.items, id: \\.self) { Text($0) } }
+                }
+                """),
         ],
         knownLimitations: """
             Opt-in by its figure on 25 apps nobody tuned on (docs/precision.md, round of issue 21): 0 of 4 findings were right (a guard on the stored handle stopped any newer task; the write was cleanup or held either way). \
@@ -234,9 +446,14 @@ public final class MissingCancellationCheckRule: SyntaxRule {
             handle stored in a collection is not, nor one only another type cancels. A method is checked when the \
             task awaits it directly, not through another function. Resets (`isLoading = false`, `task = nil`) and \
             starting the next task are cleanup, not results, and are not reported. After a `try await` that throws `CancellationError` the write is \
-            skipped by the throw, so it is not reported, although a callee that ignores cancellation returns normally.
+            skipped by the throw, so it is not reported, although a callee that ignores cancellation returns normally. \
+            Overlapping tasks: a button's action, a tap and a notification block repeat the same work and are not \
+            checked, although a double tap can start it twice. Only a task started directly in the handler's closure \
+            (or observer) is checked, not one \
+            started by a method the handler calls; a generation or token compared after the `await`, a button disabled \
+            while loading, or a handler that cannot fire twice in practice are not seen.
             """,
-        messages: [storedTaskWrite, awaitedMethodWrite])
+        messages: [storedTaskWrite, awaitedMethodWrite, OverlappingTasks.overlappingWrite, OverlappingTasks.overlappingCall])
     static let storedTaskWrite = RuleMessage("stored_task_write", "this task is stored to be cancelled, but writes `{property}` after an `await` without checking; add `guard !Task.isCancelled else { return }` (or `try Task.checkCancellation()`) before the write")
     static let awaitedMethodWrite = RuleMessage("awaited_method_write", "`{function}` is awaited by a task that `{0}` stores ({1}) and that is cancelled, but it writes `{property}` after an `await` without checking; add `guard !Task.isCancelled else { return }` (or `try Task.checkCancellation()`) before the write")
 
@@ -279,10 +496,19 @@ public final class MissingCancellationCheckRule: SyntaxRule {
 
     private func checkStoredTask(_ node: Syntax, context: FileContext) {
         guard let closure = node.as(ClosureExprSyntax.self), let frame = context.scope.currentClosure,
-              frame.kind == .task, let call = frame.call, let type = context.scope.currentType,
-              let handle = context.storedHandleName(ofTask: call), let graph = context.controlFlowGraph(of: closure),
-              let write = Self.uncheckedWrite(in: closure.statements, graph: graph,
-                                              locals: FlowFacts.localNames(in: closure.statements), skipping: handle) else { return }
+              frame.kind == .task, let call = frame.call, let type = context.scope.currentType else { return }
+        guard let handle = context.storedHandleName(ofTask: call) else {
+            OverlappingTasks.check(closure, startedBy: call, in: type, context: context)
+            return
+        }
+        // Names of the function around the task (its parameters, its locals) are captured values, not properties.
+        var locals = FlowFacts.localNames(in: closure.statements)
+        if let function = context.scope.currentFunction {
+            locals.formUnion(function.parameters.map(\.name))
+            if let body = function.body { locals.formUnion(FlowFacts.localNames(in: body)) }
+        }
+        guard let graph = context.controlFlowGraph(of: closure),
+              let write = Self.uncheckedWrite(in: closure.statements, graph: graph, locals: locals, skipping: handle) else { return }
         let typeName = type.qualifiedName
         // A handle that is only awaited (`await loadTask?.value`) is never cancelled: the write is not stale.
         context.report(write.target, Self.storedTaskWrite, ["property": write.property],
@@ -323,7 +549,9 @@ public final class MissingCancellationCheckRule: SyntaxRule {
             guard let property = FlowFacts.selfProperty(target, locals: locals) else { return }
             if !Self.assignsAwaitedValue(sequence) {
                 guard let graph = context.controlFlowGraph(of: methods[last].function),
-                      Self.isUnchecked(sequence, after: methods[last].awaits, in: graph) else { return }
+                      Self.isUnchecked(sequence, after: methods[last].awaits, in: graph,
+                                       stops: Self.staleChecks(in: methods[last].body, graph: graph, locals: locals, handle: nil))
+                else { return }
             }
             methods[last].done = true
             report(write: target, property: property, in: methods[last].key, context: context)
@@ -357,22 +585,65 @@ public final class MissingCancellationCheckRule: SyntaxRule {
             }
         }
         guard !awaits.isEmpty else { return nil }
+        let stops = staleChecks(in: body, graph: graph, locals: locals, handle: handle)
         let write = writes.first { write in
-            assignsAwaitedValue(write.sequence) || isUnchecked(write.sequence, after: awaits, in: graph)
+            assignsAwaitedValue(write.sequence) || isUnchecked(write.sequence, after: awaits, in: graph, stops: stops)
         }
         return write.map { ($0.target, $0.property) }
     }
 
     /// Whether some path of the graph goes from one of the `await`s to the write without a cancellation check.
-    static func isUnchecked(_ write: SequenceExprSyntax, after awaits: [AwaitExprSyntax], in built: BuiltControlFlowGraph) -> Bool {
+    static func isUnchecked(_ write: SequenceExprSyntax, after awaits: [AwaitExprSyntax], in built: BuiltControlFlowGraph,
+                            stops: Set<Int> = []) -> Bool {
         let targets = Set(built.nodes(for: write))
         guard !targets.isEmpty else { return false }
         let graph = built.graph
         return awaits.contains { suspension in
             built.nodes(for: suspension).contains { start in
-                !graph.reachable(from: start, avoiding: { $0.kind == .cancellationCheck }).isDisjoint(with: targets)
+                !graph.reachable(from: start, avoiding: { $0.kind == .cancellationCheck || stops.contains($0.id) })
+                    .isDisjoint(with: targets)
             }
         }
+    }
+
+    /// The graph nodes of conditions that stop a superseded run as a cancellation check does: a `guard`, or an `if`
+    /// that returns, comparing a property of `self` with a value the run holds (a parameter, a local, a captured
+    /// generation or token: `guard generation == self.generation`, `guard query == self.query`), or naming the
+    /// task's own handle (`guard loadTask == currentTask`).
+    static func staleChecks(in body: some SyntaxProtocol, graph built: BuiltControlFlowGraph, locals: Set<String>,
+                            handle: String?) -> Set<Int> {
+        let comparisons: Set<String> = ["==", "!=", "===", "!=="]
+        var stops: Set<Int> = []
+        BodyScanner.scan(body) { node in
+            let conditions: ConditionElementListSyntax?
+            if let statement = node.as(GuardStmtSyntax.self) {
+                conditions = statement.conditions
+            } else if let statement = node.as(IfExprSyntax.self),
+                      statement.body.statements.contains(where: { $0.item.is(ReturnStmtSyntax.self) }) {
+                conditions = statement.conditions
+            } else {
+                conditions = nil
+            }
+            for condition in conditions ?? [] {
+                let tokens = condition.tokens(viewMode: .sourceAccurate)
+                guard tokens.contains(where: { comparisons.contains($0.text) }) else { continue }
+                var readsProperty = false, readsHeld = false
+                for token in tokens {
+                    guard case .identifier(let name) = token.tokenKind,
+                          let reference = token.parent?.as(DeclReferenceExprSyntax.self) else { continue }
+                    if name == handle { readsProperty = true; readsHeld = true; continue }
+                    if let member = reference.parent?.as(MemberAccessExprSyntax.self), member.declName.id == reference.id {
+                        if let base = member.base, SyntaxFacts.isSelf(base) { readsProperty = true }
+                        continue
+                    }
+                    if locals.contains(name) { readsHeld = true } else if FlowFacts.selfProperty(ExprSyntax(reference), locals: locals) != nil {
+                        readsProperty = true
+                    }
+                }
+                if readsProperty && readsHeld { stops.formUnion(built.nodes(for: condition)) }
+            }
+        }
+        return stops
     }
 
     /// `flag = false`, `handle = nil`, `count = 0`, `text = ""`: a reset, not a result; and `handle = Task { }`,
@@ -397,5 +668,117 @@ public final class MissingCancellationCheckRule: SyntaxRule {
         }
         guard let suspension = current.as(AwaitExprSyntax.self) else { return false }
         return FlowFacts.isNonThrowingAwait(suspension)
+    }
+}
+
+/// Overlapping tasks: a `Task { }` whose handle nobody keeps, started by a handler that runs again on each event
+/// (`FrameworkHandlers`: a tap, a change, a notification, a property observer), that writes state after an `await`
+/// itself or awaits a project function that does (`FunctionSummary.writesAfterAwait`). Nothing can cancel an
+/// earlier task, so when the event comes again before it finishes, the two write in whatever order they finish.
+enum OverlappingTasks {
+    static let overlappingWrite = RuleMessage("overlapping_task_write", "this `Task { }` runs on {handler} and keeps no handle, so an earlier one still running writes `{property}` after its `await` over a newer one's; store the task and cancel it before starting the next, then check `Task.isCancelled` after the `await`")
+    static let overlappingCall = RuleMessage("overlapping_task_call", "this `Task { }` runs on {handler} and keeps no handle, but awaits `{0}`, which writes `{1}` after an `await` ({2}): an earlier task still running writes over a newer one's; store the task and cancel it before starting the next, then check `Task.isCancelled` after the `await`")
+
+    static func check(_ closure: ClosureExprSyntax, startedBy call: FunctionCallExprSyntax, in type: TypeScope,
+                      context: FileContext) {
+        // The cheap tests first: the handle is thrown away, the task awaits, and it is started by a repeating handler.
+        guard discardsHandle(call), SyntaxFacts.containsAwait(closure.statements),
+              let handler = repeatingHandler(around: call, context: context) else { return }
+        let start = context.note("the task starts here, on \(handler.runsOn)", at: call.calledExpression)
+        var locals = FlowFacts.localNames(in: closure.statements)
+        if let enclosing = handler.closure {
+            locals.formUnion(FlowFacts.localNames(in: enclosing.statements))
+            locals.formUnion(NotificationHandler.parameterNames(enclosing))
+        }
+        if let body = context.scope.currentFunction?.body { locals.formUnion(FlowFacts.localNames(in: body)) }
+        if let graph = context.controlFlowGraph(of: closure), let write = writeAfterAwait(in: closure, graph: graph, locals: locals) {
+            context.report(write.target, overlappingWrite, ["property": write.property, "handler": handler.runsOn],
+                           when: .all([.hasProperty(write.property, ofType: type.qualifiedName), .readByViews(write.property)]),
+                           notes: [start])
+            return
+        }
+        let calls = awaitedCalls(in: closure, context: context)
+        guard !calls.isEmpty else { return }
+        context.report(call.calledExpression, overlappingCall, ["handler": handler.runsOn],
+                       answering: .overlappingTaskWrite(calls: calls))
+    }
+
+    /// `Task { }` as a statement of its own, or `_ = Task { }`: nobody can cancel it or wait for it.
+    static func discardsHandle(_ call: FunctionCallExprSyntax) -> Bool {
+        if call.parent?.is(CodeBlockItemSyntax.self) == true { return true }
+        guard let sequence = call.parent?.as(ExprListSyntax.self)?.parent?.as(SequenceExprSyntax.self),
+              let target = SyntaxFacts.writeTarget(sequence) else { return false }
+        return target.is(DiscardAssignmentExprSyntax.self)
+    }
+
+    /// The handler the task is started in: the closure around the task's own is a repeating handler's
+    /// (`FrameworkHandlers.repeatingHandlers`), or the task sits in a property observer (`didSet`, `willSet`).
+    static func repeatingHandler(around call: FunctionCallExprSyntax, context: FileContext)
+        -> (runsOn: String, closure: ClosureExprSyntax?)? {
+        let closures = context.scope.closures
+        if closures.count > 1, let handlerCall = closures[1].call {
+            let enclosing = closures[1].node
+            let label = enclosing.parent?.as(LabeledExprSyntax.self)?.label?.text
+            let handler = FrameworkHandlers.repeatingHandler(
+                method: context.calleeMethodName(handlerCall), label: label,
+                isFirstTrailing: handlerCall.trailingClosure?.id == enclosing.id,
+                argumentLabels: handlerCall.arguments.compactMap { $0.label?.text })
+            // A repeat of the same work (a tap, a bare notification) gives results that agree whichever lands last.
+            guard let handler, handler.carriesValue else { return nil }
+            return (handler.runsOn, enclosing)
+        }
+        guard closures.count == 1 else { return nil }
+        var current = Syntax(call)
+        while let parent = current.parent {
+            if let accessor = parent.as(AccessorDeclSyntax.self) {
+                return FrameworkHandlers.propertyObservers.contains(accessor.accessorSpecifier.text)
+                    ? (FrameworkHandlers.propertyObserversRunOn, nil) : nil
+            }
+            if parent.is(FunctionDeclSyntax.self) || parent.is(ClosureExprSyntax.self) && parent.id != closures.first?.node.id {
+                return nil
+            }
+            current = parent
+        }
+        return nil
+    }
+
+    /// The first write (in source order) of a property of `self`, a result and not a reset, that some path of the
+    /// task's graph reaches from an `await` (throwing or not: nobody cancels this task, and a call that succeeds
+    /// late writes as late). Writes in closures that run in place (`withAnimation`) count.
+    static func writeAfterAwait(in closure: ClosureExprSyntax, graph: BuiltControlFlowGraph, locals: Set<String>)
+        -> (target: ExprSyntax, property: String)? {
+        var writes: [(property: String, node: Syntax, target: ExprSyntax)] = []
+        var stack: [Syntax] = [Syntax(closure.statements)]
+        while let node = stack.popLast() {
+            if let sequence = node.as(SequenceExprSyntax.self), let target = FunctionSummaryCollector.resultTarget(sequence),
+               let property = FlowFacts.selfProperty(target, locals: locals) {
+                writes.append((property, node, target))
+            }
+            stack.append(contentsOf: node.children(viewMode: .sourceAccurate).reversed())
+        }
+        writes.sort { $0.node.position < $1.node.position }
+        let after = FunctionSummaryCollector.writesAfterAwait(writes.map { ($0.property, $0.node) }, in: closure.statements,
+                                                              graph: graph)
+        return writes.first { after.contains($0.property) }.map { ($0.target, $0.property) }
+    }
+
+    /// The project calls the task awaits in its own code (`await model.load()`, `try await refresh()`), to be
+    /// resolved by the index.
+    static func awaitedCalls(in closure: ClosureExprSyntax, context: FileContext) -> [CallReference] {
+        let caller = FunctionKey(typeName: context.scope.currentType?.qualifiedName, name: context.scope.currentFunction?.name ?? "")
+        var calls: [CallReference] = []
+        BodyScanner.scan(closure.statements) { node in
+            guard let suspension = node.as(AwaitExprSyntax.self) else { return }
+            var expression = suspension.expression
+            while let wrapped = expression.as(TryExprSyntax.self) { expression = wrapped.expression }
+            guard let awaited = expression.as(FunctionCallExprSyntax.self) else { return }
+            let method = SyntaxFacts.calleeMethodName(awaited)
+            if let member = awaited.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base, !SyntaxFacts.isSelf(base) {
+                calls.append(CallReference(caller: caller, callee: method, receiver: ValueTypes.of(base, in: context)))
+            } else {
+                calls.append(CallReference(caller: caller, callee: method, receiver: nil))
+            }
+        }
+        return calls
     }
 }

@@ -22,6 +22,22 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
         isOptIn: true,
         triggeringExamples: [
             RuleExample("""
+                @MainActor final class EpisodeStore {
+                    private var fetchTask: Task<Void, Never>?
+                    private var fetchSeriesID: Int?
+                    func maybeFetch(_ seriesID: Int) async {
+                        if let fetchTask, fetchSeriesID == seriesID {
+                            return await fetchTask.value
+                        }
+                        let task = Task { await fetch(seriesID) }
+                        ↓fetchTask = task
+                        fetchSeriesID = seriesID
+                        await task.value
+                    }
+                    func fetch(_ seriesID: Int) async {}
+                }
+                """),
+            RuleExample("""
                 @MainActor final class EpisodeLoader {
                     private var fetchTask: Task<Void, Never>?
                     func fetch(_ season: Int) {
@@ -183,8 +199,38 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
                     func run() { let task = Task { await work() }; _ = task }
                 }
                 """),
+            RuleExample("""
+                @MainActor final class StreamWatcher {
+                    private var lastTask: Task<Void, Never>?
+                    func handle(_ event: String) {
+                        let previousTask = lastTask
+                        let task = Task {
+                            await previousTask?.value
+                            await apply(event)
+                        }
+                        lastTask = task
+                    }
+                    func apply(_ event: String) async {}
+                }
+                """),
+            RuleExample("""
+                @MainActor final class EpisodeStore {
+                    private var fetchTask: Task<Void, Never>?
+                    func maybeFetch(_ seriesID: Int) async {
+                        if let fetchTask, !fetchTask.isCancelled {
+                            return await fetchTask.value
+                        }
+                        fetchTask = Task { await fetch(seriesID) }
+                    }
+                    func fetch(_ seriesID: Int) async {}
+                }
+                """),
         ],
         knownLimitations: """
+            A handle the new task awaits first through a local read before it (`let previous = handle`, then \
+            `await previous?.value` in the task) is a serial chain, not an overwrite. A nil test joined to another \
+            condition (`if let handle, seriesID == id { return await handle.value }`) settles nothing when the other \
+            test fails. \
             The handle counts as cancelled by a `cancel()` call (or a nil test) earlier in the same function, also \
             through a local bound from it (`if let task = handle { task.cancel() }`), by a method of the same type \
             called first that cancels it (followed three calls deep), or when every caller of the function \
@@ -223,7 +269,8 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
                   let name = TaskFacts.propertyName(target) else { return }
             // Through a local, what comes before the task's creation decides: its own body is not "earlier".
             let position = min(target.positionAfterSkippingLeadingTrivia, call.positionAfterSkippingLeadingTrivia)
-            if Self.handleIsSettled(name, in: body, before: position) || Self.guardedBefore(position, in: body) { return }
+            if Self.handleIsSettled(name, in: body, before: position) || Self.guardedBefore(position, in: body)
+                || Self.chainsOnPrevious(name, task: call, in: body, before: position) { return }
             let helpersCalledBefore = FlowFacts.selfMethodCalls(in: body).filter { $0.node.endPosition <= position }.map(\.name)
             context.report(target, [Self.droppedTask, Self.droppedTaskCancelledElsewhere], ["handle": name], answering: .overwrittenHandle(name, typeName: typeName, function: functionKey, helpers: helpersCalledBefore))
             return
@@ -272,17 +319,59 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
         return guarded
     }
 
+    /// `let previous = handle` read before the new task, which awaits `previous.value` (or `previous?.value`)
+    /// first: a serial chain, each task waiting for the one before it, so nothing is dropped.
+    static func chainsOnPrevious(_ name: String, task call: FunctionCallExprSyntax, in body: Syntax,
+                                 before position: AbsolutePosition) -> Bool {
+        var previous: Set<String> = []
+        for token in body.tokens(viewMode: .sourceAccurate) {
+            if token.position >= position { break }
+            guard let binding = token.parent?.as(IdentifierPatternSyntax.self)?.parent?.as(PatternBindingSyntax.self),
+                  let value = binding.initializer?.value.trimmedText, value == name || value == "self.\(name)" else { continue }
+            previous.insert(token.text)
+        }
+        guard !previous.isEmpty else { return false }
+        guard let closure = call.trailingClosure ?? call.arguments.last?.expression.as(ClosureExprSyntax.self) else { return false }
+        var chained = false
+        BodyScanner.scan(closure.statements) { node in
+            guard !chained, let member = node.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "value",
+                  let base = member.base else { return }
+            let root = base.as(OptionalChainingExprSyntax.self)?.expression ?? base
+            if let reference = root.as(DeclReferenceExprSyntax.self), previous.contains(reference.baseName.text) { chained = true }
+        }
+        return chained
+    }
+
     /// `name?.cancel()` / `name.cancel()` / `name == nil` / `name != nil` before the position, also through a
     /// local bound from the handle (`if let task = self.name { task.cancel() }`, `if let name { name.cancel() }`).
     static func handleIsSettled(_ name: String, in body: Syntax, before position: AbsolutePosition) -> Bool {
         var aliases: Set<String> = [name]
         var previous: [String] = []
+        var unsettling: [Range<AbsolutePosition>] = []
         for token in body.tokens(viewMode: .sourceAccurate) {
             if token.position >= position { break }
-            if let binding = token.parent?.as(IdentifierPatternSyntax.self)?.parent?.as(OptionalBindingConditionSyntax.self),
-               binding.initializer.map({ ["\(name)", "self.\(name)"].contains($0.value.trimmedText) }) ?? false {
-                aliases.insert(token.text)
+            if let binding = token.parent?.as(IdentifierPatternSyntax.self)?.parent?.as(OptionalBindingConditionSyntax.self) {
+                let bindsHandle = binding.initializer.map { ["\(name)", "self.\(name)"].contains($0.value.trimmedText) }
+                    ?? (token.text == name)
+                if bindsHandle {
+                    aliases.insert(token.text)
+                    if let statement = binding.parent?.parent?.parent?.as(IfExprSyntax.self) {
+                        let alias = token.text
+                        // `if let handle, otherID == id { await handle.value }`: when the other test fails, the running
+                        // task is still there, and what the body does to it settles nothing after the `if`.
+                        let unrelated = statement.conditions.contains { condition in
+                            !condition.tokens(viewMode: .sourceAccurate).contains { $0.text == alias }
+                        }
+                        if unrelated {
+                            unsettling.append(statement.body.position..<statement.body.endPosition)
+                        } else if statement.body.statements.contains(where: { $0.item.is(ReturnStmtSyntax.self) }) {
+                            // `if let handle { return }`: a nil test that leaves while a task is there.
+                            return true
+                        }
+                    }
+                }
             }
+            if unsettling.contains(where: { $0.contains(token.position) }) { continue }
             previous.append(token.text)
             if previous.count > 5 { previous.removeFirst() }
             let text = previous.joined()

@@ -67,7 +67,12 @@ public final class ObservedTaskHandleRule: SyntaxRule {
             (`@ObservationIgnored` in front of the declaration) is skipped for a declaration that binds several \
             properties. It is unsafe: a view that shows whether the task runs (reading the handle, or a computed \
             property over it) stops updating once Observation ignores the handle. \
-            Opt-in: 0 of 3 findings right on eight public apps: every handle was private and no view read it, so Observation invalidated nothing; see docs/precision.md.
+            Opt-in: 0 of 3 findings right on eight public apps: every handle was private and no view read it, so Observation invalidated nothing; see docs/precision.md. \
+            Not narrowed to handles a view reads, on purpose: Observation invalidates only views that read the property, \
+            so the invalidation this rule names happens only then; but then the view shows the task's state and wants \
+            the update, and the fix would freeze it. Narrowed that way, the rule would find none of the findings judged \
+            so far nor the Reader sample app under Examples (a private handle no view reads). It stays an opt-in reminder that a handle \
+            is bookkeeping, not a proven bug.
             """,
         fixSafety: .unsafe,
         messages: [observedHandle])

@@ -20,6 +20,12 @@ package final class FunctionSummaryCollector: FactCollector {
         let start: AbsolutePosition
         /// For a function with an untyped `throws`, what its own body throws so far (`throwsOnlyOwnErrors`).
         var thrown: ThrownErrors?
+        /// An async function's writes of `self`'s properties that are results, not resets, with the assignment:
+        /// asked of the body's graph on exit (`writesAfterAwait`).
+        var resultWrites: [(property: String, node: Syntax)] = []
+        /// Where the body first awaits (not in a closure): a write before it in the text cannot follow an `await`
+        /// unless a loop brings it round, so the graph is asked only when some result write comes later.
+        var firstAwait: AbsolutePosition?
     }
 
     /// What a throwing function's body (not its closures) lets escape: a `try` or `for try` no catch-all
@@ -91,7 +97,10 @@ package final class FunctionSummaryCollector: FactCollector {
             for token in loop.pattern.tokens(viewMode: .sourceAccurate) {
                 if case .identifier(let name) = token.tokenKind { frames[frames.count - 1].locals.insert(name) }
             }
-            if loop.awaitKeyword != nil, context.scope.currentClosure == nil { frames[frames.count - 1].summary.awaits = true }
+            if loop.awaitKeyword != nil, context.scope.currentClosure == nil {
+                frames[frames.count - 1].summary.awaits = true
+                if frames[frames.count - 1].firstAwait == nil { frames[frames.count - 1].firstAwait = node.position }
+            }
         case .ifExpr, .guardStmt:
             guard !frames.isEmpty else { return }
             let conditions = node.as(IfExprSyntax.self)?.conditions ?? node.as(GuardStmtSyntax.self)?.conditions
@@ -103,7 +112,10 @@ package final class FunctionSummaryCollector: FactCollector {
             }
         case .awaitExpr:
             guard !frames.isEmpty else { return }
-            if context.scope.currentClosure == nil { frames[frames.count - 1].summary.awaits = true }
+            if context.scope.currentClosure == nil {
+                frames[frames.count - 1].summary.awaits = true
+                if frames[frames.count - 1].firstAwait == nil { frames[frames.count - 1].firstAwait = node.position }
+            }
             // A transfer awaited anywhere in the function, closures included (`withCheckedThrowingContinuation`,
             // a `map` over requests): callers that await the function may receive its `URLError.cancelled`.
             if let awaited = node.as(AwaitExprSyntax.self), let transfer = CatchFacts.urlTransfer(awaited: awaited) {
@@ -161,13 +173,29 @@ package final class FunctionSummaryCollector: FactCollector {
             last.summary.resetsOnEveryPath = Self.resetsOnEveryPath(body, graph: graph, locals: last.locals)
         }
         if let thrown = last.thrown { last.summary.throwsOnlyOwnErrors = thrown.onlyOwn && thrown.throwsSomething }
+        // Which results are written after an `await` is asked of the graph only for async functions that await and
+        // write some result at all.
+        if last.summary.isAsync, let firstAwait = last.firstAwait,
+           last.resultWrites.contains(where: { $0.node.endPosition > firstAwait }),
+           let body = node.as(FunctionDeclSyntax.self)?.body, let graph = context.controlFlowGraph(of: node) {
+            last.summary.writesAfterAwait = Self.writesAfterAwait(last.resultWrites, in: body, graph: graph)
+        }
+        // Only a function that sets some flag `true` can guard itself with it; its first statements are read, no graph.
+        if last.summary.isAsync, last.summary.writes.contains(where: { $0.boolValue == true }),
+           let body = node.as(FunctionDeclSyntax.self)?.body {
+            last.summary.reentryGuards = Self.reentryGuards(body, locals: last.locals, writes: last.summary.writes)
+        }
         if frames.isEmpty { context.localNames.close() }
         context.facts.functionSummaries.append(last.summary)
     }
 
     private func recordWrite(_ node: Syntax, context: FileContext) {
-        guard !frames.isEmpty, let sequence = node.as(SequenceExprSyntax.self),
-              let target = SyntaxFacts.writeTarget(sequence),
+        guard !frames.isEmpty, let sequence = node.as(SequenceExprSyntax.self) else { return }
+        if frames[frames.count - 1].summary.isAsync, let target = Self.resultTarget(sequence),
+           let property = FlowFacts.selfProperty(target, locals: frames[frames.count - 1].locals) {
+            frames[frames.count - 1].resultWrites.append((property, node))
+        }
+        guard let target = SyntaxFacts.writeTarget(sequence),
               let property = FlowFacts.selfProperty(target, locals: frames[frames.count - 1].locals) else { return }
         let value = SyntaxFacts.assignment(sequence).flatMap { SyntaxFacts.boolLiteral($0.value) }
         frames[frames.count - 1].summary.writes.append(StateWrite(
@@ -395,6 +423,118 @@ package final class FunctionSummaryCollector: FactCollector {
             }
         }
         return result
+    }
+
+    /// `flag = false`, `handle = nil`, `count = 0`, `text = ""`: a reset, not a result; and `handle = Task { }`,
+    /// which starts the next task rather than writing this one's result.
+    package static func resetsToLiteral(_ sequence: SequenceExprSyntax) -> Bool {
+        guard let value = SyntaxFacts.assignment(sequence)?.value else { return false }
+        if let call = value.as(FunctionCallExprSyntax.self) {
+            let callee = SyntaxFacts.calleeName(call)
+            return callee == "Task" || callee == "Task.detached"
+        }
+        return SyntaxFacts.boolLiteral(value) == false || value.is(NilLiteralExprSyntax.self)
+            || value.trimmedText == "0" || value.trimmedText == "\"\""
+    }
+
+    /// The target of a write that stores a result: `x = v` and `x += v` (`SyntaxFacts.writeTarget`), and also
+    /// `x = a ?? b`, `x = a + b` (an unfolded sequence whose first operator is `=`: assignment binds loosest), which
+    /// `writeTarget` leaves out; resets to a literal are not results (`resetsToLiteral`).
+    package static func resultTarget(_ sequence: SequenceExprSyntax) -> ExprSyntax? {
+        if let target = SyntaxFacts.writeTarget(sequence) {
+            if resetsToLiteral(sequence) { return nil }
+            // `detents = [.large]`, `isVisible = true`: every run writes the same value, whichever lands last.
+            if let value = SyntaxFacts.assignment(sequence)?.value, isConstant(value) { return nil }
+            return target
+        }
+        let elements = Array(sequence.elements)
+        guard elements.count > 3, elements[1].is(AssignmentExprSyntax.self) else { return nil }
+        return elements[0]
+    }
+
+    /// A literal, an enum case (`.home`), or an array of them: the same value on every run.
+    static func isConstant(_ value: ExprSyntax) -> Bool {
+        if value.is(BooleanLiteralExprSyntax.self) || value.is(IntegerLiteralExprSyntax.self)
+            || value.is(FloatLiteralExprSyntax.self) || value.is(NilLiteralExprSyntax.self) { return true }
+        if let string = value.as(StringLiteralExprSyntax.self) {
+            return !string.segments.contains { $0.is(ExpressionSegmentSyntax.self) }
+        }
+        if let member = value.as(MemberAccessExprSyntax.self) { return member.base == nil }
+        if let array = value.as(ArrayExprSyntax.self) { return array.elements.allSatisfy { isConstant($0.expression) } }
+        return false
+    }
+
+    /// The properties of `writes` written at a node some path of the body's graph reaches from an `await`. A write
+    /// in a closure counts where the closure stands when the closure runs in place (`withAnimation { }`,
+    /// `FrameworkHandlers.inPlaceClosureCallees`); a write in any other closure runs at another time.
+    package static func writesAfterAwait(_ writes: [(property: String, node: Syntax)], in body: some SyntaxProtocol,
+                                 graph built: BuiltControlFlowGraph) -> Set<String> {
+        let graph = built.graph
+        var afterAwait: Set<Int> = []
+        for node in graph.nodes where node.kind == .await {
+            afterAwait.formUnion(graph.reachable(from: node.id).subtracting([node.id]))
+        }
+        guard !afterAwait.isEmpty else { return [] }
+        var result: Set<String> = []
+        for write in writes where !result.contains(write.property) {
+            guard let anchor = inPlaceAnchor(of: write.node, in: body) else { continue }
+            // A write the graph does not name (`x = a ?? b`) stands where its statement does.
+            var nodes = built.nodes(for: anchor)
+            var current = anchor
+            while nodes.isEmpty, let parent = current.parent, parent.id != body.id {
+                nodes = built.nodes(for: parent)
+                current = parent
+            }
+            if !afterAwait.isDisjoint(with: nodes) { result.insert(write.property) }
+        }
+        return result
+    }
+
+    /// The node that stands for `node` in its body's graph: itself outside closures; the closure, when it is one
+    /// closure deep and that closure runs in place; nil otherwise.
+    private static func inPlaceAnchor(of node: Syntax, in body: some SyntaxProtocol) -> Syntax? {
+        var closure: ClosureExprSyntax?
+        var current = node
+        while let parent = current.parent, parent.id != body.id {
+            if let found = parent.as(ClosureExprSyntax.self) {
+                guard closure == nil else { return nil }
+                closure = found
+            }
+            current = parent
+        }
+        guard let closure else { return node }
+        let call = closure.parent?.as(FunctionCallExprSyntax.self)
+            ?? closure.parent?.as(LabeledExprSyntax.self)?.parent?.parent?.as(FunctionCallExprSyntax.self)
+        guard let call, FrameworkHandlers.inPlaceClosureCallees.contains(SyntaxFacts.calleeName(call)) else { return nil }
+        return Syntax(closure)
+    }
+
+    /// Flags of `self` the body returns early on before its first `await` (`guard !isLoading else { return }`,
+    /// `if isLoading { return }`) and also sets to `true`.
+    static func reentryGuards(_ body: CodeBlockSyntax, locals: Set<String>, writes: [StateWrite]) -> Set<String> {
+        let setTrue = Set(writes.filter { $0.boolValue == true }.map(\.property))
+        guard !setTrue.isEmpty else { return [] }
+        var result: Set<String> = []
+        for item in body.statements {
+            if let guardStatement = item.item.as(GuardStmtSyntax.self) {
+                for condition in guardStatement.conditions {
+                    guard let negation = condition.condition.as(PrefixOperatorExprSyntax.self),
+                          negation.operator.text == "!",
+                          let flag = FlowFacts.selfProperty(negation.expression, locals: locals) else { continue }
+                    result.insert(flag)
+                }
+            } else if let ifStatement = item.item.as(ExpressionStmtSyntax.self)?.expression.as(IfExprSyntax.self)
+                        ?? item.item.as(IfExprSyntax.self),
+                      ifStatement.body.statements.last?.item.is(ReturnStmtSyntax.self) == true {
+                for condition in ifStatement.conditions {
+                    guard let expression = condition.condition.as(ExprSyntax.self),
+                          let flag = FlowFacts.selfProperty(expression, locals: locals) else { continue }
+                    result.insert(flag)
+                }
+            }
+            if SyntaxFacts.containsAwait(item) { break }
+        }
+        return result.intersection(setTrue)
     }
 
     /// The left side of `x = v` or `x += v`.

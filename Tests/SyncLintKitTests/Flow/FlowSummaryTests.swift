@@ -42,6 +42,47 @@ struct FlowSummaryTests {
         #expect(resets("afterAGuard") == [])
     }
 
+    @Test func writesAfterAnAwaitFollowTheGraphAndInPlaceClosures() {
+        let index = Probe.index("""
+            @MainActor final class FeedModel {
+                var posts: [String] = []
+                var status = ""
+                var isLoading = false
+                func load() async {
+                    status = "loading"
+                    let page = await api.posts()
+                    posts = page
+                    isLoading = false
+                }
+                func animated() async {
+                    let page = try? await api.posts()
+                    withAnimation { posts = page ?? [] }
+                }
+                func later() async {
+                    await api.ping()
+                    DispatchQueue.main.async { self.status = "done" }
+                }
+                func branch(_ cached: [String]?) async {
+                    if let cached { posts = cached } else { await api.ping() }
+                }
+                func guarded() async {
+                    guard !isLoading else { return }
+                    isLoading = true
+                    defer { isLoading = false }
+                    posts = await api.posts()
+                }
+            }
+            """)
+        func summary(_ name: String) -> FunctionSummary? { index.summary(of: FunctionKey(typeName: "FeedModel", name: name)) }
+        #expect(summary("load")?.writesAfterAwait == ["posts"], "a write before the await and a reset after it are not results written late")
+        #expect(summary("animated")?.writesAfterAwait == ["posts"], "withAnimation runs its closure in place")
+        #expect(summary("later")?.writesAfterAwait == [], "a closure that runs later is not this function's write")
+        #expect(summary("branch")?.writesAfterAwait == [], "the await is in the other branch")
+        #expect(summary("guarded")?.writesAfterAwait == ["posts"])
+        #expect(summary("guarded")?.reentryGuards == ["isLoading"])
+        #expect(summary("load")?.reentryGuards == [])
+    }
+
     @Test func graphsAreBuiltOnlyWhenAskedAndOncePerBody() throws {
         var walked: FileContext?
         _ = Probe.index("""

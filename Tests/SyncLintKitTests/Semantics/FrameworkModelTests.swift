@@ -529,3 +529,76 @@ struct FrameworkContinuationTests {
         for api in all { #expect(api.documentation.hasPrefix("https://developer.apple.com/documentation/swift/"), "\(api.symbol)") }
     }
 }
+
+/// The repeating handlers' table (`FrameworkHandlers`): every entry cites its documentation, and a `Task { }` nobody
+/// keeps, started in each handler's closure and awaiting a load that writes shown state, is an overlapping task.
+struct FrameworkHandlerTests {
+    static func messageIDs(inView handler: String) -> [String] {
+        let code = """
+            @MainActor @Observable final class Model {
+                var items: [Int] = []
+                func load() async {
+                    let found = await api.fetch()
+                    items = found
+                }
+            }
+            struct ModelView: View {
+                @State private var model = Model()
+                @State private var query = ""
+                var body: some View {
+                    Text("\\(model.items.count)")
+                    \(handler)
+                }
+            }
+            """
+        var configuration = Configuration()
+        configuration.onlyRules = ["missing_cancellation_check"]
+        return Linter.lint(sources: [SourceInput(path: "/v/ModelView.swift", text: code)], resources: [], configuration: configuration)
+            .findings.map(\.messageID)
+    }
+
+    static let handlers: [String: String] = [
+        "onChange": ".onChange(of: query) { Task { await model.load() } }",
+        "onReceive": ".onReceive(timer) { _ in Task { await model.load() } }",
+        "onTapGesture": ".onTapGesture { Task { await model.load() } }",
+        "onSubmit": ".onSubmit { Task { await model.load() } }",
+        "Button": "Button(\"Load\") { Task { await model.load() } }",
+        "Binding": "TextField(\"Query\", text: Binding(get: { query }, set: { query = $0; Task { await model.load() } }))",
+        "addObserver": """
+            .onAppear {
+                NotificationCenter.default.addObserver(forName: .refresh, object: nil, queue: .main) { _ in
+                    Task { await model.load() }
+                }
+            }
+            """,
+    ]
+
+    @Test func everyEntryCitesItsDocumentation() {
+        for entry in FrameworkHandlers.repeatingHandlers {
+            #expect(entry.documentation.hasPrefix("https://developer.apple.com/documentation/"), "\(entry.symbol)")
+        }
+        #expect(Set(FrameworkHandlers.repeatingHandlers.map(\.method)).count == FrameworkHandlers.repeatingHandlers.count)
+    }
+
+    @Test(arguments: FrameworkHandlers.repeatingHandlers.map(\.method))
+    func aTaskStartedInTheHandlerOverlapsTheLastOne(method: String) throws {
+        let handler = try #require(Self.handlers[method], "no case for \(method)")
+        let entry = try #require(FrameworkHandlers.repeatingHandlers.first { $0.method == method })
+        // A handler without a new value each run repeats the same work: not reported.
+        #expect(Self.messageIDs(inView: handler) == (entry.carriesValue ? ["overlapping_task_call"] : []), "\(method)")
+    }
+
+    /// The same task in a closure that runs once per appearance, in a button's label, or in a binding's getter is not
+    /// started by a repeating handler.
+    @Test func otherClosuresAreNotHandlers() {
+        #expect(Self.messageIDs(inView: ".onAppear { Task { await model.load() } }").isEmpty)
+        // Not code a compiler takes (a label builds a view), only where the closure stands.
+        #expect(Self.messageIDs(inView: "Button(action: { print(query) }) { Task { await model.load() }; Text(\"x\") }").isEmpty)
+        #expect(Self.messageIDs(inView: "TextField(\"Query\", text: Binding(get: { Task { await model.load() }; return query }, set: { query = $0 }))").isEmpty)
+    }
+
+    @Test func propertyObserversRunOnEverySet() {
+        #expect(FrameworkHandlers.propertyObservers == ["didSet", "willSet"])
+        #expect(FrameworkHandlers.repeatingHandlers.filter { !$0.carriesValue }.map(\.method).sorted() == ["Button", "addObserver", "onTapGesture"])
+    }
+}
