@@ -413,7 +413,8 @@ public final class TaskSelfCaptureRule: SyntaxRule {
             uses = SelfUses(explicitSelf: true)
         } else {
             uses = SelfUses(closure, enclosingFunction: nil)
-            guard SyntaxFacts.containsAwait(closure.statements), uses.explicitSelf || !uses.bareNames.isEmpty else { return false }
+            // A looping task keeps its own message (neither is ever released), below.
+            guard !uses.loops, SyntaxFacts.containsAwait(closure.statements), uses.explicitSelf || !uses.bareNames.isEmpty else { return false }
         }
         report(Syntax(call.calledExpression), Self.holdsSelfAcrossAwait, ["handle": handle], uses: uses, type: type, context: context)
         return true
