@@ -100,12 +100,12 @@ extension ProjectIndex {
             if let kept = evidence.keptBy {
                 // Where the input changes while the view stays: proven when the construction itself is in the column.
                 notes = [FindingNote("`\(value)` changes here while the view keeps its identity: it is shown in a `NavigationSplitView` column, which keeps its view while the selection changes", at: kept.construction.location)]
-                confidence = kept.direct ? nil : .medium
+                confidence = kept.direct || isOrHoldsPersistentModel(typeName) ? nil : .medium
             } else if isOrHoldsPersistentModel(typeName) {
-                // No place seen where the view keeps its identity while the value changes: only that the value is a
-                // model sync can change, which `id:` on its identity would not restart for anyway. A guess: medium.
+                // No place seen where the view keeps its identity while the value changes, and none that builds it
+                // only per value: a model, which sync can change under the task.
                 notes = []
-                confidence = .medium
+                confidence = nil
             } else {
                 return nil
             }

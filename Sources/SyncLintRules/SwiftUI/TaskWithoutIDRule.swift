@@ -9,11 +9,10 @@ public final class TaskWithoutIDRule: SyntaxRule {
             Finds a `.task { }` modifier without `id:` in a SwiftUI view whose closure awaits work on a value \
             passed into the view (a plain stored `let`/`var` without an initial value, or a property wrapped \
             in `@Bindable`, `@ObservedObject` or `@Binding`) when that value is a persistent model (SwiftData \
-            `@Model`, Core Data `NSManagedObject`) or holds one (medium confidence: no place is seen where the value \
-            changes under the view); or, for any value, when the view is shown in a `NavigationSplitView` column \
+            `@Model`, Core Data `NSManagedObject`) or holds one; or, for any value, when the view is shown in a `NavigationSplitView` column \
             (built in its detail column, or pushed by a `NavigationLink` or `navigationDestination` from its \
             sidebar), which keeps the view (and its task) while the selection changes: that place is given as a \
-            note, with high confidence when the construction is in the column itself.
+            note, with high confidence when the construction is in the column itself (or the value is a model).
             """,
         whyIsThisBad: """
             A `.task` without `id:` runs once per view identity. When the parent passes a different value \
@@ -48,7 +47,7 @@ public final class TaskWithoutIDRule: SyntaxRule {
                             }
                     }
                 }
-                """, confidence: .medium),
+                """),
             RuleExample("""
                 final class Item: NSManagedObject { @NSManaged var name: String? }
                 struct ItemView: View {
@@ -65,7 +64,7 @@ public final class TaskWithoutIDRule: SyntaxRule {
                         Text(item.title).task(id: item.objectID) { await load(self.item) }
                     }
                 }
-                """, confidence: .medium),
+                """),
             RuleExample("""
                 struct Route: Hashable { var id: String; var name: String }
                 struct RoutesView: View {
@@ -136,7 +135,7 @@ public final class TaskWithoutIDRule: SyntaxRule {
                         Text(task.title).task(id: task.persistentModelID) { hasAlert = await alerts.contains(task.uid) }
                     }
                 }
-                """, confidence: .medium),
+                """),
             RuleExample("""
                 @Model final class TodoTask { var uid: String = ""; var title: String = "" }
                 struct TaskList: View {
@@ -245,7 +244,7 @@ public final class TaskWithoutIDRule: SyntaxRule {
                         Text(note.text).task(id: note.persistentModelID) { await index(note) }
                     }
                 }
-                """, confidence: .medium),
+                """),
             // `item.objectID` does not compile on an optional property: no code, no fix.
             RuleExample("""
                 final class Item: NSManagedObject { @NSManaged var name: String? }
@@ -255,7 +254,7 @@ public final class TaskWithoutIDRule: SyntaxRule {
                         Text("Item")↓.task { await load(item) }
                     }
                 }
-                """, confidence: .medium),
+                """),
         ],
         nonTriggeringExamples: [
             // Re-identified through the container it is built in: a new identity, and a new task, per task.
@@ -430,16 +429,16 @@ public final class TaskWithoutIDRule: SyntaxRule {
             or a `NavigationLink` outside a split view's sidebar, `sheet(item:)`, or re-identified with `.id(…)`, \
             on the view or on a container it is built in), or only inside views built so, is not reported: each \
             value gets its own task. A destination pushed from a split view's sidebar is reported: the detail \
-            column keeps it while the selection changes. A view built inside a view that is shown in a split \
-            view's column is reported with medium confidence (its argument may not follow the selection). \
+            column keeps it while the selection changes. A plain value in a view built inside a view that is shown \
+            in a split view's column is reported with medium confidence (its argument may not follow the selection). \
             Only properties declared in the view's own declaration count; a `.task` in an extension of the \
             view is not checked. To stay precise on real apps (tried on IceCubes: one-time `@State` setup and \
             one-shot loads of plain values made most of the noise) the rule stays quiet when the closure never \
             awaits, and when the value is not a persistent model and holds none the index knows: a detail view \
             that loads a plain `Identifiable` struct without `id:` is reported only when the index sees it built in a \
             split view's column; a view reused with a new argument elsewhere is not seen. A model \
-            passed to a view the index sees built nowhere that keeps its identity is reported with medium confidence \
-            only: a row recreated for every model (built in a helper the index does not follow) restarts its task. \
+            passed to a view that is recreated for every new model in a way the index does not follow (a row built \
+            in a helper function) is reported although its task does restart; suppress it there. \
             The message names an identity, and the fix (unsafe: the task will restart whenever the identity \
             changes) adds `id:` with it, only when the index shows one that compiles: an `id` (or `uuid`) that is \
             neither optional nor `Bool` and is `Equatable` (a known type, a project type that conforms, or any \
