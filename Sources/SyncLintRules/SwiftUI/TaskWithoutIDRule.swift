@@ -195,6 +195,28 @@ public final class TaskWithoutIDRule: SyntaxRule {
                             ↓.task { stops = await loadStops(for: route.id) }
                     }
                 }
+                """, fixed: """
+                struct Route: Hashable { var id: String; var name: String }
+                struct Shell: View {
+                    var body: some View {
+                        NavigationSplitView { RouteSidebar() } detail: { Text("Pick a route") }
+                    }
+                }
+                struct RouteSidebar: View {
+                    let routes: [Route] = []
+                    var body: some View {
+                        List(routes, id: \\.self) { route in NavigationLink(route.name, value: route) }
+                            .navigationDestination(for: Route.self) { route in RouteDetail(route: route) }
+                    }
+                }
+                struct RouteDetail: View {
+                    let route: Route
+                    @State private var stops: [String] = []
+                    var body: some View {
+                        List(stops, id: \\.self) { Text($0) }
+                            .task(id: route.id) { stops = await loadStops(for: route.id) }
+                    }
+                }
                 """, confidence: .high),
             // No `id`, an `id` that is `Bool` (a flag flips), an `id` that is optional: the index shows no identity
             // that compiles, so the message names no code and there is no fix.
