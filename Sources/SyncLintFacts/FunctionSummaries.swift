@@ -115,6 +115,9 @@ public struct FunctionSummary: Sendable, Codable {
     public var cancelledHandles: Set<String> = []
     /// Properties of `self` it assigns a new `Task { }` to (`loadTask = Task { ... }`; not `tasks[id] = Task`).
     public var startedHandles: Set<String> = []
+    /// Where its own body (not a closure in it) starts a `Task { }` whose handle nobody keeps (a statement of its
+    /// own, or `_ = Task { }`): work that outlives the call and that no one can cancel.
+    public var discardedTasks: [SourceLocation] = []
     /// Whether every error it throws is the app's own: `throws(DomainError)`, or an untyped `throws` whose
     /// body catches every `try` with a catch-all and throws only values it builds (`throw AppError(error)`,
     /// `throw .network(error)`), never one it received (`throw error`). A cancellation that reaches such a
@@ -166,6 +169,7 @@ public struct FunctionSummary: Sendable, Codable {
         merged.saves += other.saves
         merged.cancelledHandles.formUnion(other.cancelledHandles)
         merged.startedHandles.formUnion(other.startedHandles)
+        merged.discardedTasks += other.discardedTasks
         merged.rollsBack = rollsBack || other.rollsBack
         // Overloads merged err toward "it may": each must throw only the app's errors, each must reset.
         merged.throwsOnlyOwnErrors = throwsOnlyOwnErrors && other.throwsOnlyOwnErrors
@@ -241,8 +245,17 @@ public struct ViewConstruction: Sendable, Codable {
         /// a selection, a view reused with a new argument): `.task` without `id:` keeps the first value's work.
         case stable
         /// Built in a `NavigationSplitView`'s `detail:` (or `content:`) column from the selection: the column
-        /// keeps the view's identity while the selection, and so the argument, changes.
+        /// keeps the view's identity while the selection, and so the argument, changes. Also a destination pushed
+        /// (`navigationDestination(for:)`, `NavigationLink`) from a split view's sidebar in the same body: it is
+        /// shown in the detail column, which keeps it while the sidebar's selection changes.
         case splitViewColumn
+        /// Built in a `NavigationSplitView`'s sidebar (its first column): a destination this view pushes is shown
+        /// in the detail column, which keeps it while the selection changes.
+        case splitViewSidebar
+        /// A destination pushed by `navigationDestination(for:)`/`(item:)` or a `NavigationLink` outside a split
+        /// view's sidebar in the same body: a view of its own per value, unless the view that pushes it is itself
+        /// in a split view's sidebar (`ProjectIndex.identityEvidence(ofView:)` follows that).
+        case pushedDestination
     }
 
     public let typeName: String
@@ -250,12 +263,21 @@ public struct ViewConstruction: Sendable, Codable {
     public let scope: String?
     public let identity: Identity
     public let location: SourceLocation
+    /// Labels of the arguments given a value that cannot change while the view lives: a literal (`"Done"`, `3`),
+    /// a static member (`.red`, `Color.accent`), a type built from literals (`URL(string: "https://…")!`).
+    public var constantArguments: Set<String> = []
+    /// Labels of the arguments given an object built right there (`Row(model: RowModel(item))`, `.init(...)`): a new
+    /// one each time the enclosing body runs.
+    public var builtArguments: Set<String> = []
 
     /// Memberwise, for the layers above (a synthesized one is internal to this module).
-    package init(typeName: String, scope: String?, identity: Identity, location: SourceLocation) {
+    package init(typeName: String, scope: String?, identity: Identity, location: SourceLocation, constantArguments: Set<String> = [],
+                 builtArguments: Set<String> = []) {
         self.typeName = typeName
         self.scope = scope
         self.identity = identity
         self.location = location
+        self.constantArguments = constantArguments
+        self.builtArguments = builtArguments
     }
 }

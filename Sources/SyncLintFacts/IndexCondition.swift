@@ -54,7 +54,7 @@ public indirect enum IndexCondition: Sendable, Hashable, Codable {
     case someStoredVar([String], ofType: String)
     /// A closure's uses of `self` in a type are of a class or actor instance that can be released: the type (for an
     /// extension, the type it extends) is a class or an actor, not an app-lifetime singleton (`static let shared =
-    /// Type()` and no `deinit`), and the closure says `self` explicitly or uses one of `bareNames` that is a member.
+    /// Type()` and no `deinit`) nor held by the `@main` app in a stored property it builds, and the closure says `self` explicitly or uses one of `bareNames` that is a member.
     case capturedSelfIsReleasable(typeName: String, isExtension: Bool, explicitSelf: Bool, bareNames: Set<String>)
     case all([IndexCondition])
     case any([IndexCondition])

@@ -62,6 +62,20 @@ public indirect enum IndexQuery: Sendable, Hashable, Codable {
     /// names a method the index does not know (it may write anything); variant 1: `{0}` the state, comma
     /// separated, `{1}` the same in backticks for the message.
     case viewStateWrittenBy(methods: [String], viewType: String?, conditionNames: Set<String>)
+    /// The view's own methods an `.onAppear` closure calls (`methods`, on `viewType`): answered when one of them, or
+    /// a function it calls directly, starts a `Task { }` whose handle nobody keeps
+    /// (`FunctionSummary.discardedTasks`): `{0}` the method the closure calls, with a note where the task starts.
+    case startsDiscardedTask(methods: [String], viewType: String?)
+    /// A representable `view` whose `update…` ignores `inputs`: answered unless the app builds it only per value (a
+    /// row, re-identified with `.id(…)`, directly or through the view that builds it) or passes every one of
+    /// `inputs` a constant wherever it builds it; with a note where an input can change while the view stays, or
+    /// medium confidence when the index sees the view built nowhere.
+    case representableInputChanges(view: String, inputs: [String])
+    /// A view's initializer hands its parameter, passed with `label`, to `StateObject(wrappedValue:)`: answered when
+    /// the app builds the view passing an object built right there (`Row(model: RowModel(item))`), with a note at
+    /// that place, or with medium confidence when the index sees the view built nowhere; not when every place that
+    /// builds it passes an object it already has.
+    case stateObjectArgumentBuilt(view: String, label: String)
     /// `.task(id: root.a.b)` keyed on a member chain from a view's property of type `rootType`: answered when the
     /// last member can change under the task. Variant 0: a computed property of a model or observable owner;
     /// variant 1: a stored `var` of a persistent model, `{0}` its name.

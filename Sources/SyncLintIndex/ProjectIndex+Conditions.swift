@@ -67,7 +67,7 @@ extension ProjectIndex {
             return names.contains { property($0, of: typeName)?.isStoredVar == true }
         case .capturedSelfIsReleasable(let typeName, let isExtension, let explicitSelf, let bareNames):
             if isExtension, !declarations(of: typeName).contains(where: { $0.kind == .class || $0.kind == .actor }) { return false }
-            if isSingleton(typeName) { return false }
+            if isSingleton(typeName) || isHeldByMainApp(typeName) { return false }
             if explicitSelf { return true }
             let members = Set(properties(of: typeName).map(\.name) + methods(of: typeName).map(\.name))
             return bareNames.contains(where: members.contains)
@@ -99,6 +99,19 @@ extension ProjectIndex {
 extension ProjectIndex {
     /// A type with a static stored instance of itself (`static let shared = Store()`, `static let shared: Store = .init()`)
     /// and no `deinit`: one that declares a `deinit` (to cancel its task, say) expects to be released.
+    /// A type the `@main` app builds into a stored property of its own (`@State private var store = Store()`,
+    /// `let model = Model()`): it lives as long as the app does, so holding it strongly leaks nothing.
+    func isHeldByMainApp(_ typeName: String) -> Bool {
+        let simple = typeName.split(separator: ".").last.map(String.init) ?? typeName
+        return typesByName.values.joined().contains { app in
+            app.attributes.contains { $0.name == "main" } && app.inheritedTypes.contains("App")
+                && app.properties.contains { property in
+                    !property.isComputed && !property.isStatic
+                        && (property.defaultValue ?? "").hasPrefix(simple + "(") && (property.typeName == nil || property.typeName == simple)
+                }
+        }
+    }
+
     func isSingleton(_ typeName: String) -> Bool {
         let simple = typeName.split(separator: ".").last.map(String.init) ?? typeName
         if methods(of: typeName).contains(where: { $0.name == "deinit" }) { return false }

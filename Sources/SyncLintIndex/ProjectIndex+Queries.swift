@@ -92,16 +92,30 @@ extension ProjectIndex {
             // A model (or a holder of one) can change under the task through sync anywhere; a plain value
             // changes under it only where the view keeps its identity while its argument changes: a split
             // view's column built from the selection. A view built per value gets a new task for each value.
-            let built = constructions(ofView: view).filter { codeKind(of: $0.location) == .app }
-            guard isOrHoldsPersistentModel(typeName) || built.contains(where: { $0.identity == .splitViewColumn }) else { return nil }
             // A view the app builds only per value (a `ForEach` row keyed by the model, a view re-identified with
-            // `.id(…)`) gets a new identity, and a new task, for each model: nothing for `id:` to add.
-            if !built.isEmpty, built.allSatisfy({ $0.identity == .perValue }) { return nil }
+            // `.id(…)`, here or where a view around it is built) gets a new identity, and a new task, for each
+            // value: nothing for `id:` to add.
+            let evidence = identityEvidence(ofView: view)
+            if evidence.builtOnlyPerValue { return nil }
+            let notes: [FindingNote]
+            let confidence: Confidence?
+            if let kept = evidence.keptBy {
+                // Where the input changes while the view stays: proven when the construction itself is in the column.
+                notes = [FindingNote("`\(value)` changes here while the view keeps its identity: it is shown in a `NavigationSplitView` column, which keeps its view while the selection changes", at: kept.construction.location)]
+                confidence = kept.direct || isOrHoldsPersistentModel(typeName) ? nil : .medium
+            } else if isOrHoldsPersistentModel(typeName) {
+                // No place seen where the view keeps its identity while the value changes, and none that builds it
+                // only per value: a model, which sync can change under the task.
+                notes = []
+                confidence = nil
+            } else {
+                return nil
+            }
             // `value.id` on an optional property does not compile: suggest no code there (variant 1).
             guard !isOptional, let identity = StableIdentity.expression(for: value, typeName: typeName, index: self) else {
-                return IndexAnswer(variant: 1)
+                return IndexAnswer(variant: 1, notes: notes, confidence: confidence)
             }
-            return IndexAnswer([identity])
+            return IndexAnswer([identity], notes: notes, confidence: confidence)
         case .viewStateWrittenBy(let methods, let viewType, let conditionNames):
             var written: Set<String> = []
             for name in methods {
@@ -112,6 +126,36 @@ extension ProjectIndex {
             let hiding = conditionNames.intersection(written).sorted()
             guard !hiding.isEmpty else { return IndexAnswer(variant: 0) }
             return IndexAnswer(variant: 1, [hiding.joined(separator: ", "), hiding.map { "`\($0)`" }.joined(separator: ", ")])
+        case .representableInputChanges(let view, let inputs):
+            let built = constructions(ofView: view).filter { codeKind(of: $0.location) == .app }
+            guard !built.isEmpty else { return IndexAnswer(confidence: .medium) }
+            // A construction per value makes a new platform view (`make…` again) for each value.
+            let live = built.filter { construction in
+                switch construction.identity {
+                case .perValue: return false
+                case .stable, .splitViewSidebar, .pushedDestination:
+                    return !(construction.scope.map { identityEvidence(ofView: $0).builtOnlyPerValue } ?? false)
+                case .splitViewColumn: return true
+                }
+            }
+            guard let changing = live.first(where: { construction in !inputs.allSatisfy(construction.constantArguments.contains) }) else {
+                return nil
+            }
+            let names = inputs.filter { !changing.constantArguments.contains($0) }.map { "`\($0)`" }.joined(separator: ", ")
+            return IndexAnswer(notes: [FindingNote("built here, where \(names) can change while the view keeps its identity", at: changing.location)])
+        case .stateObjectArgumentBuilt(let view, let label):
+            let built = constructions(ofView: view).filter { codeKind(of: $0.location) == .app }
+            guard !built.isEmpty else { return IndexAnswer(confidence: .medium) }
+            guard let building = built.first(where: { $0.builtArguments.contains(label) }) else { return nil }
+            return IndexAnswer(notes: [FindingNote("the object passed as `\(label):` is built here, each time this body runs", at: building.location)])
+        case .startsDiscardedTask(let methods, let viewType):
+            for name in methods {
+                guard let key = callee(named: name, receiver: nil, callerType: viewType) else { continue }
+                if let started = reachableSummaries(from: key, depth: 1).lazy.compactMap({ $0.summary.discardedTasks.first }).first {
+                    return IndexAnswer([name], notes: [FindingNote("`\(name)()` starts this `Task`, whose handle nobody keeps", at: started)])
+                }
+            }
+            return nil
         case .taskIDMember(let rootType, let members):
             let chain = resolveChain(from: rootType, members: members)
             guard chain.count == members.count, let property = chain.last else { return nil }
@@ -123,6 +167,58 @@ extension ProjectIndex {
             }
             guard property.isStoredVar, isPersistentModel(ownerType) else { return nil }
             return IndexAnswer(variant: 1, [property.name])
+        }
+    }
+}
+
+extension ProjectIndex {
+    /// What the app's constructions of a SwiftUI view tell about its identity: whether every one gives it a new
+    /// identity per value (a list row, a view re-identified with `.id(…)`, directly or through the view that builds
+    /// it), and else the construction, if any, where it keeps its identity while its argument changes (a split
+    /// view's column, a destination pushed from a split view's sidebar), `direct` when that construction is in the
+    /// column itself rather than in a view built there. Followed up to `callDepth` views out.
+    package func identityEvidence(ofView view: String) -> (builtOnlyPerValue: Bool, keptBy: (construction: ViewConstruction, direct: Bool)?) {
+        var seen: Set<String> = []
+        func evidence(_ view: String, depth: Int) -> (perValue: Bool, kept: (construction: ViewConstruction, direct: Bool)?) {
+            // `seen` holds the views on the path being followed: a view that builds itself ends there.
+            guard depth > 0, seen.insert(view).inserted else { return (false, nil) }
+            defer { seen.remove(view) }
+            let built = constructions(ofView: view).filter { codeKind(of: $0.location) == .app }
+            guard !built.isEmpty else { return (false, nil) }
+            var allPerValue = true
+            var kept: (construction: ViewConstruction, direct: Bool)?
+            for construction in built {
+                switch construction.identity {
+                case .perValue: continue
+                case .splitViewColumn:
+                    allPerValue = false
+                    if kept?.direct != true { kept = (construction, true) }
+                case .pushedDestination:
+                    // Pushed from a view that is itself shown in a split view's sidebar: the detail column keeps it.
+                    if let scope = construction.scope, isInSplitViewSidebar(scope, depth: depth - 1) {
+                        allPerValue = false
+                        if kept?.direct != true { kept = (construction, true) }
+                    }
+                case .stable, .splitViewSidebar:
+                    let outer: (perValue: Bool, kept: (construction: ViewConstruction, direct: Bool)?) =
+                        construction.scope.map { evidence($0, depth: depth - 1) } ?? (perValue: false, kept: nil)
+                    if outer.perValue { continue }
+                    allPerValue = false
+                    if kept == nil, let outerKept = outer.kept { kept = (outerKept.construction, false) }
+                }
+            }
+            return (allPerValue, kept)
+        }
+        let found = evidence(view, depth: Self.callDepth + 1)
+        return (found.perValue, found.kept)
+    }
+
+    /// A view built in a `NavigationSplitView`'s sidebar, or inside a view built there.
+    func isInSplitViewSidebar(_ view: String, depth: Int) -> Bool {
+        guard depth > 0 else { return false }
+        return constructions(ofView: view).contains { construction in
+            construction.identity == .splitViewSidebar
+                || (construction.identity == .stable && construction.scope.map { isInSplitViewSidebar($0, depth: depth - 1) } == true)
         }
     }
 }

@@ -15,13 +15,16 @@ struct LibraryView: View {
     @Query(sort: \Article.title) private var articles: [Article]
 
     var body: some View {
-        NavigationStack {
+        // A split view: the detail column keeps the reader while the sidebar's selection changes.
+        NavigationSplitView {
             List(articles) { article in
                 NavigationLink(article.title) {
                     ReaderView(viewModel: ReaderViewModel(article: article, readerService: LiveReaderService()))
                     ReaderViewFixed(viewModel: ReaderViewModelFixed(article: article, readerService: LiveReaderService()))
                 }
             }
+        } detail: {
+            Text("Select an article")
         }
     }
 }

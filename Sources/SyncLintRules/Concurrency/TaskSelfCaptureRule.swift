@@ -12,7 +12,12 @@ public final class TaskSelfCaptureRule: SyntaxRule {
             and keeps going: it loops or calls the function it was created in (a self-rescheduling chain). With \
             `strict: true`, every `Task` whose closure uses `self` without `[weak self]` is reported, one-shot nested \
             tasks included. Also (3) a function nested in a `[weak self]` closure that uses `self` strongly and \
-            schedules itself again from a `DispatchQueue` or `Task` closure.
+            schedules itself again from a `DispatchQueue` or `Task` closure. Also (4) a `Task` with `[weak self]` \
+            whose body binds `self` strongly again (`guard let self`) before a long or endless loop that uses it \
+            (`for await` over anything but a task group's children, a `while`/`repeat` that awaits: a poll, a \
+            retry), and (5) a one-shot `Task` stored in a handle the owner's `deinit` cancels that holds `self` \
+            strongly across an `await` (captured strongly, or bound again by `guard let self` and used after the \
+            `await`).
             """,
         whyIsThisBad: """
             `self` holds the task and the task holds `self`: a looping task keeps its owner alive forever, and \
@@ -99,8 +104,108 @@ public final class TaskSelfCaptureRule: SyntaxRule {
                     }
                 }
                 """),
+            // A one-shot task in a handle `deinit` cancels, holding `self` across the request: `deinit` never runs.
+            RuleExample("""
+                final class StopPicker: UIViewController {
+                    var stop: Stop
+                    private var fetchTask: Task<Void, Never>?
+                    deinit { fetchTask?.cancel() }
+                    func load() {
+                        fetchTask = ↓Task { [weak self] in
+                            guard let self else { return }
+                            let trip = try? await api.trip(id: self.stop.tripID)
+                            self.show(trip, boarding: self.stop.id)
+                        }
+                    }
+                }
+                """),
+            RuleExample("""
+                final class Downloader {
+                    private var task: Task<Void, Never>?
+                    var data: Data?
+                    deinit { task?.cancel() }
+                    func start(_ url: URL) {
+                        task = ↓Task {
+                            data = try? await URLSession.shared.data(from: url).0
+                        }
+                    }
+                }
+                """),
+            // `guard let self` before an endless loop: `[weak self]` gives nothing back.
+            RuleExample("""
+                final class ChangeObserver {
+                    private var observeTask: Task<Void, Never>?
+                    func observe() {
+                        observeTask = ↓Task { [weak self] in
+                            guard let self else { return }
+                            for await _ in NotificationCenter.default.notifications(named: .NSPersistentStoreRemoteChange) {
+                                await self.reload()
+                            }
+                        }
+                    }
+                }
+                """),
         ],
         nonTriggeringExamples: [
+            // The fix: what the request needs is copied first, and `self` is looked up after the `await`.
+            RuleExample("""
+                final class StopPicker: UIViewController {
+                    var stop: Stop
+                    private var fetchTask: Task<Void, Never>?
+                    deinit { fetchTask?.cancel() }
+                    func load() {
+                        let tripID = stop.tripID
+                        fetchTask = Task { [weak self] in
+                            let trip = try? await api.trip(id: tripID)
+                            self?.show(trip)
+                        }
+                    }
+                }
+                """),
+            // `deinit` cancels nothing: the one-shot task lets `self` go when it ends.
+            RuleExample("""
+                final class Downloader {
+                    private var task: Task<Void, Never>?
+                    var data: Data?
+                    func start(_ url: URL) {
+                        task = Task {
+                            data = try? await URLSession.shared.data(from: url).0
+                        }
+                    }
+                }
+                """),
+            // `self` unwrapped once per element: released between notifications.
+            RuleExample("""
+                final class ChangeObserver {
+                    private var observeTask: Task<Void, Never>?
+                    func observe() {
+                        observeTask = Task { [weak self] in
+                            for await _ in NotificationCenter.default.notifications(named: .NSPersistentStoreRemoteChange) {
+                                guard let self else { return }
+                                await self.reload()
+                            }
+                        }
+                    }
+                }
+                """),
+            // The `@main` app builds the store and keeps it for the app's life: nothing to release.
+            RuleExample("""
+                @main struct NotesApp: App {
+                    @State private var store = NoteStore()
+                    var body: some Scene { WindowGroup { ContentView() } }
+                }
+                final class NoteStore {
+                    private var observeTask: Task<Void, Never>?
+                    func observe() {
+                        observeTask = Task { [weak self] in
+                            guard let self else { return }
+                            for await _ in NotificationCenter.default.notifications(named: .NSPersistentStoreRemoteChange) {
+                                await self.reload()
+                            }
+                        }
+                    }
+                }
+                """),
             RuleExample("""
                 final class Ticker {
                     var value = 0
@@ -230,9 +335,15 @@ public final class TaskSelfCaptureRule: SyntaxRule {
             the process anyway. A `for await` over a task group's `group` ends with its children and is not a loop; \
             "calls the function it was created in" means a call on `self` (not `store.refresh()` inside `refresh()`) \
             made by the scheduled closure itself, not by a handler nested in it. \
+            For (5), only a `deinit` in the class's own declaration is seen (a task started in an extension is \
+            checked against none), and after `guard let self` only explicit `self.` uses after the `await` count. \
+            An object the `@main` app builds into a stored property of its own lives as long as the app and is \
+            never reported. \
             Opt-in: 1 of 7 findings right on the calibration apps (`self` an app-lifetime singleton, a task group that ends, recursion matched by name); after narrowing those, 1 of 2 is right (the other: a wait loop that ends, in an object a singleton owns); see docs/precision.md.
             """,
-        messages: [capturesStrongly, reschedulingNestedFunction])
+        messages: [capturesStrongly, reschedulingNestedFunction, holdsSelfAcrossAwait, holdsSelfForLoop])
+    static let holdsSelfAcrossAwait = RuleMessage("holds_self_across_await", "this `Task` is stored in `{handle}`, which `deinit` cancels, but it holds `self` strongly across an `await`: while it waits `self` cannot be released, so `deinit` never runs to cancel it; copy what the request needs into locals before the task and use `self?` after the `await`")
+    static let holdsSelfForLoop = RuleMessage("holds_self_for_loop", "`guard let {name}` before this `Task`'s endless loop holds `self` strongly for the loop's whole life, so `[weak self]` releases nothing and the owner is never freed; unwrap `self` inside the loop, once per element or retry")
     static let capturesStrongly = RuleMessage("captures_self_strongly", "{reason}; add `[weak self]` and unwrap it inside the loop or after each `await`")
     static let reschedulingNestedFunction = RuleMessage("rescheduling_nested_function", "this nested function inside a `[weak self]` closure uses `self` strongly and schedules itself again, so each run keeps `self` alive for the next; capture `[weak self]` in the scheduled closure and unwrap it in each run")
 
@@ -254,9 +365,11 @@ public final class TaskSelfCaptureRule: SyntaxRule {
         // `DispatchQueue.main.asyncAfter { }` and friends: a closure that re-schedules work later.
         let isRescheduled = !isTask && ["async", "asyncAfter"].contains(context.calleeMethodName(call))
             && (SyntaxFacts.receiverText(call) ?? "").hasPrefix("DispatchQueue")
-        guard isTask || isRescheduled, let closure = SyntaxFacts.closures(of: call).first, !SyntaxFacts.capturesSelfWeakly(closure),
+        guard isTask || isRescheduled, let closure = SyntaxFacts.closures(of: call).first,
               let type = context.scope.currentType, type.kind == .class || type.kind == .actor || type.kind == .extension
         else { return }
+        if isTask, reportHeldSelf(call, closure: closure, type: type, context: context) { return }
+        guard !SyntaxFacts.capturesSelfWeakly(closure) else { return }
         let uses = SelfUses(closure, enclosingFunction: context.scope.currentFunction?.name)
         let insideWeakClosure = context.scope.closures.contains { $0.capturesSelfWeakly }
         let storedName = isTask ? context.storedHandleName(ofTask: call) : nil
@@ -275,6 +388,36 @@ public final class TaskSelfCaptureRule: SyntaxRule {
             return
         }
         report(Syntax(call.calledExpression), Self.capturesStrongly, ["reason": reason], uses: uses, type: type, context: context)
+    }
+
+    /// A `Task` that holds `self` for longer than its work needs it, proven from the closure and the owner's own
+    /// declaration: `[weak self]` then `guard let self` before a long or endless loop (`for await`, a retry or
+    /// poll) that uses it, which holds `self` for the loop's whole life; or a one-shot task stored in a handle the
+    /// owner's `deinit` cancels that holds `self` strongly across an `await` (captured strongly, or bound again by
+    /// `guard let self` and used after the `await`): while it waits `self` cannot go, so `deinit` never runs to
+    /// cancel it. Returns whether it reported.
+    private func reportHeldSelf(_ call: FunctionCallExprSyntax, closure: ClosureExprSyntax, type: TypeScope, context: FileContext) -> Bool {
+        let weak = SyntaxFacts.capturesSelfWeakly(closure)
+        let rebinding = weak ? SelfLifetimeFacts.strongRebinding(in: closure) : nil
+        if let rebinding, SelfLifetimeFacts.longLoop(in: closure, from: rebinding.index + 1, using: rebinding.name) != nil {
+            report(Syntax(call.calledExpression), Self.holdsSelfForLoop, ["name": rebinding.name],
+                   uses: SelfUses(explicitSelf: true), type: type, context: context)
+            return true
+        }
+        // A `deinit` is declared in the type's own body: in an extension the walk cannot see it.
+        guard type.kind != .extension, let handle = context.storedHandleName(ofTask: call),
+              SelfLifetimeFacts.handlesCancelledInDeinit(of: type.node).contains(handle) else { return false }
+        let uses: SelfUses
+        if weak {
+            guard let rebinding, SelfLifetimeFacts.usesAfterFirstAwait(rebinding.name, in: closure, from: rebinding.index + 1) else { return false }
+            uses = SelfUses(explicitSelf: true)
+        } else {
+            uses = SelfUses(closure, enclosingFunction: nil)
+            // A looping task keeps its own message (neither is ever released), below.
+            guard !uses.loops, SyntaxFacts.containsAwait(closure.statements), uses.explicitSelf || !uses.bareNames.isEmpty else { return false }
+        }
+        report(Syntax(call.calledExpression), Self.holdsSelfAcrossAwait, ["handle": handle], uses: uses, type: type, context: context)
+        return true
     }
 
     /// Reports when the index confirms the uses are of `self` (by the members it knows) in a class or actor that
@@ -325,6 +468,11 @@ private struct SelfUses {
     var bareNames: Set<String> = []
     var loops = false
     var reentersEnclosingFunction = false
+
+    /// Uses already proven (a `self` bound strongly and used).
+    init(explicitSelf: Bool) {
+        self.explicitSelf = explicitSelf
+    }
 
     init(_ closure: ClosureExprSyntax, enclosingFunction: String?) {
         self.init(closure.statements, enclosingFunction: enclosingFunction)

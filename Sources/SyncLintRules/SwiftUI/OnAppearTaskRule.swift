@@ -6,7 +6,9 @@ public final class OnAppearTaskRule: SyntaxRule {
         id: "on_appear_task",
         name: "On Appear Task",
         whatItDoes: """
-            Finds `.onAppear { }` whose closure starts a `Task { }` (as all of the closure, or as its async part).
+            Finds `.onAppear { }` whose closure starts a `Task { }` (as all of the closure, or as its async part), \
+            or calls a method of the view that starts one, or whose direct callee does, and keeps no handle to it \
+            (`onAppear { load() }` where `load()` runs `Task { ... }`).
         """,
         whyIsThisBad: """
             The task is not tied to the view: it keeps running after the view disappears, is never cancelled, \
@@ -112,8 +114,50 @@ public final class OnAppearTaskRule: SyntaxRule {
                     }
                 }
                 """),
+            // One call away: `load()` starts the task. No fix: the `Task` is in `load()`, not in the closure.
+            RuleExample("""
+                struct StopsView: View {
+                    @State private var stops: [String] = []
+                    var body: some View {
+                        List(stops, id: \\.self) { Text($0) }
+                            ↓.onAppear { load() }
+                    }
+                    func load() {
+                        Task { stops = await fetchStops() }
+                    }
+                }
+                """, message: "task_started_by_callee",
+                notes: ["`load()` starts this `Task`, whose handle nobody keeps"], confidence: .high),
         ],
         nonTriggeringExamples: [
+            // The method keeps the task's handle, and the view cancels it when it goes.
+            RuleExample("""
+                struct StopsView: View {
+                    @State private var stops: [String] = []
+                    @State private var loadTask: Task<Void, Never>?
+                    var body: some View {
+                        List(stops, id: \\.self) { Text($0) }
+                            .onAppear { load() }
+                            .onDisappear { loadTask?.cancel() }
+                    }
+                    func load() {
+                        loadTask = Task { stops = await fetchStops() }
+                    }
+                }
+                """),
+            // The method the closure calls starts no task.
+            RuleExample("""
+                struct StopsView: View {
+                    @State private var stops: [String] = []
+                    var body: some View {
+                        List(stops, id: \\.self) { Text($0) }
+                            .onAppear { load() }
+                    }
+                    func load() {
+                        stops = cachedStops()
+                    }
+                }
+                """),
             RuleExample("""
                 struct ArticleList: View {
                     @State private var model = ArticleListModel()
@@ -143,11 +187,14 @@ public final class OnAppearTaskRule: SyntaxRule {
             other shapes are left to you. There is no fix, and the message says why, when the view is shown under \
             an `if` or `switch` whose condition reads state the closure uses or the view's own methods it calls \
             write (a load-more marker under `if hasNextPage`): the load would hide the view and cancel itself; a \
-            call the index does not know counts as writing it. \
+            call the index does not know counts as writing it. A task one call away is seen only in a method of \
+            the view itself (`load()`, `self.load()`) or a function it calls directly, not in a view model's \
+            method (`model.load()`); it has no fix. \
             Opt-in: 9 of 15 findings right on eight public apps: run-once loads guarded by a flag, `onAppear` on menu content, and a load-more marker that hides itself, where `.task` would be cancelled at once; see docs/precision.md.
             """,
         fixSafety: .unsafe,
-        messages: [outlivesView, hidesOwnView])
+        messages: [outlivesView, hidesOwnView, startedByCallee])
+    static let startedByCallee = RuleMessage("task_started_by_callee", "`{0}()` starts a `Task` that outlives the view and is never cancelled; make `{0}` `async` and call it from `.task { }`, or keep the task's handle and cancel it in `.onDisappear`")
     static let outlivesView = RuleMessage("task_outlives_view", "this `Task` outlives the view and is never cancelled; use `.task { }`, which is cancelled when the view disappears")
     static let hidesOwnView = RuleMessage("task_hides_own_view", "this `Task` outlives the view and is never cancelled; but `.task { }` is no fix here: the load works on {states}, which decides whether this view is shown, so a `.task` would cancel its own load; keep the task's handle and cancel it when the screen goes away")
 
@@ -163,7 +210,14 @@ public final class OnAppearTaskRule: SyntaxRule {
             guard let started = Syntax(item.item).as(FunctionCallExprSyntax.self) else { return false }
             return TaskFacts.isTaskCreation(started) && SyntaxFacts.calleeName(started) == "Task"
         }
-        guard startsTask else { return }
+        guard startsTask else {
+            // One call away: a method of the view the closure calls starts the task (known once the index is built).
+            let ownMethods = Self.ownMethodCalls(in: closure, context: context)
+            guard !ownMethods.isEmpty else { return }
+            context.report(member.period, [Self.startedByCallee],
+                           answering: .startsDiscardedTask(methods: ownMethods.sorted(), viewType: context.scope.currentType?.qualifiedName))
+            return
+        }
         // A view shown only while a condition holds (a load-more marker under `if hasNextPage`) disappears when
         // its load flips that condition: with `.task` the load would cancel itself. What the condition reads,
         // the closure touches or the view's own methods it calls write, is that state: then there is no fix.

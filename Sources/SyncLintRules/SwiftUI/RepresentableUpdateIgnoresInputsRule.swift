@@ -34,7 +34,28 @@ public final class RepresentableUpdateIgnoresInputsRule: SyntaxRule {
                     }
                     func ↓updateUIView(_ uiView: WKWebView, context: Context) {}
                 }
-                """),
+                """, confidence: .medium),
+            // The browser passes its state: the web view stays while `url` changes, and keeps the first page.
+            RuleExample("""
+                struct Browser: View {
+                    @State private var url = URL(string: "https://example.com")!
+                    var body: some View {
+                        VStack {
+                            WebView(url: url)
+                            Button("Next") { url = url.appendingPathComponent("next") }
+                        }
+                    }
+                }
+                struct WebView: UIViewRepresentable {
+                    let url: URL
+                    func makeUIView(context: Context) -> WKWebView {
+                        let view = WKWebView()
+                        view.load(URLRequest(url: url))
+                        return view
+                    }
+                    func ↓updateUIView(_ uiView: WKWebView, context: Context) {}
+                }
+                """, notes: ["built here, where `url` can change while the view keeps its identity"], confidence: .high),
             RuleExample("""
                 struct SearchField: NSViewRepresentable {
                     @Binding var text: String
@@ -49,9 +70,40 @@ public final class RepresentableUpdateIgnoresInputsRule: SyntaxRule {
                         field.placeholderString = placeholder
                     }
                 }
-                """),
+                """, confidence: .medium),
         ],
         nonTriggeringExamples: [
+            // Every place that builds it passes a constant: the input never changes while the view lives.
+            RuleExample("""
+                struct HelpScreen: View {
+                    var body: some View { WebView(url: URL(string: "https://example.com/help")!) }
+                }
+                struct WebView: UIViewRepresentable {
+                    let url: URL
+                    func makeUIView(context: Context) -> WKWebView {
+                        let view = WKWebView()
+                        view.load(URLRequest(url: url))
+                        return view
+                    }
+                    func updateUIView(_ uiView: WKWebView, context: Context) {}
+                }
+                """),
+            // Re-identified with the input: a new `url` makes a new web view, and `make…` runs again.
+            RuleExample("""
+                struct Browser: View {
+                    @State private var url = URL(string: "https://example.com")!
+                    var body: some View { WebView(url: url).id(url) }
+                }
+                struct WebView: UIViewRepresentable {
+                    let url: URL
+                    func makeUIView(context: Context) -> WKWebView {
+                        let view = WKWebView()
+                        view.load(URLRequest(url: url))
+                        return view
+                    }
+                    func updateUIView(_ uiView: WKWebView, context: Context) {}
+                }
+                """),
             RuleExample("""
                 struct WebView: UIViewRepresentable {
                     let url: URL
@@ -89,8 +141,11 @@ public final class RepresentableUpdateIgnoresInputsRule: SyntaxRule {
                 """),
         ],
         knownLimitations: """
-            Opt-in. An input the parent never changes for a given view (a constant configuration, a one-off URL in a \
-            sheet) makes the finding harmless; the rule cannot see the callers' values. Closures (`(T) -> Void`) are \
+            Opt-in. Quiet when every place the app builds the view passes the ignored inputs a constant (a literal, a \
+            static member, a type built from literals), or builds it only per value (a row, `.id(…)`, directly or \
+            through the view around it): `make…` then runs for each value. Built nowhere the index sees (a UIKit \
+            host, a preview), it is reported with medium confidence. An input the parent passes from a value it never \
+            changes (a `let` of its own, a one-off URL in a sheet) still makes the finding harmless. Closures (`(T) -> Void`) are \
             not counted as inputs. A representable whose methods live in an extension is not checked, and helpers \
             are followed one call deep.
             """,
@@ -123,8 +178,11 @@ public final class RepresentableUpdateIgnoresInputsRule: SyntaxRule {
             .filter { inputs[$0] != nil && !readByUpdate.contains($0) }
         guard !ignored.isEmpty else { return }
         let names = ignored.map { "`\($0)`" }.joined(separator: ", ")
+        // Whether an input can change while the platform view lives is known from where the app builds it.
+        let viewName = context.scope.currentType.flatMap { $0.node.id == node.id ? $0.qualifiedName : nil } ?? declaration.name.text
         context.report(update.name, ignored.count == 1 ? Self.ignoresInput : Self.ignoresInputs,
-                       ["make": representable.makeMethod, "names": names, "update": representable.updateMethod])
+                       ["make": representable.makeMethod, "names": names, "update": representable.updateMethod],
+                       answering: .representableInputChanges(view: viewName, inputs: ignored))
     }
 
     /// The inputs a method reads, with those of the type's own methods it calls (one call deep); nil when it hands

@@ -32,7 +32,23 @@ public final class StateObjectBuiltOutsideAutoclosureRule: SyntaxRule {
                     }
                     var body: some View { Text(viewModel.name) }
                 }
-                """),
+                """, confidence: .medium),
+            // The list builds a new view model for each row on every update of its body.
+            RuleExample("""
+                struct AccountList: View {
+                    let accounts: [Account]
+                    var body: some View {
+                        List(accounts) { account in AccountRow(viewModel: AccountRowViewModel(account: account)) }
+                    }
+                }
+                struct AccountRow: View {
+                    @StateObject private var viewModel: AccountRowViewModel
+                    init(viewModel: AccountRowViewModel) {
+                        _viewModel = StateObject(wrappedValue: ↓viewModel)
+                    }
+                    var body: some View { Text(viewModel.name) }
+                }
+                """, notes: ["the object passed as `viewModel:` is built here, each time this body runs"], confidence: .high),
             RuleExample("""
                 struct HomeView: View {
                     @StateObject private var model: HomeViewModel
@@ -46,6 +62,22 @@ public final class StateObjectBuiltOutsideAutoclosureRule: SyntaxRule {
                 """),
         ],
         nonTriggeringExamples: [
+            // Every place that builds the row passes an object the parent already keeps: nothing is rebuilt.
+            RuleExample("""
+                struct AccountList: View {
+                    @StateObject private var store = AccountStore()
+                    var body: some View {
+                        List(store.accounts) { account in AccountRow(viewModel: store.rowModel(for: account)) }
+                    }
+                }
+                struct AccountRow: View {
+                    @StateObject private var viewModel: AccountRowViewModel
+                    init(viewModel: AccountRowViewModel) {
+                        _viewModel = StateObject(wrappedValue: viewModel)
+                    }
+                    var body: some View { Text(viewModel.name) }
+                }
+                """),
             RuleExample("""
                 struct AccountRow: View {
                     @StateObject private var viewModel: AccountRowViewModel
@@ -78,9 +110,10 @@ public final class StateObjectBuiltOutsideAutoclosureRule: SyntaxRule {
                 """),
         ],
         knownLimitations: """
-            Opt-in. A parameter passed as a long-lived object the parent keeps (a shared model) is not rebuilt, \
-            but SwiftUI still ignores a different object passed later, so it is reported too; `@ObservedObject` is \
-            the fix there. `param ?? Model()` is quiet: the fallback is built in the autoclosure and the parameter \
+            Opt-in. A parameter is reported when a place that builds the view passes an object built right there \
+            (`Row(model: RowModel(item))`); when every place the index sees passes an object it already has (a \
+            shared model, a factory's result) it is quiet, and when the index sees the view built nowhere (a UIKit \
+            host, a helper outside a view) the finding has medium confidence. `param ?? Model()` is quiet: the fallback is built in the autoclosure and the parameter \
             is usually given only by previews and tests. `@State` has no autoclosure (every form builds its value \
             each time), so it is not this rule's business.
             """,
@@ -102,8 +135,15 @@ public final class StateObjectBuiltOutsideAutoclosureRule: SyntaxRule {
               let argument = SyntaxFacts.argument(initializer.label, of: call)?.as(DeclReferenceExprSyntax.self),
               argument.argumentNames == nil, let function = context.scope.currentFunction, let body = function.body else { return }
         let name = argument.baseName.text
-        if function.parameters.contains(where: { $0.name == name }) {
-            context.report(argument, Self.builtByCaller, ["name": name, "wrapper": initializer.type, "label": initializer.label])
+        if let parameter = function.parameterClause?.parameters.first(where: { ($0.secondName ?? $0.firstName).text == name }) {
+            let arguments = ["name": name, "wrapper": initializer.type, "label": initializer.label]
+            // Whether the caller builds a new object for each update is known from where the app builds the view.
+            guard parameter.firstName.tokenKind != .wildcard, let view = context.scope.currentType?.qualifiedName else {
+                context.report(argument, Self.builtByCaller, arguments, confidence: .medium)
+                return
+            }
+            context.report(argument, Self.builtByCaller, arguments,
+                           answering: .stateObjectArgumentBuilt(view: view, label: parameter.firstName.text))
         } else if Self.isBoundEarlier(name, in: body, before: call.positionAfterSkippingLeadingTrivia) {
             context.report(argument, Self.builtBefore, ["name": name, "wrapper": initializer.type, "label": initializer.label])
         }

@@ -9,9 +9,10 @@ public final class TaskWithoutIDRule: SyntaxRule {
             Finds a `.task { }` modifier without `id:` in a SwiftUI view whose closure awaits work on a value \
             passed into the view (a plain stored `let`/`var` without an initial value, or a property wrapped \
             in `@Bindable`, `@ObservedObject` or `@Binding`) when that value is a persistent model (SwiftData \
-            `@Model`, Core Data `NSManagedObject`) or holds one, so sync can change it under the task; or, for \
-            any value, when the view is built in a `NavigationSplitView` column from the selection, which keeps \
-            the view (and its task) while the selection changes.
+            `@Model`, Core Data `NSManagedObject`) or holds one; or, for any value, when the view is shown in a `NavigationSplitView` column \
+            (built in its detail column, or pushed by a `NavigationLink` or `navigationDestination` from its \
+            sidebar), which keeps the view (and its task) while the selection changes: that place is given as a \
+            note, with high confidence when the construction is in the column itself (or the value is a model).
             """,
         whyIsThisBad: """
             A `.task` without `id:` runs once per view identity. When the parent passes a different value \
@@ -106,7 +107,8 @@ public final class TaskWithoutIDRule: SyntaxRule {
                             .task(id: route.id) { stops = await loadStops(for: route.id) }
                     }
                 }
-                """),
+                """, notes: ["`route` changes here while the view keeps its identity: it is shown in a `NavigationSplitView` column, which keeps its view while the selection changes"],
+                confidence: .high),
             RuleExample("""
                 @Model final class TodoTask { var uid: String = ""; var title: String = "" }
                 struct Inspector: View {
@@ -139,7 +141,9 @@ public final class TaskWithoutIDRule: SyntaxRule {
                 struct TaskList: View {
                     let tasks: [TodoTask]
                     var body: some View {
-                        List(tasks) { task in NavigationLink(task.title) { TaskEditor(task: task) } }
+                        NavigationSplitView {
+                            List(tasks) { task in NavigationLink(task.title) { TaskEditor(task: task) } }
+                        } detail: { Text("Pick a task") }
                     }
                 }
                 struct TaskEditor: View {
@@ -154,7 +158,9 @@ public final class TaskWithoutIDRule: SyntaxRule {
                 struct TaskList: View {
                     let tasks: [TodoTask]
                     var body: some View {
-                        List(tasks) { task in NavigationLink(task.title) { TaskEditor(task: task) } }
+                        NavigationSplitView {
+                            List(tasks) { task in NavigationLink(task.title) { TaskEditor(task: task) } }
+                        } detail: { Text("Pick a task") }
                     }
                 }
                 struct TaskEditor: View {
@@ -164,7 +170,54 @@ public final class TaskWithoutIDRule: SyntaxRule {
                         Text(task.title).task(id: task.persistentModelID) { hasAlert = await alerts.contains(task.uid) }
                     }
                 }
-                """),
+                """, confidence: .high),
+            // A destination pushed from a view shown in a split view's sidebar is shown in the detail column, which
+            // keeps it while the sidebar's selection changes.
+            RuleExample("""
+                struct Route: Hashable { var id: String; var name: String }
+                struct Shell: View {
+                    var body: some View {
+                        NavigationSplitView { RouteSidebar() } detail: { Text("Pick a route") }
+                    }
+                }
+                struct RouteSidebar: View {
+                    let routes: [Route] = []
+                    var body: some View {
+                        List(routes, id: \\.self) { route in NavigationLink(route.name, value: route) }
+                            .navigationDestination(for: Route.self) { route in RouteDetail(route: route) }
+                    }
+                }
+                struct RouteDetail: View {
+                    let route: Route
+                    @State private var stops: [String] = []
+                    var body: some View {
+                        List(stops, id: \\.self) { Text($0) }
+                            ↓.task { stops = await loadStops(for: route.id) }
+                    }
+                }
+                """, fixed: """
+                struct Route: Hashable { var id: String; var name: String }
+                struct Shell: View {
+                    var body: some View {
+                        NavigationSplitView { RouteSidebar() } detail: { Text("Pick a route") }
+                    }
+                }
+                struct RouteSidebar: View {
+                    let routes: [Route] = []
+                    var body: some View {
+                        List(routes, id: \\.self) { route in NavigationLink(route.name, value: route) }
+                            .navigationDestination(for: Route.self) { route in RouteDetail(route: route) }
+                    }
+                }
+                struct RouteDetail: View {
+                    let route: Route
+                    @State private var stops: [String] = []
+                    var body: some View {
+                        List(stops, id: \\.self) { Text($0) }
+                            .task(id: route.id) { stops = await loadStops(for: route.id) }
+                    }
+                }
+                """, confidence: .high),
             // No `id`, an `id` that is `Bool` (a flag flips), an `id` that is optional: the index shows no identity
             // that compiles, so the message names no code and there is no fix.
             RuleExample("""
@@ -226,6 +279,61 @@ public final class TaskWithoutIDRule: SyntaxRule {
                 """),
         ],
         nonTriggeringExamples: [
+            // Re-identified through the container it is built in: a new identity, and a new task, per task.
+            RuleExample("""
+                @Model final class TodoTask { var uid: String = ""; var title: String = "" }
+                struct Inspector: View {
+                    let selected: TodoTask
+                    var body: some View {
+                        Group { TaskEditor(task: selected) }.padding().id(selected.uid)
+                    }
+                }
+                struct TaskEditor: View {
+                    let task: TodoTask
+                    @State private var hasAlert = false
+                    var body: some View {
+                        Text(task.title).task { hasAlert = await alerts.contains(task.uid) }
+                    }
+                }
+                """),
+            // Built in a row's body, and the row per task: the editor goes with its row.
+            RuleExample("""
+                @Model final class TodoTask { var uid: String = ""; var title: String = "" }
+                struct TaskList: View {
+                    let tasks: [TodoTask]
+                    var body: some View { List { ForEach(tasks) { task in TaskRow(task: task) } } }
+                }
+                struct TaskRow: View {
+                    let task: TodoTask
+                    var body: some View { HStack { TaskBadge(task: task) } }
+                }
+                struct TaskBadge: View {
+                    let task: TodoTask
+                    @State private var hasAlert = false
+                    var body: some View {
+                        Text(task.title).task { hasAlert = await alerts.contains(task.uid) }
+                    }
+                }
+                """),
+            // A `NavigationStack` pushes a new destination per link: its task starts for each task.
+            RuleExample("""
+                @Model final class TodoTask { var uid: String = ""; var title: String = "" }
+                struct TaskList: View {
+                    let tasks: [TodoTask]
+                    var body: some View {
+                        NavigationStack {
+                            List(tasks) { task in NavigationLink(task.title) { TaskEditor(task: task) } }
+                        }
+                    }
+                }
+                struct TaskEditor: View {
+                    let task: TodoTask
+                    @State private var hasAlert = false
+                    var body: some View {
+                        Text(task.title).task { hasAlert = await alerts.contains(task.uid) }
+                    }
+                }
+                """),
             RuleExample("""
                 @Model final class TodoTask { var uid: String = ""; var title: String = "" }
                 struct TaskList: View {
@@ -339,18 +447,20 @@ public final class TaskWithoutIDRule: SyntaxRule {
                 """),
         ],
         knownLimitations: """
-            A view the app builds only per value (a `ForEach`, `List` or `Table` row, `navigationDestination(for:)`, \
-            `sheet(item:)`, or re-identified with `.id(…)`) is not reported: each value gets its own task. A view \
-            built as a `NavigationLink`'s destination is not taken as per value, since a split view's detail column \
-            keeps it while the link changes. \
+            A view the app builds only per value (a `ForEach`, `List` or `Table` row, `navigationDestination(for:)` \
+            or a `NavigationLink` outside a split view's sidebar, `sheet(item:)`, or re-identified with `.id(…)`, \
+            on the view or on a container it is built in), or only inside views built so, is not reported: each \
+            value gets its own task. A destination pushed from a split view's sidebar is reported: the detail \
+            column keeps it while the selection changes. A plain value in a view built inside a view that is shown \
+            in a split view's column is reported with medium confidence (its argument may not follow the selection). \
             Only properties declared in the view's own declaration count; a `.task` in an extension of the \
             view is not checked. To stay precise on real apps (tried on IceCubes: one-time `@State` setup and \
             one-shot loads of plain values made most of the noise) the rule stays quiet when the closure never \
             awaits, and when the value is not a persistent model and holds none the index knows: a detail view \
             that loads a plain `Identifiable` struct without `id:` is reported only when the index sees it built in a \
             split view's column; a view reused with a new argument elsewhere is not seen. A model \
-            passed to a view that is recreated for every new model (a list row) is reported although its task \
-            does restart; suppress it there. \
+            passed to a view that is recreated for every new model in a way the index does not follow (a row built \
+            in a helper function) is reported although its task does restart; suppress it there. \
             The message names an identity, and the fix (unsafe: the task will restart whenever the identity \
             changes) adds `id:` with it, only when the index shows one that compiles: an `id` (or `uuid`) that is \
             neither optional nor `Bool` and is `Equatable` (a known type, a project type that conforms, or any \

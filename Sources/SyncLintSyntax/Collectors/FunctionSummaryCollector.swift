@@ -262,6 +262,9 @@ package final class FunctionSummaryCollector: FactCollector {
             if TaskFacts.isTaskCreation(call, context: context), let target = TaskFacts.assignmentTarget(ofValue: call),
                !target.is(SubscriptCallExprSyntax.self), let property = TaskFacts.propertyName(target) {
                 frames[index].summary.startedHandles.insert(property)
+            } else if TaskFacts.isTaskCreation(call, context: context), Self.isDiscarded(call),
+                      context.scope.currentClosure.map({ $0.node.position < frames[index].start }) ?? true {
+                frames[index].summary.discardedTasks.append(context.location(of: call))
             }
         default:
             break
@@ -321,15 +324,110 @@ package final class FunctionSummaryCollector: FactCollector {
             default: return nil
             }
         }.first
-        let perValue = deciding == true || Self.isReidentified(call)
+        // A pushed destination: the innermost deciding closure is a `navigationDestination` or a `NavigationLink`.
+        let pushed = context.scope.closures.lazy.compactMap { closure -> Bool? in
+            guard let call = closure.call else { return nil }
+            switch SyntaxFacts.calleeMethodName(call) {
+            case "ForEach", "List", "Table", "OutlineGroup", "sheet", "fullScreenCover", "popover": return false
+            case "navigationDestination": return SyntaxFacts.argument("isPresented", of: call) == nil
+            case "NavigationLink": return true
+            default: return nil
+            }
+        }.first == true
+        let reidentified = Self.isReidentified(call) || Self.isInReidentifiedContainer(call)
+        let perValue = deciding == true || reidentified
         // The innermost closure decides: a per-value container inside a detail column builds per value.
         let inColumn = !perValue && context.scope.closures.contains { closure in
             guard let call = closure.call, SyntaxFacts.calleeName(call) == "NavigationSplitView" else { return false }
             return ["detail", "content"].contains(Self.argumentLabel(of: closure.node))
         }
+        let inSidebar = !reidentified && context.scope.closures.contains { closure in
+            guard let call = closure.call, SyntaxFacts.calleeName(call) == "NavigationSplitView" else { return false }
+            return Self.isSidebarColumn(closure.node, of: call)
+        }
+        let identity: ViewConstruction.Identity
+        if reidentified {
+            identity = .perValue
+        } else if pushed {
+            identity = inSidebar ? .splitViewColumn : .pushedDestination
+        } else if perValue {
+            identity = .perValue
+        } else if inColumn {
+            identity = .splitViewColumn
+        } else {
+            identity = inSidebar ? .splitViewSidebar : .stable
+        }
         context.facts.viewConstructions.append(ViewConstruction(
             typeName: reference.baseName.text, scope: context.scope.currentType?.qualifiedName,
-            identity: perValue ? .perValue : (inColumn ? .splitViewColumn : .stable), location: context.location(of: call)))
+            identity: identity, location: context.location(of: call),
+            constantArguments: Set(call.arguments.compactMap { argument in
+                argument.label.flatMap { Self.isConstant(argument.expression) ? $0.text : nil }
+            }),
+            builtArguments: Set(call.arguments.compactMap { argument in
+                argument.label.flatMap { Self.buildsObject(argument.expression) ? $0.text : nil }
+            })))
+    }
+
+    /// `Model(...)`, `Model.init(...)`, `.init(...)`: an object built by the expression itself.
+    static func buildsObject(_ expression: ExprSyntax) -> Bool {
+        guard let call = expression.as(FunctionCallExprSyntax.self) else { return false }
+        if let reference = call.calledExpression.as(DeclReferenceExprSyntax.self) { return reference.baseName.text.startsUppercase }
+        guard let member = call.calledExpression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "init" else { return false }
+        return member.base == nil || member.base?.as(DeclReferenceExprSyntax.self)?.baseName.text.startsUppercase == true
+    }
+
+    /// A value that cannot change while the view that receives it lives: a literal without interpolation, a static
+    /// member (`.red`, `Color.accent`), or a type built from such values (`URL(string: "https://…")!`).
+    static func isConstant(_ expression: ExprSyntax) -> Bool {
+        if expression.is(IntegerLiteralExprSyntax.self) || expression.is(FloatLiteralExprSyntax.self)
+            || expression.is(BooleanLiteralExprSyntax.self) || expression.is(NilLiteralExprSyntax.self) { return true }
+        if let string = expression.as(StringLiteralExprSyntax.self) {
+            return string.segments.allSatisfy { $0.is(StringSegmentSyntax.self) }
+        }
+        if let unwrapped = expression.as(ForceUnwrapExprSyntax.self) { return isConstant(unwrapped.expression) }
+        if let member = expression.as(MemberAccessExprSyntax.self) {
+            guard let base = member.base else { return true }  // `.red`
+            return base.as(DeclReferenceExprSyntax.self)?.baseName.text.startsUppercase == true
+        }
+        if let call = expression.as(FunctionCallExprSyntax.self), call.trailingClosure == nil {
+            let callee = call.calledExpression
+            let builtType = callee.as(DeclReferenceExprSyntax.self)?.baseName.text.startsUppercase == true
+                || (callee.as(MemberAccessExprSyntax.self).map { $0.base == nil } ?? false)
+            return builtType && call.arguments.allSatisfy { isConstant($0.expression) }
+        }
+        return false
+    }
+
+    /// A call whose value nobody keeps: a statement of its own, or `_ = call`.
+    static func isDiscarded(_ call: FunctionCallExprSyntax) -> Bool {
+        if call.parent?.is(CodeBlockItemSyntax.self) == true { return true }
+        guard let sequence = call.parent?.as(ExprListSyntax.self)?.parent?.as(SequenceExprSyntax.self),
+              let assignment = SyntaxFacts.assignment(sequence) else { return false }
+        return assignment.value.id == ExprSyntax(call).id && sequence.elements.first?.is(DiscardAssignmentExprSyntax.self) == true
+    }
+
+    /// `Group { Detail(item: item) }.id(item.id)`, `VStack { ... }.padding().id(tab)`: a container given a new
+    /// identity gives every view built inside it one too (up to the enclosing declaration).
+    static func isInReidentifiedContainer(_ construction: FunctionCallExprSyntax) -> Bool {
+        var current = construction.parent
+        while let node = current, !node.is(DeclSyntax.self) {
+            if let closure = node.as(ClosureExprSyntax.self) {
+                // Only a closure that builds the container's content, not an action run later (`Button { }`).
+                guard let container = SyntaxFacts.enclosingCall(ofClosure: closure),
+                      SyntaxFacts.calleeName(container).startsUppercase else { return false }
+                if isReidentified(container) { return true }
+                current = container.parent
+                continue
+            }
+            current = node.parent
+        }
+        return false
+    }
+
+    /// The sidebar of `NavigationSplitView { sidebar } detail: { }` (or `sidebar: { }`): its first closure.
+    static func isSidebarColumn(_ closure: ClosureExprSyntax, of call: FunctionCallExprSyntax) -> Bool {
+        if let label = argumentLabel(of: closure) { return label == "sidebar" }
+        return call.trailingClosure?.id == closure.id
     }
 
     /// `View(...).id(value)`, also after other modifiers (`View(...).padding().id(value)`): SwiftUI gives the
