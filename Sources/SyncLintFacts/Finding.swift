@@ -98,10 +98,14 @@ public struct RuleMessage: Sendable, Hashable, Codable {
 
     public let id: String
     public let template: String
+    /// The severity of findings with this message, when it differs from the rule's: the same crash is an error
+    /// where the store syncs and a warning where it is local (`RuleDescription.severity(ofMessage:)`).
+    public var severity: Severity? = nil
 
-    public init(_ id: String, _ template: String) {
+    public init(_ id: String, _ template: String, severity: Severity? = nil) {
         self.id = id
         self.template = template
+        self.severity = severity
     }
 
     /// The template with its blanks filled (`MessageTemplate.fill`).

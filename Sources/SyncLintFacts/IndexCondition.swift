@@ -44,6 +44,14 @@ public indirect enum IndexCondition: Sendable, Hashable, Codable {
     case lastParameterEscapes(callee: String, receiver: ValueType?, callerType: String?)
     /// The type's property holds a private-queue context (`CoreDataFacts.backgroundContextProperties`).
     case holdsBackgroundContext(TypeProperty)
+    /// The property `member` of the value's type holds a main-queue context: it is declared as one
+    /// (`let context = container.viewContext`, `var context: NSManagedObjectContext { container.viewContext }`;
+    /// `CoreDataFacts.mainQueueContextProperties`).
+    case holdsMainQueueContext(member: String, of: ValueType)
+    /// Every place the function runs is a private-queue context's `perform` block: it has callers, and each (followed
+    /// up through callers with no isolation of their own, to three calls) is inside a `perform` or `performAndWait`
+    /// of a context that is not the view context (`ProjectIndex.executionContexts`).
+    case runsOnlyInPerform(FunctionKey)
     /// The type (or an extension of it) declares a property of this name.
     case hasProperty(String, ofType: String)
     /// The type sets this Bool property to `true` in a function that also saves a context (`CoreDataFacts.localSaveFlags`).

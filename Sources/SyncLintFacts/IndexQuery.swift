@@ -12,6 +12,10 @@ public indirect enum IndexQuery: Sendable, Hashable, Codable {
     /// Where the project says CloudKit is on for the Core Data container named `containerName` in the file, or
     /// for any Core Data store of the file's targets when the name is unknown: `{0}`.
     case coreDataContainerCloudKitEvidence(file: String, containerName: String?)
+    /// The stores that a crash on a failed load takes down (`FailingStore`): variant 0 when one syncs (`{0}`: where
+    /// CloudKit is on, as `containerCloudKitEvidence`), variant 1 when they are on disk and local; nil when every
+    /// one is in memory (nothing a user keeps is lost, and nothing migrates) or the call loads no store.
+    case failingStore(FailingStore)
     /// The first of `names` that is a method of the type: `{0}`.
     case firstMethod(ofType: String, named: [String])
     /// The call reaches a project function that blocks its thread on a semaphore or group
@@ -86,6 +90,17 @@ public indirect enum IndexQuery: Sendable, Hashable, Codable {
     /// functions returns early while a call is in flight (`reentryGuards`). `{0}` the function that writes, `{1}`
     /// the property, `{2}` where the function is (file:line, relative to the project).
     case overlappingTaskWrite(calls: [CallReference])
+}
+
+/// Stores whose failure to load a crash handles, as a rule sees them during the walk.
+public enum FailingStore: Sendable, Hashable, Codable {
+    /// The SwiftData containers created at these places (`ModelContainer(...)`).
+    case swiftData(file: String, containers: [SourceLocation])
+    /// A Core Data container loading its stores (`loadPersistentStores`), bound to `containerName` in the file.
+    case coreData(file: String, containerName: String?)
+    /// A call to a project function that loads a Core Data container's stores (it calls `loadPersistentStores`,
+    /// to three calls deep): `try container.loadStore()`; `containerName` is the receiver's name.
+    case loader(file: String, call: CallReference, containerName: String?)
 }
 
 /// What the index answers to an `IndexQuery`: which of the finding's messages, the words for its blanks, the places

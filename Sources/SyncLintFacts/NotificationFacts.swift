@@ -52,11 +52,16 @@ public struct CoreDataFacts: Sendable, Codable {
     public var localSaveFlags: [TypeProperty] = []
     /// Properties holding a private-queue context: (type, property).
     public var backgroundContextProperties: [TypeProperty] = []
+    /// Properties declared as a main-queue context (`let context = container.viewContext`, or a getter that
+    /// returns `container.viewContext`): (type, property).
+    public var mainQueueContextProperties: [TypeProperty] = []
     /// Where `automaticallyMergesChangesFromParent = true` or `mergeChanges(fromContextDidSave:)` appears.
     public var mergesRemoteChanges: [SourceLocation] = []
     /// Where a context on the container's coordinator is made for background work (`newBackgroundContext()`,
     /// `performBackgroundTask { }`): its saves reach the store, not the view context, unless it merges.
     public var backgroundContextsMade: [SourceLocation] = []
+    /// Where a container loads its stores (`loadPersistentStores`): where its view context is set up.
+    public var storeLoads: [SourceLocation] = []
 
     public init() {}
 }

@@ -124,4 +124,9 @@ public struct RuleDescription: Sendable {
     public func message(_ id: String) -> RuleMessage? {
         messages.first { $0.id == id }
     }
+
+    /// The severity of a finding with the message of this id: the message's own, else the rule's.
+    public func severity(ofMessage id: String) -> Severity {
+        message(id)?.severity ?? severity
+    }
 }

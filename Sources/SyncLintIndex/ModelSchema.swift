@@ -65,7 +65,7 @@ extension RuleDescription {
     /// A finding of one of the rule's declared messages, its blanks filled from `arguments`.
     package func finding(at location: SourceLocation, _ message: RuleMessage, _ arguments: [String: String] = [:],
                          notes: [FindingNote] = [], confidence: Confidence = .high) -> Finding {
-        Finding(ruleID: id, ruleName: name, severity: severity, message: message.text(arguments), file: location.file,
+        Finding(ruleID: id, ruleName: name, severity: message.severity ?? severity, message: message.text(arguments), file: location.file,
                 line: location.line, column: location.column, arguments: arguments, messageID: message.id, notes: notes,
                 confidence: confidence)
     }

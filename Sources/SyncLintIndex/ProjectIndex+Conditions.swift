@@ -57,6 +57,11 @@ extension ProjectIndex {
             return summary(of: key)?.lastParameterEscapes == true
         case .holdsBackgroundContext(let property):
             return coreData.backgroundContextProperties.contains(property)
+        case .runsOnlyInPerform(let key):
+            return runsOnlyInPerform(key, remaining: ProjectIndex.callDepth)
+        case .holdsMainQueueContext(let member, let owner):
+            guard let type = resolve(owner), !type.isCollection else { return false }
+            return coreData.mainQueueContextProperties.contains(TypeProperty(typeName: type.name, property: member))
         case .hasProperty(let name, let typeName):
             return property(name, of: typeName) != nil
         case .isLocalSaveFlag(let flag):
@@ -141,5 +146,26 @@ extension ProjectIndex {
     /// Whether the app's own code (not tests or previews) awaits a `URLSession` transfer anywhere.
     var projectAwaitsURLSessionTransfers: Bool {
         functionSummaries.values.contains { $0.awaitsURLSessionTransfer && codeKind(of: $0.location) == .app }
+    }
+
+    /// Whether every place the function runs is a private-queue `perform` block: its own isolation says so, or it
+    /// has callers and each is in one, or (with no isolation of its own) only called from functions that are. An
+    /// entry point nobody calls may be called from anywhere.
+    func runsOnlyInPerform(_ key: FunctionKey, remaining: Int) -> Bool {
+        var seen: Set<FunctionKey> = []
+        func check(_ key: FunctionKey, _ remaining: Int) -> Bool {
+            guard seen.insert(key).inserted else { return true }
+            if let summary = summary(of: key) {
+                let own = resolved(summary.declaredContext)
+                if own != .callers { return own == .privateQueue }
+            }
+            let sites = callSites(of: key)
+            guard !sites.isEmpty, remaining > 0 else { return false }
+            return sites.allSatisfy { site in
+                let context = resolved(site.context)
+                return context == .callers ? check(site.caller, remaining - 1) : context == .privateQueue
+            }
+        }
+        return check(key, remaining)
     }
 }

@@ -12,6 +12,8 @@ extension ProjectIndex {
         case .coreDataContainerCloudKitEvidence(let file, let name):
             let evidence = name.map { cloudKit.coreData(containerNamed: $0, in: file) } ?? cloudKit.coreDataAny(for: file)
             return evidence.map { IndexAnswer([$0.text], notes: $0.notes) }
+        case .failingStore(let store):
+            return failingStoreAnswer(store)
         case .blockingCallee(let reference):
             return blockingCallee(of: reference).map { callee in
                 IndexAnswer([layout.shown(callee.location)], notes: [FindingNote("the function that blocks is here", at: callee.location)])

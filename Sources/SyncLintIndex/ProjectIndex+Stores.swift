@@ -21,3 +21,43 @@ extension ProjectIndex {
         return cloudKit.swiftData(containerAt: location, configurationCount: container?.configurationCount ?? 0)
     }
 }
+
+/// Stores a crash on a failed load takes down (`IndexQuery.failingStore`).
+extension ProjectIndex {
+    /// Variant 0 with where CloudKit is on when a store syncs; variant 1 when the stores are local and on disk
+    /// (a failed migration or a full disk crashes every launch all the same); nil when each is in memory, or
+    /// when a loader call reaches no `loadPersistentStores`.
+    func failingStoreAnswer(_ store: FailingStore) -> IndexAnswer? {
+        switch store {
+        case .swiftData(let file, let containers):
+            let evidence = containers.isEmpty ? cloudKit.swiftData(for: file)
+                : containers.lazy.compactMap { self.cloudKitEvidence(forContainerAt: $0) }.first
+            if let evidence { return IndexAnswer(variant: 0, [evidence.text], notes: evidence.notes) }
+            guard containers.isEmpty || !containers.allSatisfy(isInMemorySwiftDataContainer) else { return nil }
+            return IndexAnswer(variant: 1)
+        case .coreData(let file, let name):
+            return coreDataFailingStore(file: file, containerName: name)
+        case .loader(let file, let call, let name):
+            guard let callee = callee(of: call),
+                  reachableSummaries(from: callee).contains(where: { $0.summary.calls.contains { $0.callee == FrameworkCallbacks.loadPersistentStoresMethod } })
+            else { return nil }
+            return coreDataFailingStore(file: file, containerName: name)
+        }
+    }
+
+    /// Whether every store of the SwiftData container created at `location` is known and kept in memory.
+    private func isInMemorySwiftDataContainer(_ location: SourceLocation) -> Bool {
+        let own = storeConfigurations.filter { $0.container == location }
+        guard !own.isEmpty, own.count >= (containerFacts[location]?.configurationCount ?? 0) else { return false }
+        return own.allSatisfy { $0.kind == .inMemory }
+    }
+
+    /// The Core Data container bound to `name` in `file`: syncs, local, or (every one of that name) in memory.
+    private func coreDataFailingStore(file: String, containerName name: String?) -> IndexAnswer? {
+        let evidence = name.map { cloudKit.coreData(containerNamed: $0, in: file) } ?? cloudKit.coreDataAny(for: file)
+        if let evidence { return IndexAnswer(variant: 0, [evidence.text], notes: evidence.notes) }
+        let named = storeConfigurations.filter { $0.location.file == file && $0.bindingName == name && name != nil }
+        if !named.isEmpty, named.allSatisfy({ $0.kind == .inMemory }) { return nil }
+        return IndexAnswer(variant: 1)
+    }
+}

@@ -91,6 +91,8 @@ public final class ProjectIndex: Sendable {
             coreData.posts += facts.coreData.posts
             coreData.localSaveFlags += facts.coreData.localSaveFlags
             coreData.backgroundContextProperties += facts.coreData.backgroundContextProperties
+            coreData.mainQueueContextProperties += facts.coreData.mainQueueContextProperties
+            coreData.storeLoads += facts.coreData.storeLoads
             coreData.mergesRemoteChanges += facts.coreData.mergesRemoteChanges
             coreData.backgroundContextsMade += facts.coreData.backgroundContextsMade
         }

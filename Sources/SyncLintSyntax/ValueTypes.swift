@@ -327,6 +327,31 @@ extension ValueTypes {
     }
 }
 
+/// Where a bare name used in a function points (`ValueTypes.origin(of:)`).
+package enum NameOrigin {
+    /// A local or a parameter, with the value it was declared with (`let x = value`), if any.
+    case local(initializer: ExprSyntax?)
+    /// No local of that name: a member of `self`, a type or a global.
+    case notLocal
+    /// The lookup cannot tell (a file with syntax errors).
+    case unknown
+}
+
+extension ValueTypes {
+    /// Where `reference`'s name points, asked of `SwiftLexicalLookup` (for the few names a rule asks about).
+    package static func origin(of reference: DeclReferenceExprSyntax) -> NameOrigin {
+        guard let identifier = Identifier(reference.baseName) else { return .unknown }
+        for result in lookup(reference, identifier) {
+            if case .lookForMembers = result { return .notLocal }
+            guard let name = result.names.first else { continue }
+            return .local(initializer: Syntax(name.syntax).parent?.as(PatternBindingSyntax.self)?.initializer?.value)
+        }
+        return root(of: reference).hasError ? .unknown : .notLocal
+    }
+
+    private static func root(of node: some SyntaxProtocol) -> Syntax { node.root }
+}
+
 extension SyntaxProtocol {
     /// The nearest enclosing node of a kind.
     package func ancestor<Node: SyntaxProtocol>(_ kind: Node.Type) -> Node? {

@@ -51,6 +51,14 @@ public enum FrameworkCallbacks {
     ]
     public static let mainQueueContextNames = ["viewContext", "mainContext"]
 
+    /// What may be called on a context from any thread: `perform(_:)` and `performAndWait(_:)`, which run
+    /// their block on the context's own queue ("the only methods you may call from another thread").
+    public static let anyThreadContextMethods = CallbackFact(
+        symbol: "NSManagedObjectContext.perform(_:)",
+        fact: "perform and performAndWait run the block on the context's queue; every other use belongs on that queue",
+        documentation: "https://developer.apple.com/documentation/coredata/using-core-data-in-the-background")
+    public static let anyThreadContextMethodNames: Set<String> = ["perform", "performAndWait"]
+
     /// Whether a context written as `receiver` is a main-queue one: its name ends with a main context's name.
     public static func isMainQueueContext(_ receiver: String) -> Bool {
         mainQueueContextNames.contains { receiver.hasSuffix($0) }

@@ -414,7 +414,7 @@ public enum Linter {
                 if measures { ruleTimes[pending.ruleID, default: 0] += clock.lap() }
                 guard let message = answer,
                       let description = descriptions[pending.ruleID] else { continue }
-                projectFindings.append(Finding(ruleID: pending.ruleID, ruleName: description.name, severity: description.severity,
+                projectFindings.append(Finding(ruleID: pending.ruleID, ruleName: description.name, severity: description.severity(ofMessage: message.id),
                                                message: message.text, file: pending.location.file, line: pending.location.line,
                                                column: pending.location.column, arguments: message.arguments, messageID: message.id,
                                                notes: message.notes, confidence: message.confidence))

@@ -1,19 +1,22 @@
 import SwiftSyntax
 
-/// A crash where creating the persistent container fails, in a project that syncs with CloudKit.
+/// A crash where a persistent container fails to load its stores: an error where the store syncs, a warning where it is local.
 public final class FatalErrorOnContainerInitRule: SyntaxRule {
     public static let description = RuleDescription(
         id: "fatal_error_on_container_init",
         name: "Fatal Error On Container Init",
         whatItDoes: """
-            Finds `fatalError`, `preconditionFailure` or `try!` where `ModelContainer(...)` creation or \
-            `loadPersistentStores` fails, in a project where CloudKit is on.
+            Finds `fatalError`, `preconditionFailure` or `try!` where `ModelContainer(...)` creation, \
+            `loadPersistentStores`, or a project function that loads a container's stores (`try container.loadStore()`) \
+            fails. An error where the store syncs with CloudKit, a warning where it is a local store on disk; quiet \
+            for stores kept in memory (previews, tests, scratch containers).
             """,
         whyIsThisBad: """
             With CloudKit, container creation fails for reasons outside the app's control at run time: a schema \
             CloudKit rejects, an account or container problem, a migration. A `fatalError` there turns each of them \
-            into a crash on every launch, and the user can do nothing about it. Fall back to a local \
-            or in-memory store and tell the user.
+            into a crash on every launch, and the user can do nothing about it. A local store fails too: a \
+            migration the model cannot infer, a full disk or a damaged file crash every launch until the app is \
+            deleted, with the user's data. Fall back to a local or in-memory store and tell the user.
             """,
         seed: "003",
         severity: .error,
@@ -68,6 +71,54 @@ public final class FatalErrorOnContainerInitRule: SyntaxRule {
                     }
                 }
                 """),
+            // A local store crashes every launch too, when a migration fails: a warning, not an error.
+            RuleExample("""
+                let modelConfiguration = ModelConfiguration(schema: schema, cloudKitDatabase: .none)
+                func makeContainer() -> ModelContainer {
+                    do { return try ModelContainer(for: schema, configurations: [modelConfiguration]) }
+                    catch { ↓fatalError("Could not create ModelContainer: \\(error)") }
+                }
+                """, message: "crash_on_failed_local_store"),
+            RuleExample("""
+                let cloud = ModelConfiguration(cloudKitDatabase: .private("iCloud.com.example.App"))
+                let local = ModelConfiguration(cloudKitDatabase: .none)
+                func makeContainer() -> ModelContainer {
+                    do { return try ModelContainer(for: Item.self, configurations: cloud) }
+                    catch {
+                        do { return try ModelContainer(for: Item.self, configurations: local) }
+                        catch { ↓fatalError("Not even a local store: \\(error)") }
+                    }
+                }
+                """, message: "crash_on_failed_local_store"),
+            RuleExample("""
+                struct PersistenceController {
+                    let container = NSPersistentContainer(name: "Notes")
+                    init() {
+                        container.loadPersistentStores { _, error in
+                            if let error = error as NSError? { ↓fatalError("Unresolved error \\(error), \\(error.userInfo)") }
+                        }
+                    }
+                }
+                """, message: "crash_on_failed_local_store"),
+            // The stores are loaded by a project function that throws the handler's error.
+            RuleExample("""
+                let persistentContainer: NSPersistentContainer = {
+                    let container = NSPersistentContainer(name: "Events")
+                    do {
+                        try container.loadStore()
+                    } catch let error as NSError {
+                        ↓fatalError("Error loading Core Data store: \\(error)")
+                    }
+                    return container
+                }()
+                extension NSPersistentContainer {
+                    func loadStore() throws {
+                        var captured: Error?
+                        loadPersistentStores { _, error in captured = error }
+                        if let captured { throw captured }
+                    }
+                }
+                """, message: "crash_on_failed_local_store"),
         ],
         nonTriggeringExamples: [
             RuleExample("""
@@ -79,13 +130,6 @@ public final class FatalErrorOnContainerInitRule: SyntaxRule {
                         logger.error("CloudKit store failed: \\(error)")
                         return try! ModelContainer(for: schema, configurations: [ModelConfiguration(isStoredInMemoryOnly: true)])
                     }
-                }
-                """),
-            RuleExample("""
-                let modelConfiguration = ModelConfiguration(schema: schema, cloudKitDatabase: .none)
-                func makeContainer() -> ModelContainer {
-                    do { return try ModelContainer(for: schema, configurations: [modelConfiguration]) }
-                    catch { fatalError("Could not create ModelContainer: \\(error)") }
                 }
                 """),
             RuleExample("""
@@ -105,17 +149,6 @@ public final class FatalErrorOnContainerInitRule: SyntaxRule {
                 """),
             RuleExample("""
                 let cloud = ModelConfiguration(cloudKitDatabase: .private("iCloud.com.example.App"))
-                let local = ModelConfiguration(cloudKitDatabase: .none)
-                func makeContainer() -> ModelContainer {
-                    do { return try ModelContainer(for: Item.self, configurations: cloud) }
-                    catch {
-                        do { return try ModelContainer(for: Item.self, configurations: local) }
-                        catch { fatalError("Not even a local store: \\(error)") }
-                    }
-                }
-                """),
-            RuleExample("""
-                let cloud = ModelConfiguration(cloudKitDatabase: .private("iCloud.com.example.App"))
                 var sharedModelContainer: ModelContainer = {
                     if let container = try? ModelContainer(for: Item.self, configurations: cloud) { return container }
                     do {
@@ -126,21 +159,45 @@ public final class FatalErrorOnContainerInitRule: SyntaxRule {
                 }()
                 """),
             RuleExample("""
-                let cloudContainer = NSPersistentCloudKitContainer(name: "Lists")
-                func load() {
-                    cloudContainer.loadPersistentStores { _, error in
-                        guard error != nil else { return }
-                        let local = NSPersistentContainer(name: "Lists")
-                        local.loadPersistentStores { _, error in
-                            if let error { fatalError("Unresolved error \\(error)") }
-                        }
-                    }
-                }
-                """),
-            RuleExample("""
                 let configuration = ModelConfiguration(cloudKitDatabase: .private("iCloud.com.example.App"))
                 func parse(_ data: Data) -> Config {
                     do { return try JSONDecoder().decode(Config.self, from: data) } catch { fatalError("bad bundled config") }
+                }
+                """),
+            // The fixed loader: the failure is reported and the app starts without the store.
+            RuleExample("""
+                let persistentContainer: NSPersistentContainer = {
+                    let container = NSPersistentContainer(name: "Events")
+                    do { try container.loadStore() } catch { print("Failed to load the store: \\(error)") }
+                    return container
+                }()
+                extension NSPersistentContainer {
+                    func loadStore() throws {
+                        var captured: Error?
+                        loadPersistentStores { _, error in captured = error }
+                        if let captured { throw captured }
+                    }
+                }
+                """),
+            // A throwing project call that loads no store: bundled settings.
+            RuleExample("""
+                let settings: Settings = {
+                    let store = SettingsStore()
+                    do { return try store.load() } catch { fatalError("bad bundled settings: \\(error)") }
+                }()
+                final class SettingsStore {
+                    func load() throws -> Settings { try JSONDecoder().decode(Settings.self, from: Data()) }
+                }
+                """),
+            // A preview's Core Data container kept in memory.
+            RuleExample("""
+                func makePreviewContainer() -> NSPersistentContainer {
+                    let container = NSPersistentContainer(name: "Notes")
+                    container.persistentStoreDescriptions.first?.url = URL(fileURLWithPath: "/dev/null")
+                    container.loadPersistentStores { _, error in
+                        if let error { fatalError("Unresolved error \\(error)") }
+                    }
+                    return container
                 }
                 """),
         ],
@@ -149,10 +206,13 @@ public final class FatalErrorOnContainerInitRule: SyntaxRule {
             the same file (inline or bound to a name it uses) is judged by them, so an in-memory, `/dev/null` or \
             `cloudKitDatabase: .none` fallback is not reported; a container whose configurations come from \
             elsewhere is judged by the targets that compile its file. A `try!` inside a `catch` is not \
-            reported. A Core Data crash is judged by the container the handler's receiver names in the same file.
+            reported. A Core Data crash is judged by the container the handler's receiver names in the same file. \
+            A project function counts as loading stores when it calls `loadPersistentStores` (to three calls deep); \
+            stores added to an `NSPersistentStoreCoordinator` by hand are not followed.
             """,
-        messages: [crashOnFailedStore])
+        messages: [crashOnFailedStore, crashOnFailedLocalStore])
     static let crashOnFailedStore = RuleMessage("crash_on_failed_store", "{crash} turns a failed CloudKit store into a crash on every launch (CloudKit is on: {0}); fall back to a local or in-memory store and report the error")
+    static let crashOnFailedLocalStore = RuleMessage("crash_on_failed_local_store", "{crash} turns a store that fails to load (a migration, a full disk, a damaged file) into a crash on every launch; report the error and fall back to an in-memory store or start without the store", severity: .warning)
 
     public static let nodeKinds: Set<SyntaxKind> = [.functionCallExpr, .tryExpr]
 
@@ -160,47 +220,69 @@ public final class FatalErrorOnContainerInitRule: SyntaxRule {
 
     public func enter(_ node: Syntax, context: FileContext) {
         if let tryExpression = node.as(TryExprSyntax.self) {
-            guard tryExpression.questionOrExclamationMark?.tokenKind == .exclamationMark,
-                  Self.createsContainer(tryExpression.expression), !Self.isInsideCatch(node) else { return }
-            report(tryExpression.tryKeyword, what: "`try!`", store: .swiftDataContainers(Self.containerLocations(in: tryExpression.expression, context: context)),
-                   context: context)
+            guard tryExpression.questionOrExclamationMark?.tokenKind == .exclamationMark, !Self.isInsideCatch(node) else { return }
+            if Self.createsContainer(tryExpression.expression) {
+                report(tryExpression.tryKeyword, what: "`try!`",
+                       store: .swiftData(file: context.path, containers: Self.containerLocations(in: tryExpression.expression, context: context)),
+                       context: context)
+            } else if let loader = Self.loaderCall(tryExpression.expression, context: context) {
+                report(tryExpression.tryKeyword, what: "`try!`", store: loader, context: context)
+            }
             return
         }
         guard let call = node.as(FunctionCallExprSyntax.self),
               ["fatalError", "preconditionFailure"].contains(context.calleeMethodName(call)),
               call.calledExpression.is(DeclReferenceExprSyntax.self) else { return }
+        let what = "`\(SyntaxFacts.calleeName(call))`"
         // The innermost `loadPersistentStores` handler: a fallback container loaded inside another's handler decides.
         if let handler = context.scope.closures.first(where: { $0.kind == .other(callee: FrameworkCallbacks.loadPersistentStoresMethod) }) {
             let receiver = handler.call?.calledExpression.as(MemberAccessExprSyntax.self)?.base.flatMap(SyntaxFacts.memberPath)
-            report(call.calledExpression, what: "`\(SyntaxFacts.calleeName(call))`",
-                   store: .coreDataContainer(named: receiver.map { $0.members.last ?? $0.root }), context: context)
+            report(call.calledExpression, what: what,
+                   store: .coreData(file: context.path, containerName: receiver.map { $0.members.last ?? $0.root }), context: context)
             return
         }
         guard let clause = node.ancestorOrSelf(mapping: { $0.as(CatchClauseSyntax.self) }),
-              let doStatement = clause.parent?.parent?.as(DoStmtSyntax.self),
-              Self.createsContainer(doStatement.body) else { return }
-        report(call.calledExpression, what: "`\(SyntaxFacts.calleeName(call))`",
-               store: .swiftDataContainers(Self.containerLocations(in: doStatement.body, context: context)), context: context)
-    }
-
-    /// The container whose failure crashes: SwiftData containers created where the crash handles their
-    /// failure, or the Core Data container whose stores are loading.
-    private enum CrashingStore {
-        case swiftDataContainers([SyncLintFacts.SourceLocation])
-        case coreDataContainer(named: String?)
-    }
-
-    private func report(_ node: some SyntaxProtocol, what: String, store: CrashingStore, context: FileContext) {
-        // A fallback to a local or in-memory container, or a preview's in-memory one, cannot hit the CloudKit failure.
-        let query: IndexQuery
-        var notes: [FindingNote] = []
-        switch store {
-        case .swiftDataContainers(let locations):
-            query = .containerCloudKitEvidence(file: context.path, containers: locations)
-            notes = locations.prefix(1).map { FindingNote("the container is created here", at: $0) }
-        case .coreDataContainer(let name): query = .coreDataContainerCloudKitEvidence(file: context.path, containerName: name)
+              let doStatement = clause.parent?.parent?.as(DoStmtSyntax.self) else { return }
+        if Self.createsContainer(doStatement.body) {
+            report(call.calledExpression, what: what,
+                   store: .swiftData(file: context.path, containers: Self.containerLocations(in: doStatement.body, context: context)), context: context)
+            return
         }
-        context.report(node, Self.crashOnFailedStore, ["crash": what], answering: query, notes: notes)
+        // `do { try container.loadStore() } catch { fatalError() }`: a project function that loads the stores and
+        // throws their error. The index says which of the calls loads stores; one pending finding per call.
+        var asked: Set<FailingStore> = []
+        BodyScanner.scan(doStatement.body) { node in
+            guard let tryExpression = node.as(TryExprSyntax.self), tryExpression.questionOrExclamationMark == nil,
+                  let loader = Self.loaderCall(tryExpression.expression, context: context), asked.insert(loader).inserted else { return }
+            self.report(call.calledExpression, what: what, store: loader, context: context)
+        }
+    }
+
+    /// A throwing call that may load a Core Data container's stores in a project function (`container.loadStore()`,
+    /// `loadStores()` on `self`), as a question for the index.
+    static func loaderCall(_ expression: ExprSyntax, context: FileContext) -> FailingStore? {
+        var current = expression
+        while let awaited = current.as(AwaitExprSyntax.self) { current = awaited.expression }
+        guard let call = current.as(FunctionCallExprSyntax.self) else { return nil }
+        let caller = FunctionKey(typeName: context.scope.currentType?.qualifiedName, name: context.scope.currentFunction?.name ?? "")
+        let method = SyntaxFacts.calleeMethodName(call)
+        if let member = call.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base, !SyntaxFacts.isSelf(base) {
+            let receiver = SyntaxFacts.memberPath(base)
+            return .loader(file: context.path, call: CallReference(caller: caller, callee: method, receiver: ValueTypes.of(base, in: context)),
+                           containerName: receiver.map { $0.members.last ?? $0.root })
+        }
+        guard call.calledExpression.is(DeclReferenceExprSyntax.self) || call.calledExpression.is(MemberAccessExprSyntax.self) else { return nil }
+        return .loader(file: context.path, call: CallReference(caller: caller, callee: method, receiver: nil), containerName: nil)
+    }
+
+    private func report(_ node: some SyntaxProtocol, what: String, store: FailingStore, context: FileContext) {
+        var notes: [FindingNote] = []
+        if case .swiftData(_, let locations) = store {
+            notes = locations.prefix(1).map { FindingNote("the container is created here", at: $0) }
+        }
+        // A fallback to an in-memory container, or a preview's, cannot fail for a user: the index keeps it quiet.
+        context.report(node, [Self.crashOnFailedStore, Self.crashOnFailedLocalStore], ["crash": what],
+                       answering: .failingStore(store), notes: notes)
     }
 
     static func createsContainer(_ node: some SyntaxProtocol) -> Bool {

@@ -39,6 +39,19 @@ public final class BackgroundContextOutsidePerformRule: SyntaxRule {
                     }
                 }
                 """),
+            // A helper called inside `perform` in one place and outside it in another.
+            RuleExample("""
+                final class LogStore {
+                    private lazy var backgroundContext = container.newBackgroundContext()
+                    func record(_ message: String) {
+                        backgroundContext.perform { self.saveIfNeeded() }
+                    }
+                    func applicationWillTerminate() { saveIfNeeded() }
+                    private func saveIfNeeded() {
+                        try? ↓backgroundContext.save()
+                    }
+                }
+                """),
         ],
         nonTriggeringExamples: [
             RuleExample("""
@@ -74,9 +87,32 @@ public final class BackgroundContextOutsidePerformRule: SyntaxRule {
                     try viewContext.save()
                 }
                 """),
+            // A private helper whose every caller is inside the context's `perform`: it runs on the context's queue.
+            RuleExample("""
+                final class LogStore {
+                    private lazy var backgroundContext = container.newBackgroundContext()
+                    func record(_ message: String) {
+                        backgroundContext.perform { self.insert(message) }
+                    }
+                    func flush() {
+                        backgroundContext.performAndWait { try? self.saveIfNeeded() }
+                    }
+                    private func insert(_ message: String) {
+                        let entry = LogEntry(context: backgroundContext)
+                        entry.message = message
+                        try? saveIfNeeded()
+                    }
+                    private func saveIfNeeded() throws {
+                        if backgroundContext.hasChanges { try backgroundContext.save() }
+                    }
+                }
+                """),
         ],
         knownLimitations: """
             Opt-in by its figure on 25 apps nobody tuned on (docs/precision.md, round of issue 21): 0 of 17 findings were right (all in one app, private helpers called only inside `perform`: the rule does not follow callers). \
+            A helper that uses a context property outside a `perform` is not reported when every caller (followed up \
+            through callers with no isolation of their own, to three calls) is inside a private-queue context's \
+            `perform`; which context's `perform` is not checked. \
             Contexts are tracked as locals made in the same function and as properties the type assigns from \
             `newBackgroundContext()`, when their name contains "context"; a context passed in as a parameter is \
             not tracked. An actor that declares a custom executor (`unownedExecutor`) is taken to run its jobs \
@@ -121,10 +157,14 @@ public final class BackgroundContextOutsidePerformRule: SyntaxRule {
         guard let type = context.scope.currentType else { return }
         let typeName = type.qualifiedName
         // An actor with a custom serial executor (`unownedExecutor`) that runs each job inside the context's
-        // `perform`: its methods already run on the context's queue.
-        context.report(used, Self.outsidePerform, ["context": name],
-                       when: .all([.holdsBackgroundContext(TypeProperty(typeName: typeName, property: name)),
-                                   .not(.hasProperty("unownedExecutor", ofType: typeName))]))
+        // `perform`: its methods already run on the context's queue. A helper whose every caller is inside a
+        // `perform` block runs inside it too.
+        var conditions: [IndexCondition] = [.holdsBackgroundContext(TypeProperty(typeName: typeName, property: name)),
+                                            .not(.hasProperty("unownedExecutor", ofType: typeName))]
+        if let function = context.scope.currentFunction, !context.scope.closures.contains(where: { ExecutionContexts.ofClosure($0) != nil }) {
+            conditions.append(.not(.runsOnlyInPerform(FunctionKey(typeName: typeName, name: function.name))))
+        }
+        context.report(used, Self.outsidePerform, ["context": name], when: .all(conditions))
     }
 
     static func isLocalBackgroundContext(_ name: String, in body: CodeBlockSyntax) -> Bool {

@@ -96,8 +96,12 @@ public enum MissingAutomaticMergeRule: ProjectRule {
             case .coreDataLocal:
                 // A plain container's view context misses only what another context on its coordinator saves.
                 guard let made = backgroundContexts.first else { return nil }
-                return description.finding(at: store.location, backgroundSavesNeverMerged, ["place": index.layout.shown(made)],
-                                           notes: [FindingNote("a background context is made here", at: made)])
+                // Reported where the file loads the stores, where the view context is set up (and the fix goes).
+                let loads = index.coreData.storeLoads.first { $0.file == store.location.file && $0.line >= store.location.line }
+                var notes = [FindingNote("a background context is made here", at: made)]
+                if loads != nil { notes.insert(FindingNote("the container is created here", at: store.location), at: 0) }
+                return description.finding(at: loads ?? store.location, backgroundSavesNeverMerged, ["place": index.layout.shown(made)],
+                                           notes: notes)
             default:
                 return nil
             }

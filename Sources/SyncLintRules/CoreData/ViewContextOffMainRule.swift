@@ -6,8 +6,10 @@ public final class ViewContextOffMainRule: SyntaxRule {
         id: "view_context_off_main",
         name: "View Context Off Main",
         whatItDoes: """
-            Finds `viewContext` used inside a `DispatchQueue.global()` (or other queue's) closure, `Task.detached`, \
-            or a background context's `perform` block.
+            Finds the view context (`viewContext`, or a local or property declared as it) used inside a \
+            `DispatchQueue.global()` (or other queue's) closure, `Task.detached`, a task-group child, a background \
+            context's `perform` block, an async function with no isolation or an actor's method; or in a \
+            synchronous helper whose callers run there.
             """,
         whyIsThisBad: """
             `viewContext` is a main-queue context: it and its objects may only be used on the main thread. From \
@@ -32,6 +34,52 @@ public final class ViewContextOffMainRule: SyntaxRule {
                     }
                 }
                 """),
+            // Through a property declared as the view context.
+            RuleExample("""
+                final class NoteStore {
+                    let container = NSPersistentContainer(name: "Notes")
+                    var context: NSManagedObjectContext { container.viewContext }
+                    func importNotes(_ titles: [String]) {
+                        DispatchQueue.global().async {
+                            for title in titles { let note = Note(context: self.context); note.title = title }
+                            try? self.↓context.save()
+                        }
+                    }
+                }
+                """),
+            // Through a shared stack, in an async method of a type with no isolation: the concurrency pool.
+            RuleExample("""
+                final class CoreDataStack {
+                    static let shared = CoreDataStack()
+                    let container = NSPersistentContainer(name: "Model")
+                    lazy var context = container.viewContext
+                }
+                final class SyncService {
+                    func sync() async throws {
+                        let remote = try await api.items()
+                        let existing = try CoreDataStack.shared.↓context.fetch(Item.fetchRequest())
+                        print(remote.count, existing.count)
+                    }
+                }
+                """),
+            RuleExample("""
+                func purge() {
+                    let context = persistentContainer.viewContext
+                    Task.detached {
+                        try? ↓context.save()
+                    }
+                }
+                """),
+            // A helper that uses it where its caller runs, called on a background queue.
+            RuleExample("""
+                final class Store {
+                    let container = NSPersistentContainer(name: "Model")
+                    func saveAll() { try? container.↓viewContext.save() }
+                    func importInBackground() {
+                        DispatchQueue.global().async { self.saveAll() }
+                    }
+                }
+                """, message: "caller_dispatch_queue"),
         ],
         nonTriggeringExamples: [
             RuleExample("""
@@ -60,46 +108,164 @@ public final class ViewContextOffMainRule: SyntaxRule {
                     lists = (try? viewContext.fetch(ItemList.fetchRequest())) ?? []
                 }
                 """),
+            // `perform` may be called from any thread: it runs the block on the context's queue.
+            RuleExample("""
+                func refreshLater() {
+                    Task.detached {
+                        await persistentContainer.viewContext.perform { persistentContainer.viewContext.refreshAllObjects() }
+                    }
+                    let context = persistentContainer.viewContext
+                    DispatchQueue.global().async {
+                        context.perform { try? context.save() }
+                    }
+                }
+                """),
+            // A property holding a background context, and a helper called only on the main actor.
+            RuleExample("""
+                final class Store {
+                    let container = NSPersistentContainer(name: "Model")
+                    lazy var background = container.newBackgroundContext()
+                    var context: NSManagedObjectContext { container.viewContext }
+                    func saveAll() { try? context.save() }
+                    @MainActor func done() { saveAll() }
+                    func importInBackground() {
+                        DispatchQueue.global().async { self.background.performAndWait { try? self.background.save() } }
+                    }
+                }
+                """),
+            RuleExample("""
+                @MainActor final class ItemsModel {
+                    let context = PersistenceController.shared.container.viewContext
+                    func load() async { _ = try? context.fetch(Item.fetchRequest()) }
+                }
+                """),
         ],
         knownLimitations: """
-            Objects fetched from `viewContext` and then used off the main thread are not followed, only the context \
-            itself, and only where it is used (`viewContext.x`), not where it is passed to a call. A property named `viewContext` that is not the container's view context is reported too.
+            The view context is known by its name (`viewContext`), or by a local or a property declared as one \
+            (`let context = container.viewContext`, `var context: NSManagedObjectContext { container.viewContext }`, \
+            `Stack.shared.context` for such a property of another type). A context passed as a parameter is not \
+            followed, nor are objects fetched from it and used off the main thread. Off the main thread means: a \
+            background queue, a detached task, another context's `perform`, a task-group child, an async function \
+            with no isolation or an actor's method; for a synchronous function with no isolation of its own, a \
+            caller (to three calls up) on one of those or in a handler of an off-main notification. Completion \
+            handlers are not counted: many are called on the main queue. `perform` and `performAndWait` may be \
+            called from any thread and are not reported.
             """,
-        messages: [usedOffMain])
-    static let usedOffMain = RuleMessage("used_off_main", "`viewContext` belongs to the main thread but is used {place}; use `viewContext.perform { }`, or a background context with objects fetched by id")
+        messages: [usedOffMain, callerDetached, callerQueue, callerPerform, callerActor, callerHandler])
+    static let usedOffMain = RuleMessage("used_off_main", "`{context}` is the main-queue context but is used {place}; use `{context}.perform { }`, or a background context with objects fetched by id")
+    static let callerDetached = RuleMessage("caller_detached_task", "`{function}` uses the main-queue context `{context}` on its caller's thread, and it is called from `Task.detached`; use `{context}.perform { }`, or call it on the main actor")
+    static let callerQueue = RuleMessage("caller_dispatch_queue", "`{function}` uses the main-queue context `{context}` on its caller's thread, and it is called on a background dispatch queue or the concurrency pool; use `{context}.perform { }`, or call it on the main actor")
+    static let callerPerform = RuleMessage("caller_private_queue", "`{function}` uses the main-queue context `{context}` on its caller's thread, and it is called from a private-queue context's `perform` block; use `{context}.perform { }`, or call it on the main actor")
+    static let callerActor = RuleMessage("caller_actor", "`{function}` uses the main-queue context `{context}` on its caller's thread, and it is called from an actor method; use `{context}.perform { }`, or call it on the main actor")
+    static let callerHandler = RuleMessage("caller_notification_handler", "`{function}` uses the main-queue context `{context}` on its caller's thread, and it is called from the `{0}` handler, on the private thread that posts it; use `{context}.perform { }`, or hop to the main actor first")
 
     public static let nodeKinds: Set<SyntaxKind> = [.declReferenceExpr]
 
-    /// `viewContext.fetch(...)`, `container.viewContext.refreshAllObjects()`: the context itself is used.
-    /// Passing it along (`mergeChanges(fromRemoteContextSave:into: [viewContext])`, which is made for
-    /// that) is not.
-    static func isUsedAsReceiver(_ reference: DeclReferenceExprSyntax) -> Bool {
+    /// `viewContext.fetch(...)`, `container.viewContext.refreshAllObjects()`: the context itself is used, and the
+    /// member used; nil when it is passed along (`mergeChanges(fromRemoteContextSave:into: [viewContext])`,
+    /// which is made for that).
+    static func usedMember(_ reference: DeclReferenceExprSyntax) -> String? {
         var expression = Syntax(reference)
         if let member = reference.parent?.as(MemberAccessExprSyntax.self), member.declName.id == reference.id {
             expression = Syntax(member)
         }
-        return expression.parent?.as(MemberAccessExprSyntax.self)?.base?.id == expression.id
+        var parent = expression.parent
+        while let optional = parent?.as(OptionalChainingExprSyntax.self) { parent = optional.parent }
+        guard let use = parent?.as(MemberAccessExprSyntax.self), use.base?.id == expression.id || use.base?.as(OptionalChainingExprSyntax.self)?.expression.id == expression.id
+        else { return nil }
+        return use.declName.baseName.text
+    }
+
+    /// Where the code runs, when it is off the main thread or may be.
+    enum Place {
+        /// Certainly off the main thread, described.
+        case offMain(String)
+        /// An async method of a type whose isolation the index knows.
+        case ifTypeHasNoIsolation(FunctionKey)
+        /// A synchronous function with no isolation of its own: where its callers run.
+        case callers(FunctionKey, function: String)
+    }
+
+    /// `name` is the context used: inside its own `perform` it is on its own queue.
+    static func place(_ context: FileContext, using name: String) -> Place? {
+        for closure in context.scope.closures {
+            if closure.isMainActorAnnotated { return nil }
+            switch closure.kind {
+            case .mainQueue, .mainActorRun: return nil
+            case .backgroundQueue: return .offMain("on a background queue")
+            case .detachedTask: return .offMain("in `Task.detached`")
+            case .taskGroupChild: return .offMain("in a task-group child task, on the concurrency pool")
+            case .perform(let receiver), .performAndWait(let receiver):
+                if FrameworkCallbacks.isMainQueueContext(receiver) || receiver == name || receiver.hasSuffix(".\(name)") { return nil }
+                return .offMain("on another context's queue")
+            default:
+                // A completion handler's or a notification handler's thread is not known here.
+                if let decided = ExecutionContexts.ofClosure(closure) {
+                    return decided == .privateQueue || decided == .detachedTask ? .offMain("off the main thread") : nil
+                }
+                continue
+            }
+        }
+        guard let function = context.scope.currentFunction else { return nil }
+        let key = FunctionKey(typeName: context.scope.currentType?.qualifiedName, name: function.name)
+        switch ExecutionContexts.current(in: context.scope) {
+        case .concurrent: return .offMain("in `\(function.name)`, an async function with no isolation, which runs on the concurrency pool")
+        case .actor: return .offMain("in `\(function.name)`, an actor's method, on the actor's executor")
+        case .typeIsolation(_, isAsync: true): return .ifTypeHasNoIsolation(key)
+        case .typeIsolation(_, isAsync: false), .callers: return .callers(key, function: function.name)
+        default: return nil
+        }
     }
 
     public init(options: RuleOptions) {}
 
     public func enter(_ node: Syntax, context: FileContext) {
-        guard let reference = node.as(DeclReferenceExprSyntax.self), context.referenceName(reference).name == "viewContext",
-              Self.isUsedAsReceiver(reference) else { return }
-        for closure in context.scope.closures {
-            if closure.isMainActorAnnotated { return }
-            let place: String
-            switch closure.kind {
-            case .mainQueue, .mainActorRun: return
-            case .backgroundQueue: place = "on a background queue"
-            case .detachedTask: place = "in `Task.detached`"
-            case .perform(let receiver), .performAndWait(let receiver):
-                if receiver.hasSuffix("viewContext") { return }
-                place = "on another context's queue"
-            default: continue
-            }
-            context.report(reference, Self.usedOffMain, ["place": place])
-            return
+        guard let reference = node.as(DeclReferenceExprSyntax.self), let member = Self.usedMember(reference),
+              !FrameworkCallbacks.anyThreadContextMethodNames.contains(member) else { return }
+        let name = context.referenceName(reference).name
+        // Cheap first: a name that is neither `viewContext` nor used as a context's member is left at once.
+        guard name == "viewContext" || Self.contextMembers.contains(member), let place = Self.place(context, using: name),
+              let holder = Self.holder(reference, name: name, context: context) else { return }
+        let arguments = ["context": name]
+        switch place {
+        case .offMain(let text):
+            context.report(reference, Self.usedOffMain, arguments.merging(["place": text]) { $1 }, when: holder)
+        case .ifTypeHasNoIsolation(let key):
+            let text = "in `\(key.name)`, an async method of a type with no isolation, which runs on the concurrency pool"
+            context.report(reference, Self.usedOffMain, arguments.merging(["place": text]) { $1 },
+                           when: holder.map { IndexCondition.all([$0, .runsOffMain(key)]) } ?? .runsOffMain(key))
+        case .callers(let key, let function):
+            context.report(reference, [Self.callerDetached, Self.callerQueue, Self.callerPerform, Self.callerActor, Self.callerHandler],
+                           arguments.merging(["function": function]) { $1 }, answering: .offMainCaller(key, names: Set(NotificationNames.offMainByDefault)),
+                           when: holder)
+        }
+    }
+
+    /// What a context is asked on its own queue (`NSManagedObjectContext`): a name used with one of these is
+    /// looked up to see whether it holds the view context.
+    static let contextMembers: Set<String> = [
+        "fetch", "count", "save", "delete", "insert", "execute", "existingObject", "object", "refresh", "refreshAllObjects",
+        "reset", "rollback", "hasChanges", "registeredObjects", "insertedObjects", "updatedObjects", "deletedObjects",
+        "obtainPermanentIDs", "processPendingChanges", "undo", "redo",
+    ]
+
+    /// Whether the receiver is the view context: nil when it is not; `.some(nil)` when the walk knows it is (its
+    /// name, or a local declared as `….viewContext`); a condition for the index when it is a property.
+    static func holder(_ reference: DeclReferenceExprSyntax, name: String, context: FileContext) -> IndexCondition?? {
+        if name == "viewContext" { return .some(nil) }
+        if let member = reference.parent?.as(MemberAccessExprSyntax.self), member.declName.id == reference.id {
+            guard let base = member.base else { return nil }
+            return .some(.holdsMainQueueContext(member: name, of: ValueTypes.of(base, in: context)))
+        }
+        switch ValueTypes.origin(of: reference) {
+        case .notLocal:
+            guard let type = context.scope.currentType else { return nil }
+            return .some(.holdsMainQueueContext(member: name, of: .named(type.qualifiedName, scope: nil)))
+        case .local(let initializer):
+            guard let initializer, let path = SyntaxFacts.memberPath(initializer), path.members.last == "viewContext" else { return nil }
+            return .some(nil)
+        case .unknown:
+            return nil
         }
     }
 }

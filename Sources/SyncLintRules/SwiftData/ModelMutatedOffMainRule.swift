@@ -1,6 +1,6 @@
 import SwiftSyntax
 
-/// A model object written on a background queue or in a detached task.
+/// A model object written on a background queue or in a detached task, or passed into an actor and used there.
 public final class ModelMutatedOffMainRule: SyntaxRule {
     public static let description = RuleDescription(
         id: "model_mutated_off_main",
@@ -8,7 +8,9 @@ public final class ModelMutatedOffMainRule: SyntaxRule {
         whatItDoes: """
             Finds a write to a model object (SwiftData `@Model` or Core Data `NSManagedObject`) inside \
             `DispatchQueue.global().async`, another non-main queue, or `Task.detached`: `self.x = ...` in a model's \
-            own method, or `object.x = ...` on an object from outside the closure whose type is a model.
+            own method, or `object.x = ...` on an object from outside the closure whose type is a model. Also a \
+            model object passed as a parameter into an actor's method (an `actor` not isolated to the main actor) \
+            and used there: read or written on the actor's executor.
             """,
         whyIsThisBad: """
             A model object belongs to the context (and thread) that fetched it; the main context's objects belong \
@@ -61,6 +63,16 @@ public final class ModelMutatedOffMainRule: SyntaxRule {
                     }
                 }
                 """),
+            RuleExample("""
+                @Model final class Subscription { var channelID: String = ""; var name: String = "" }
+                actor RecordMapper {
+                    func record(for ↓subscription: Subscription) -> CKRecord {
+                        let record = CKRecord(recordType: "Subscription")
+                        record["channelID"] = subscription.channelID as CKRecordValue
+                        return record
+                    }
+                }
+                """, message: "passed_into_actor"),
         ],
         nonTriggeringExamples: [
             RuleExample("""
@@ -111,6 +123,23 @@ public final class ModelMutatedOffMainRule: SyntaxRule {
                     func bump() { DispatchQueue.global().async { self.value += 1 } }
                 }
                 """),
+            // The fix: the mapper runs on the main actor; and an actor given only an id fetches in its own context.
+            RuleExample("""
+                @Model final class Subscription { var channelID: String = ""; var name: String = "" }
+                @MainActor final class RecordMapper {
+                    func record(for subscription: Subscription) -> CKRecord {
+                        let record = CKRecord(recordType: "Subscription")
+                        record["channelID"] = subscription.channelID as CKRecordValue
+                        return record
+                    }
+                }
+                @ModelActor actor Importer {
+                    func rename(_ id: PersistentIdentifier, to name: String, zone: CKRecordZone) {
+                        guard let subscription = modelContext.model(for: id) as? Subscription else { return }
+                        subscription.name = name + zone.zoneID.zoneName
+                    }
+                }
+                """),
         ],
         knownLimitations: """
             The written object's type comes from the semantic layer: `self` in a model's own methods, parameters, \
@@ -119,14 +148,20 @@ public final class ModelMutatedOffMainRule: SyntaxRule {
             fetch from a context made there) is not reported, nor is a value whose type the syntax does not tell. \
             A write on a background context's own objects inside its `perform` is correct and is not reported.
             """,
-        messages: [writtenOffMain])
+        messages: [writtenOffMain, passedIntoActor])
     static let writtenOffMain = RuleMessage("written_off_main", "a model object is written {queue}, off the thread its context belongs to; write it on the main actor, or fetch it by id in a background context's `perform`")
 
-    public static let nodeKinds: Set<SyntaxKind> = [.sequenceExpr]
+    static let passedIntoActor = RuleMessage("passed_into_actor", "`{parameter}` is a model object passed into actor `{actor}` and used on its executor, off the thread its context belongs to; pass its `persistentModelID` (or `objectID`) and fetch it in the actor's own context, or isolate `{actor}` to the main actor")
+
+    public static let nodeKinds: Set<SyntaxKind> = [.sequenceExpr, .functionDecl]
 
     public init(options: RuleOptions) {}
 
     public func enter(_ node: Syntax, context: FileContext) {
+        if let function = node.as(FunctionDeclSyntax.self) {
+            reportModelParameters(of: function, context: context)
+            return
+        }
         guard let sequence = node.as(SequenceExprSyntax.self), let target = SyntaxFacts.writeTarget(sequence),
               let path = SyntaxFacts.memberPath(target), !path.members.isEmpty,
               let (queue, closure) = Self.offMainClosure(context.scope.closures) else { return }
@@ -147,6 +182,24 @@ public final class ModelMutatedOffMainRule: SyntaxRule {
               ValueTypes.originIsOutside(root, region: closure.node) else { return }
         let objectPath = target.as(MemberAccessExprSyntax.self)?.base ?? target
         context.report(target, Self.writtenOffMain, ["queue": queue], when: .isPersistentModel(ValueTypes.of(objectPath, in: context)))
+    }
+
+    /// A model object is bound to its context's thread, and an actor's method runs on the actor's executor: a model
+    /// parameter of such a method that the body uses is read or written off that thread. The parameter's type is
+    /// asked of the index (`@Model` or `NSManagedObject`).
+    private func reportModelParameters(of function: FunctionDeclSyntax, context: FileContext) {
+        guard let type = context.scope.currentType, type.isActor, !type.isMainActor, let body = function.body,
+              !SyntaxFacts.hasAttribute("MainActor", function.attributes),
+              !function.modifiers.contains(where: { $0.name.tokenKind == .keyword(.nonisolated) }) else { return }
+        for parameter in function.signature.parameterClause.parameters {
+            var written = parameter.type
+            if let optional = written.as(OptionalTypeSyntax.self) { written = optional.wrappedType }
+            guard let typeName = written.as(IdentifierTypeSyntax.self)?.name.text, typeName.first?.isUppercase == true else { continue }
+            let name = (parameter.secondName ?? parameter.firstName).text
+            guard name != "_", body.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .identifier(name) }) else { continue }
+            context.report(parameter.secondName ?? parameter.firstName, Self.passedIntoActor, ["parameter": name, "actor": type.name],
+                           when: .isPersistentModel(.named(typeName, scope: type.qualifiedName)))
+        }
     }
 
     /// The nearest enclosing closure that runs off the main thread and its description, unless a closure

@@ -3,7 +3,7 @@ import SwiftSyntax
 /// Collects what the sync-notification rules ask about: notification registrations (with the handler
 /// and its thread), posts, private-queue context properties, local-save flags and change merging.
 final class NotificationCollector: FactCollector {
-    static let nodeKinds: Set<SyntaxKind> = [.functionCallExpr, .sequenceExpr]
+    static let nodeKinds: Set<SyntaxKind> = [.functionCallExpr, .sequenceExpr, .variableDecl]
 
     init() {}
 
@@ -12,7 +12,39 @@ final class NotificationCollector: FactCollector {
             record(call, context: context)
         } else if let sequence = node.as(SequenceExprSyntax.self), let assignment = SyntaxFacts.assignment(sequence) {
             recordAssignment(target: assignment.target, value: assignment.value, context: context)
+        } else if let variable = node.as(VariableDeclSyntax.self) {
+            recordMainQueueContextProperty(variable, context: context)
         }
+    }
+
+    /// A property of a type declared as a main-queue context: its initializer, or its getter's one expression,
+    /// is `….viewContext` (`FrameworkCallbacks.mainQueueContexts`).
+    private func recordMainQueueContextProperty(_ variable: VariableDeclSyntax, context: FileContext) {
+        guard context.scope.currentFunction == nil, let type = context.scope.currentType else { return }
+        for binding in variable.bindings {
+            guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
+                  let value = binding.initializer?.value ?? Self.returnedExpression(of: binding.accessorBlock),
+                  let path = SyntaxFacts.memberPath(value) else { continue }
+            let last = path.members.last ?? path.root
+            guard FrameworkCallbacks.mainQueueContextNames.contains(last), last != name else { continue }
+            context.facts.coreData.mainQueueContextProperties.append(TypeProperty(typeName: type.qualifiedName, property: name))
+        }
+    }
+
+    /// The one expression a getter returns: `{ container.viewContext }`, `{ return container.viewContext }`,
+    /// `{ get { container.viewContext } }`.
+    static func returnedExpression(of accessors: AccessorBlockSyntax?) -> ExprSyntax? {
+        guard let accessors else { return nil }
+        let statements: CodeBlockItemListSyntax
+        switch accessors.accessors {
+        case .getter(let items): statements = items
+        case .accessors(let list):
+            guard let getter = list.first(where: { $0.accessorSpecifier.tokenKind == .keyword(.get) }), let body = getter.body else { return nil }
+            statements = body.statements
+        }
+        guard statements.count == 1, let item = statements.first?.item else { return nil }
+        if let returned = item.as(ReturnStmtSyntax.self) { return returned.expression }
+        return item.as(ExprSyntax.self) ?? item.as(ExpressionStmtSyntax.self)?.expression
     }
 
     private func record(_ call: FunctionCallExprSyntax, context: FileContext) {
@@ -51,6 +83,8 @@ final class NotificationCollector: FactCollector {
                 notification: NotificationNames.normalized(name.trimmedText)))
         case "mergeChanges":
             context.facts.coreData.mergesRemoteChanges.append(context.location(of: call))
+        case FrameworkCallbacks.loadPersistentStoresMethod:
+            context.facts.coreData.storeLoads.append(context.location(of: call))
         case "performBackgroundTask":
             context.facts.coreData.backgroundContextsMade.append(context.location(of: call))
         case "newBackgroundContext", "NSManagedObjectContext":
