@@ -126,6 +126,9 @@ public struct FunctionSummary: Sendable, Codable {
     /// Flags it sets to `false` on every path of its control-flow graph from the entry to an exit (a return, an
     /// error that leaves it, a cancellation), directly or in a `defer`; not in closures.
     public var resetsOnEveryPath: Set<String> = []
+    /// Flags it sets to `true` on every path the same way: a "finished" flag (`didFinishLoading = true`) that a
+    /// helper marks for its caller (`applyRoutes(from:)` ends every load).
+    public var setsTrueOnEveryPath: Set<String> = []
     public var calls: [CallFact] = []
     /// Method calls on a receiver whose type the syntax cannot tell (`viewModel.load()` where `viewModel`'s
     /// type is unknown), by method name, with whether each may be cancelled: the only trace of callers that
@@ -157,6 +160,7 @@ public struct FunctionSummary: Sendable, Codable {
         merged.throwsOnlyOwnErrors = throwsOnlyOwnErrors && other.throwsOnlyOwnErrors
         merged.blockingWaits += other.blockingWaits
         merged.resetsOnEveryPath = resetsOnEveryPath.intersection(other.resetsOnEveryPath)
+        merged.setsTrueOnEveryPath = setsTrueOnEveryPath.intersection(other.setsTrueOnEveryPath)
         merged.calls += other.calls
         merged.lastParameterEscapes = lastParameterEscapes || other.lastParameterEscapes
         merged.unresolvedCalls.merge(other.unresolvedCalls) { $0 + $1 }
