@@ -638,9 +638,13 @@ public final class LoadingStateNotResetRule: SyntaxRule {
             }
             // The first exit, in source order, that some path from the set reaches and leaves by with no reset;
             // an exit under a test of the state itself (`guard !isLoading else { return }`) is the state's own logic.
-            if let exit = exits.first(where: { exit in
+            // An exit that leaks whatever the helpers on the way do comes first: one a helper may close is reported
+            // only if the index says it does not.
+            let leaking = exits.filter { exit in
                 !Self.isGuarded(exit, by: state, in: body) && question.leaks(through: built.nodes(for: exit), avoiding: [])
-            }) {
+            }
+            let allHelperNodes = helpers.values.reduce(into: Set<Int>()) { $0.formUnion($1) }
+            if let exit = leaking.first(where: { question.leaks(through: built.nodes(for: $0), avoiding: allHelperNodes) }) ?? leaking.first {
                 let exitNodes = built.nodes(for: exit)
                 report(at: exit, message) { question.leaks(through: exitNodes, avoiding: $0) }
                 continue
