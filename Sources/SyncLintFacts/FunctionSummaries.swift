@@ -143,6 +143,9 @@ public struct FunctionSummary: Sendable, Codable {
     /// Flags of `self` it returns early on before its first `await` (`guard !isLoading else { return }`) and sets
     /// `true` itself: a second call while one is in flight does nothing.
     public var reentryGuards: Set<String> = []
+    /// Flags it sets to `true` on every path the same way: a "finished" flag (`didFinishLoading = true`) that a
+    /// helper marks for its caller (`applyRoutes(from:)` ends every load).
+    public var setsTrueOnEveryPath: Set<String> = []
     public var calls: [CallFact] = []
     /// Method calls on a receiver whose type the syntax cannot tell (`viewModel.load()` where `viewModel`'s
     /// type is unknown), by method name, with whether each may be cancelled: the only trace of callers that
@@ -177,6 +180,7 @@ public struct FunctionSummary: Sendable, Codable {
         merged.awaitsURLSessionTransfer = awaitsURLSessionTransfer || other.awaitsURLSessionTransfer
         merged.awaitsTransferNamedLikeURLSession = awaitsTransferNamedLikeURLSession || other.awaitsTransferNamedLikeURLSession
         merged.resetsOnEveryPath = resetsOnEveryPath.intersection(other.resetsOnEveryPath)
+        merged.setsTrueOnEveryPath = setsTrueOnEveryPath.intersection(other.setsTrueOnEveryPath)
         merged.calls += other.calls
         merged.writesAfterAwait.formUnion(other.writesAfterAwait)
         // Each overload must guard against a second call for the merged function to.

@@ -37,6 +37,17 @@ public indirect enum IndexCondition: Sendable, Hashable, Codable {
     case someResetsOnEveryPath([FunctionKey], flag: String)
     /// One of the functions sets the flag `false` somewhere (`FunctionSummary.resetFlags`).
     case someResets([FunctionKey], flag: String)
+    /// One of the functions sets the flag `true` on every path of its own (`FunctionSummary.setsTrueOnEveryPath`).
+    case someSetsTrueOnEveryPath([FunctionKey], flag: String)
+    /// The project calls the function, and every call site is in a function of one of these names (`init`,
+    /// `viewDidLoad`: code that runs once per object), closures in them included.
+    case everyCallerIn(FunctionKey, names: [String])
+    /// One of the functions calls a method of this name somewhere, closures included (`FunctionSummary.calls`,
+    /// `unresolvedCalls`): a helper that hides progress (`spinner.stopAnimating()`).
+    case someCalls([FunctionKey], method: String)
+    /// A function of the type other than `except` sets the flag `false` somewhere (`FunctionSummary.resetFlags`):
+    /// the code that cancels a task may be what resets the flag the task leaves set when cancelled.
+    case otherFunctionResets(typeName: String, flag: String, except: FunctionKey)
     /// One of the functions, or one it calls (to `ProjectIndex.callDepth` calls), calls `cancel()` or `invalidate()`
     /// on the property of its own type (`FunctionSummary.cancelledHandles`): it stops the task or timer held there.
     case someStopsHandle([FunctionKey], property: String)
@@ -64,6 +75,10 @@ public indirect enum IndexCondition: Sendable, Hashable, Codable {
     /// extension, the type it extends) is a class or an actor, not an app-lifetime singleton (`static let shared =
     /// Type()` and no `deinit`) nor held by the `@main` app in a stored property it builds, and the closure says `self` explicitly or uses one of `bareNames` that is a member.
     case capturedSelfIsReleasable(typeName: String, isExtension: Bool, explicitSelf: Bool, bareNames: Set<String>)
+    /// The type's instance lives as long as the app: some declaration of it inherits one of
+    /// `FrameworkObservers.appLifetimeSupertypes`, or (`orSingleton`) it is an app-lifetime singleton
+    /// (`static let shared = Type()` and no `deinit`), whose `init` runs once.
+    case isAppLifetimeObject(typeName: String, orSingleton: Bool)
     case all([IndexCondition])
     case any([IndexCondition])
     case not(IndexCondition)

@@ -48,6 +48,17 @@ extension ProjectIndex {
             return keys.contains { summary(of: $0)?.resetsOnEveryPath.contains(flag) == true }
         case .someResets(let keys, let flag):
             return keys.contains { summary(of: $0)?.resetFlags.contains(flag) == true }
+        case .someSetsTrueOnEveryPath(let keys, let flag):
+            return keys.contains { summary(of: $0)?.setsTrueOnEveryPath.contains(flag) == true }
+        case .everyCallerIn(let key, let names):
+            let sites = callSites(of: key)
+            return !sites.isEmpty && sites.allSatisfy { names.contains($0.caller.name) }
+        case .someCalls(let keys, let method):
+            return keys.contains { key in
+                summary(of: key).map { $0.calls.contains { $0.callee == method } || $0.unresolvedCalls[method] != nil } ?? false
+            }
+        case .otherFunctionResets(let typeName, let flag, let except):
+            return functionSummaries.values.contains { $0.key.typeName == typeName && $0.key != except && $0.resetFlags.contains(flag) }
         case .someStopsHandle(let keys, let property):
             return keys.contains { key in
                 reachableSummaries(from: key).contains { $0.summary.key.typeName == key.typeName && $0.summary.cancelledHandles.contains(property) }
@@ -76,6 +87,10 @@ extension ProjectIndex {
             if explicitSelf { return true }
             let members = Set(properties(of: typeName).map(\.name) + methods(of: typeName).map(\.name))
             return bareNames.contains(where: members.contains)
+        case .isAppLifetimeObject(let typeName, let orSingleton):
+            let lifetime = Set(FrameworkObservers.appLifetimeSupertypes.map(\.name))
+            if declarations(of: typeName).contains(where: { !lifetime.isDisjoint(with: $0.inheritedTypes) }) { return true }
+            return orSingleton && isSingleton(typeName)
         case .all(let conditions):
             return conditions.allSatisfy(holds)
         case .any(let conditions):

@@ -56,6 +56,29 @@ public enum FrameworkObservers {
     public static let blockObserverDocumentation = foundation + "notificationcenter/addobserver(forname:object:queue:using:)"
     public static let blockObserverMethod = "addObserver"
     public static let blockObserverLabels = ["forName", "object", "queue"]
+
+    /// The application delegate's launch methods, which the system calls once per process: "Tells the delegate that the
+    /// launch process is almost done" / "has begun" (UIKit), "Tells the delegate when the app has finished launching"
+    /// (AppKit). An observer registered there is registered once.
+    public static let launchMethods: [(selector: String, documentation: String)] = [
+        ("application(_:didFinishLaunchingWithOptions:)",
+         "https://developer.apple.com/documentation/uikit/uiapplicationdelegate/application(_:didfinishlaunchingwithoptions:)"),
+        ("application(_:willFinishLaunchingWithOptions:)",
+         "https://developer.apple.com/documentation/uikit/uiapplicationdelegate/application(_:willfinishlaunchingwithoptions:)"),
+        ("applicationDidFinishLaunching(_:)", "https://developer.apple.com/documentation/appkit/nsapplicationdelegate/applicationdidfinishlaunching(_:)"),
+        ("applicationWillFinishLaunching(_:)", "https://developer.apple.com/documentation/appkit/nsapplicationdelegate/applicationwillfinishlaunching(_:)"),
+    ]
+
+    /// Supertypes whose instance the system makes once at launch and keeps for the life of the process: the app
+    /// (`App`, whose `@main` structure SwiftUI instantiates to run the app) and the application delegate
+    /// (`UIApplicationDelegate`, `NSApplicationDelegate`, `WKApplicationDelegate`, set up by `@main`/`UIApplicationMain`
+    /// and held while the app runs). An observer such an object registers for the process's life needs no removal.
+    public static let appLifetimeSupertypes: [(name: String, documentation: String)] = [
+        ("App", "https://developer.apple.com/documentation/swiftui/app"),
+        ("UIApplicationDelegate", "https://developer.apple.com/documentation/uikit/uiapplicationdelegate"),
+        ("NSApplicationDelegate", "https://developer.apple.com/documentation/appkit/nsapplicationdelegate"),
+        ("WKApplicationDelegate", "https://developer.apple.com/documentation/watchkit/wkapplicationdelegate"),
+    ]
 }
 
 /// Timers a run loop keeps: what schedules one, and what stops it.

@@ -9,7 +9,9 @@ public final class BlockingWaitInAsyncRule: SyntaxRule {
             Inside an async function or a task, finds `DispatchSemaphore.wait()`, `DispatchGroup.wait()`, \
             `Thread.sleep`, `usleep`/`sleep`, and an `NSLock`/`lock()` held across an `await`; a call from async code \
             to a synchronous function of the project that waits on a semaphore or group; and, in synchronous code, \
-            a `wait()` with no deadline on a semaphore or group that a `Task { }` of the same type signals.
+            a `wait()` with no deadline on a semaphore or group that a `Task { }` of the same type signals. \
+            Synchronous code that Swift runs on the cooperative pool counts as async code: an actor's own \
+            (isolated) method, and a Swift Testing `@Test` function.
             """,
         whyIsThisBad: """
             Swift concurrency runs on a small cooperative pool, one thread per core. A blocked thread is a lost \
@@ -18,6 +20,24 @@ public final class BlockingWaitInAsyncRule: SyntaxRule {
             """,
         seed: "002",
         triggeringExamples: [
+            // An actor's synchronous method and a Swift Testing test run on the cooperative pool.
+            RuleExample("""
+                actor ImageCache {
+                    func image(for url: URL) -> Data? {
+                        let semaphore = DispatchSemaphore(value: 0)
+                        var result: Data?
+                        session.dataTask(with: url) { data, _, _ in result = data; semaphore.signal() }.resume()
+                        ↓semaphore.wait()
+                        return result
+                    }
+                }
+                @Test func uploadFinishes() {
+                    let done = DispatchSemaphore(value: 0)
+                    uploader.upload { done.signal() }
+                    ↓done.wait()
+                    ↓Thread.sleep(forTimeInterval: 0.5)
+                }
+                """),
             RuleExample("""
                 func loadAll() async {
                     let semaphore = DispatchSemaphore(value: 0)
@@ -73,6 +93,26 @@ public final class BlockingWaitInAsyncRule: SyntaxRule {
                 """),
         ],
         nonTriggeringExamples: [
+            // A `nonisolated` member does not run on the actor; a class's method and an XCTest method run where called.
+            RuleExample("""
+                actor Downloader {
+                    nonisolated func waitForLegacyCallback() {
+                        let done = DispatchSemaphore(value: 0)
+                        legacy.start { done.signal() }
+                        done.wait()
+                    }
+                }
+                final class Importer {
+                    func run() { Thread.sleep(forTimeInterval: 1) }
+                }
+                final class ImporterTests: XCTestCase {
+                    func testRun() {
+                        let done = DispatchSemaphore(value: 0)
+                        Importer().start { done.signal() }
+                        done.wait()
+                    }
+                }
+                """),
             RuleExample("""
                 func legacyValue() -> Int {
                     let semaphore = DispatchSemaphore(value: 0)
@@ -147,7 +187,7 @@ public final class BlockingWaitInAsyncRule: SyntaxRule {
                                     receiver.hasPrefix("self.") ? String(receiver.dropFirst(5)) : receiver))
             return
         }
-        guard context.scope.isAsyncContext else {
+        guard context.scope.isAsyncContext || Self.runsOnCooperativePool(context.scope) else {
             recordSynchronous(call, context: context)
             return
         }
@@ -180,6 +220,17 @@ public final class BlockingWaitInAsyncRule: SyntaxRule {
     }
 
     /// In synchronous code: `signal()`/`leave()` inside a `Task { }`, and waits with no deadline.
+    /// Synchronous code, outside closures, that Swift runs on the cooperative pool: a method isolated to an actor
+    /// (it runs on the actor's executor, a pool thread unless the actor names its own), and a Swift Testing `@Test`
+    /// function (the test runner calls it from a task). `nonisolated` and `@MainActor` members are not the actor's.
+    static func runsOnCooperativePool(_ scope: ScopeStack) -> Bool {
+        guard scope.currentClosure == nil, let function = scope.currentFunction, !function.isAsync else { return false }
+        if function.attributes.contains(where: { $0.name == "Test" }) { return true }
+        guard scope.currentType?.isActor == true, function.node.is(FunctionDeclSyntax.self) else { return false }
+        return !function.isNonisolated && !function.isMainActor
+            && function.node.as(FunctionDeclSyntax.self)?.modifiers.contains(where: { $0.name.tokenKind == .keyword(.static) }) != true
+    }
+
     private func recordSynchronous(_ call: FunctionCallExprSyntax, context: FileContext) {
         let method = context.calleeMethodName(call)
         guard method == "wait", let receiver = SyntaxFacts.receiverText(call) else { return }

@@ -5,11 +5,15 @@ import SwiftSyntax
 /// at the end of that block, not of the function.
 enum LoadingStateNotResetFix: RuleFix {
     static let ruleID = LoadingStateNotResetRule.description.id
+    static let flagMessages: Set<String> = [LoadingStateNotResetRule.exitLeavesFlagSet.id, LoadingStateNotResetRule.catchLeavesFlagSet.id,
+                                            LoadingStateNotResetRule.endLeavesFlagSet.id]
 
     static func edits(for finding: Finding, in file: FixableFile, options: RuleOptions) -> [SourceEdit]? {
         let flags = Set(options.strings("flags", default: LoadingStateNotResetRule.defaultFlags))
-        guard let exit = file.token(at: finding),
+        // Only a flag of the function itself: a task's exit, a finished flag or a pair of calls has no such `defer`.
+        guard Self.flagMessages.contains(finding.messageID), let exit = file.token(at: finding),
               let function = exit.ancestorOrSelf(mapping: { $0.as(FunctionDeclSyntax.self) }),
+              exit.ancestorOrSelf(mapping: { $0.as(ClosureExprSyntax.self) }).map({ $0.position > function.position }) != true,
               let body = function.body else { return nil }
         // The last top-level `flag = true` before the exit: the one the exit leaves set.
         let set = body.statements.last { item in

@@ -11,7 +11,12 @@ public final class LoadingStateNotResetRule: SyntaxRule {
             `isSyncingEnabled`) to `true` and then leaves on some path (a `return`, a `throw`, a guard's \
             `else`, or a `try` that can throw out of the function) without setting it back to `false` first, \
             with no `defer` that does; or whose `do` resets it on success while its catch-all and everything after \
-            leave it set.
+            leave it set; or that resets it on some paths and reaches its end on another with the flag still set. \
+            The same in a `Task { }` closure that sets the flag, and for a flag on a nested state value \
+            (`searchInfo.isLoading`); for a "finished" flag (`didFinishLoading`, `hasLoaded`; configurable) that every \
+            other exit sets `true`; and for progress shown and hidden by a pair of calls on one receiver \
+            (`coordinator.showLoading()` / `hideLoading()`, `spinner.startAnimating()` / `stopAnimating()`, \
+            `beginRefreshing()` / `endRefreshing()`) that the function itself undoes on some paths only.
             """,
         whyIsThisBad: """
             The flag drives a spinner. An early return or a thrown error that skips the reset leaves the spinner \
@@ -22,7 +27,9 @@ public final class LoadingStateNotResetRule: SyntaxRule {
         // a default rule (90% on 20 findings from 5 apps).
         isOptIn: true,
         options: [RuleOptionDescription("flags", default: "[isLoading, isFetching, isRefreshing, isSaving, isSyncing]",
-                                        "names of the Bool properties that drive progress UI")],
+                                        "names of the Bool properties that drive progress UI"),
+                  RuleOptionDescription("finished_flags", default: "[didFinishLoading, hasFinishedLoading, isFinishedLoading, hasLoaded, didLoad, isLoaded]",
+                                        "names of the Bool properties that say a load has ended (the UI shows progress until they are true)")],
         triggeringExamples: [
             RuleExample("""
                 func loadContent() async {
@@ -102,6 +109,109 @@ public final class LoadingStateNotResetRule: SyntaxRule {
                     isLoading = false
                 }
                 """),
+            // The task resets the flag only at its end; cancelled, it returns first, and nothing else resets it.
+            RuleExample("""
+                @MainActor final class TripModel {
+                    var isLoading = false
+                    private var loadTask: Task<Void, Never>?
+                    func load() {
+                        loadTask?.cancel()
+                        loadTask = Task { [weak self] in
+                            guard let self else { return }
+                            isLoading = true
+                            do {
+                                trip = try await api.trip()
+                            } catch is CancellationError {
+                                ↓return
+                            } catch {
+                                self.error = error
+                            }
+                            isLoading = false
+                        }
+                    }
+                }
+                """, message: "exit_leaves_flag_set", confidence: .high),
+            // A flag on a nested state value.
+            RuleExample("""
+                func search() async {
+                    searchInfo.isLoading = true
+                    guard let query else { ↓return }
+                    results = await api.search(query)
+                    searchInfo.isLoading = false
+                }
+                """, message: "exit_leaves_flag_set", confidence: .high),
+            // Every other exit marks the load finished; the cancelled one leaves the picker on "Loading…".
+            RuleExample("""
+                final class RoutePickerModel {
+                    var didFinishLoading = false
+                    func loadRoutes() async {
+                        guard let service else {
+                            didFinishLoading = true
+                            return
+                        }
+                        do {
+                            routes = try await service.routes()
+                            didFinishLoading = true
+                        } catch {
+                            if error is CancellationError { ↓return }
+                            loadError = error.localizedDescription
+                            didFinishLoading = true
+                        }
+                    }
+                }
+                """, message: "exit_skips_finished_flag", confidence: .high),
+            // The spinner is hidden when the lookup fails, never when it succeeds.
+            RuleExample("""
+                enum ProfileRouting {
+                    static func openProfile(provider: Provider, acct: String) async {
+                        provider.coordinator.showLoading()
+                        let account = try? await provider.api.lookup(acct)
+                        guard let account else {
+                            provider.coordinator.hideLoading()
+                            return
+                        }
+                        await open(provider: provider, account: account)
+                    ↓}
+                }
+                """, message: "end_leaves_state_on", notes: ["`provider.coordinator.showLoading()` turns it on here"], confidence: .high),
+            RuleExample("""
+                func load() async {
+                    isLoading = true
+                    guard let url else {
+                        isLoading = false
+                        return
+                    }
+                    items = await api.items(at: url)
+                ↓}
+                """, message: "end_leaves_flag_set", confidence: .high),
+            // The task hides the spinner (through a method that stops it) only when notes came back.
+            RuleExample("""
+                final class EpisodeViewController: UIViewController {
+                    func loadShowNotes() {
+                        loadingIndicator.startAnimating()
+                        Task { [weak self] in
+                            if let notes = await self?.episode.loadNotes() {
+                                self?.showNotesDidLoad(notes)
+                            }
+                        ↓}
+                    }
+                    private func showNotesDidLoad(_ notes: String) {
+                        loadingIndicator.stopAnimating()
+                        webView.loadHTMLString(notes, baseURL: nil)
+                    }
+                }
+                """, message: "closure_leaves_state_on", confidence: .high),
+            RuleExample("""
+                func refresh() {
+                    isRefreshing = true
+                    api.fetch { result in
+                        if case .success(let items) = result {
+                            self.items = items
+                            self.isRefreshing = false
+                        }
+                    ↓}
+                }
+                """, message: "closure_leaves_flag_set", confidence: .high),
             RuleExample("""
                 func load(_ strategy: LoadStrategy) async {
                     if strategy == .background { isRefreshing = true } else { isLoading = true }
@@ -115,6 +225,125 @@ public final class LoadingStateNotResetRule: SyntaxRule {
                 """),
         ],
         nonTriggeringExamples: [
+            // The method that cancels the task resets the flag the cancelled task leaves set.
+            RuleExample("""
+                @MainActor final class TripModel {
+                    var isLoading = false
+                    private var loadTask: Task<Void, Never>?
+                    func load() {
+                        loadTask?.cancel()
+                        loadTask = Task { [weak self] in
+                            guard let self else { return }
+                            isLoading = true
+                            do {
+                                trip = try await api.trip()
+                            } catch is CancellationError {
+                                return
+                            } catch {
+                                self.error = error
+                            }
+                            isLoading = false
+                        }
+                    }
+                    func deactivate() {
+                        loadTask?.cancel()
+                        isLoading = false
+                    }
+                }
+                """),
+            // A reducer sets the flag on its `inout` state in one case and resets it in another.
+            RuleExample("""
+                func reduce(into state: inout State, action: Action) -> Effect {
+                    switch action {
+                    case .load:
+                        state.isLoading = true
+                        return .run { send in await send(.loaded(try await api.items())) }
+                    case .loaded(let items):
+                        state.items = items
+                        state.isLoading = false
+                        return .none
+                    }
+                }
+                """),
+            // A helper marks the load finished on every path of its own.
+            RuleExample("""
+                final class RoutePickerModel {
+                    var didFinishLoading = false
+                    func loadRoutes() async {
+                        if let cached {
+                            apply(cached)
+                            return
+                        }
+                        guard !didFinishLoading else { return }
+                        do {
+                            apply(try await service.routes())
+                        } catch {
+                            if error is CancellationError {
+                                didFinishLoading = true
+                                return
+                            }
+                            loadError = error.localizedDescription
+                            didFinishLoading = true
+                        }
+                    }
+                    func apply(_ routes: [Route]) {
+                        self.routes = routes
+                        didFinishLoading = true
+                    }
+                }
+                """),
+            RuleExample("""
+                enum ProfileRouting {
+                    static func openProfile(provider: Provider, acct: String) async {
+                        provider.coordinator.showLoading()
+                        let account = try? await provider.api.lookup(acct)
+                        provider.coordinator.hideLoading()
+                        guard let account else { return }
+                        await open(provider: provider, account: account)
+                    }
+                }
+                """),
+            // The completion handler ends the load the function began.
+            RuleExample("""
+                func load() {
+                    isLoading = true
+                    guard let url else {
+                        isLoading = false
+                        return
+                    }
+                    api.items(at: url) { items in
+                        self.items = items
+                        self.isLoading = false
+                    }
+                }
+                """),
+            // The task hides the spinner on every path; a path that ends because `self` is gone takes it along.
+            RuleExample("""
+                final class EpisodeViewController: UIViewController {
+                    func loadShowNotes() {
+                        loadingIndicator.startAnimating()
+                        Task { [weak self] in
+                            let notes = await self?.episode.loadNotes()
+                            self?.showNotesDidLoad(notes ?? "")
+                        }
+                        api.refresh { [weak self] result in
+                            guard let self else { return }
+                            if case .failure = result { self.loadingIndicator.stopAnimating(); return }
+                            self.loadingIndicator.stopAnimating()
+                        }
+                    }
+                    private func showNotesDidLoad(_ notes: String) {
+                        loadingIndicator.stopAnimating()
+                    }
+                }
+                """),
+            // The spinner shown here is hidden by the code it hands over to.
+            RuleExample("""
+                func refresh() {
+                    spinner.startAnimating()
+                    api.refresh { self.spinner.stopAnimating() }
+                }
+                """),
             RuleExample("""
                 func load(_ strategy: LoadStrategy) async {
                     if strategy == .background { isRefreshing = true } else { isLoading = true }
@@ -247,50 +476,93 @@ public final class LoadingStateNotResetRule: SyntaxRule {
             returns, after any code that followed the old reset) adds `defer { flag = false }` right after the \
             assignment, only when that assignment is a statement of the function body itself, not nested in an \
             `if` or a loop. The flag is found by its name: when the function never resets it itself, the name is all \
-            that says it is loading state, and the finding has medium confidence (shown with `--confidence medium`).
+            that says it is loading state, and the finding has medium confidence (shown with `--confidence medium`). \
+            In a `Task { }` closure, an exit that leaves the flag set is not reported when another method of the type \
+            resets it (the code that cancels the task may end the state; which method cancels it is not followed). \
+            The end of a body is reported only when the body itself turns the state off on another path and no \
+            closure in it (a completion handler) does. A finished flag is on from the function's entry: an exit under a \
+            test of the flag itself (`guard !didFinishLoading else { return }`) is not reported. A pair of calls is \
+            known by its verbs and words only (`show`/`hide`, `start`/`stop`, `begin`/`end` with `Loading`, `Progress`, \
+            `HUD`, `Activity`, `Animating`, `Refreshing`, ...), matched by the receiver's text; a helper called on the \
+            way is not known to hide the progress. A flag of a parameter or a local (`state.isLoading` on a reducer's \
+            `inout` state) is not followed. Progress counters and per-item "fetched" sets are not loading flags here.
             """,
         fixSafety: .unsafe,
-        messages: [exitLeavesFlagSet, catchLeavesFlagSet])
+        messages: [exitLeavesFlagSet, catchLeavesFlagSet, endLeavesFlagSet, exitSkipsFinishedFlag, endSkipsFinishedFlag, exitLeavesStateOn, endLeavesStateOn,
+                   closureLeavesFlagSet, closureLeavesStateOn])
     static let exitLeavesFlagSet = RuleMessage("exit_leaves_flag_set", "this exit leaves `{flag}` true (set on line {setLine}); add `defer { {flag} = false }` right after setting it")
     static let catchLeavesFlagSet = RuleMessage("catch_leaves_flag_set", "when this catch runs, `{flag}` stays true (set on line {setLine}): only the `do` resets it; add `defer { {flag} = false }` right after setting it")
 
-    public static let nodeKinds: Set<SyntaxKind> = [.sequenceExpr, .functionDecl]
+    static let endLeavesFlagSet = RuleMessage("end_leaves_flag_set", "this path reaches the end with `{flag}` still true (set on line {setLine}) while other paths reset it; add `defer { {flag} = false }` right after setting it")
+    static let closureLeavesFlagSet = RuleMessage("closure_leaves_flag_set", "this closure can end on a path that leaves `{flag}` true (set on line {setLine}), while its other paths reset it")
+    static let closureLeavesStateOn = RuleMessage("closure_leaves_state_on", "this closure can end on a path without `{off}`, which its other paths run after `{state}` (line {setLine}): the progress stays shown")
+    static let exitSkipsFinishedFlag = RuleMessage("exit_skips_finished_flag", "this exit skips `{off}`, which the other exits run: the load is never shown as finished")
+    static let endSkipsFinishedFlag = RuleMessage("end_skips_finished_flag", "this path reaches the end without `{off}`, which the other exits run: the load is never shown as finished")
+    static let exitLeavesStateOn = RuleMessage("exit_leaves_state_on", "this exit skips `{off}`, which other paths run after `{state}` (line {setLine}): the progress stays shown")
+    static let endLeavesStateOn = RuleMessage("end_leaves_state_on", "this path reaches the end without `{off}`, which other paths run after `{state}` (line {setLine}): the progress stays shown")
+
+    public static let nodeKinds: Set<SyntaxKind> = [.sequenceExpr, .functionCallExpr, .functionDecl, .closureExpr]
 
     static let defaultFlags = ["isLoading", "isFetching", "isRefreshing", "isSaving", "isSyncing"]
-    private let flags: Set<String>
-    /// Functions seen setting a flag to `true` during the walk: only those are analysed, on exit.
+    static let defaultFinishedFlags = ["didFinishLoading", "hasFinishedLoading", "isFinishedLoading", "hasLoaded", "didLoad", "isLoaded"]
+    private let names: LoadingStateNames
+    /// Functions and task closures seen turning loading state on (or marking a load finished) during the walk:
+    /// only those are analysed, on exit.
     private var candidates: Set<SyntaxIdentifier> = []
 
     public init(options: RuleOptions) {
-        flags = Set(options.strings("flags", default: Self.defaultFlags))
+        names = LoadingStateNames(flags: Set(options.strings("flags", default: Self.defaultFlags)),
+                                  finishedFlags: Set(options.strings("finished_flags", default: Self.defaultFinishedFlags)))
     }
 
     public func enter(_ node: Syntax, context: FileContext) {
-        guard let sequence = node.as(SequenceExprSyntax.self), let assignment = SyntaxFacts.assignment(sequence),
-              SyntaxFacts.boolLiteral(assignment.value) == true,
-              let flag = FlowFacts.selfProperty(assignment.target, locals: []), isFlag(flag),
-              let function = context.scope.currentFunction, function.node.is(FunctionDeclSyntax.self) else { return }
-        candidates.insert(function.node.id)
+        guard let mark = names.mark(of: node, excluded: []), mark.turnsOn || mark.state.kind == .finishedFlag,
+              let owner = Self.owner(in: context.scope) else { return }
+        candidates.insert(owner)
+    }
+
+    /// The body a mark belongs to: the function, or a `Task { }` closure, whose exits must turn the state off.
+    /// A mark in any other closure (a completion handler) is not followed.
+    static func owner(in scope: ScopeStack) -> SyntaxIdentifier? {
+        if let closure = scope.currentClosure {
+            switch closure.kind {
+            case .task, .detachedTask: return closure.node.id
+            default: return nil
+            }
+        }
+        guard let function = scope.currentFunction, function.node.is(FunctionDeclSyntax.self) else { return nil }
+        return function.node.id
     }
 
     public func exit(_ node: Syntax, context: FileContext) {
-        guard candidates.contains(node.id), let function = node.as(FunctionDeclSyntax.self), let body = function.body,
-              let built = context.controlFlowGraph(of: function) else { return }
-        var sets: [(flag: String, node: Syntax)] = []
-        var resets: [(flag: String, node: Syntax)] = []
+        guard candidates.contains(node.id) else { return }
+        if let function = node.as(FunctionDeclSyntax.self), let body = function.body {
+            let parameters = Set(function.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text })
+            analyse(owner: node, body: Syntax(body), end: body.rightBrace, parameters: parameters, caller: nil, context: context)
+        } else if let closure = node.as(ClosureExprSyntax.self) {
+            // The task's code runs after its function returned: a reset elsewhere in the type (the method that
+            // cancels the task) may be what ends the state the task leaves on when cancelled.
+            let caller = context.scope.currentFunction.map { FunctionKey(typeName: context.scope.currentType?.qualifiedName, name: $0.name) }
+            analyse(owner: node, body: Syntax(closure.statements), end: closure.rightBrace, parameters: [], caller: caller, context: context)
+        }
+    }
+
+    private func analyse(owner: Syntax, body: Syntax, end: TokenSyntax, parameters: Set<String>, caller: FunctionKey?, context: FileContext) {
+        guard let built = context.controlFlowGraph(of: owner) else { return }
+        let excluded = parameters.union(FlowFacts.localNames(in: body))
+        var marks: [LoadingMark] = []
         var exits: [Syntax] = []
         BodyScanner.scan(body) { node in
-            if let sequence = node.as(SequenceExprSyntax.self), let assignment = SyntaxFacts.assignment(sequence),
-               let flag = FlowFacts.selfProperty(assignment.target, locals: []), self.isFlag(flag),
-               let value = SyntaxFacts.boolLiteral(assignment.value) {
-                if value { sets.append((flag, node)) } else { resets.append((flag, node)) }
+            if let mark = self.names.mark(of: node, excluded: excluded) {
+                marks.append(mark)
             } else if let call = node.as(FunctionCallExprSyntax.self), Self.runsClosureNow(call) {
                 // `await MainActor.run { isLoading = false }`, `withAnimation { ... }`: the closure runs before the
-                // call returns, so its reset counts where the call stands.
+                // call returns, so what it turns off counts where the call stands.
                 for closure in SyntaxFacts.closures(of: call) {
-                    for token in closure.tokens(viewMode: .sourceAccurate) where self.isFlag(token.text)
-                        && Self.mentionsReset(token.text, in: Syntax(closure)) {
-                        resets.append((token.text, node))
+                    BodyScanner.scan(closure.statements) { inner in
+                        if let mark = self.names.mark(of: inner, excluded: excluded), !mark.turnsOn {
+                            marks.append(LoadingMark(state: mark.state, turnsOn: false, node: node))
+                        }
                     }
                 }
             } else if node.is(ReturnStmtSyntax.self) || node.is(ThrowStmtSyntax.self)
@@ -300,54 +572,249 @@ public final class LoadingStateNotResetRule: SyntaxRule {
         }
         let typeName = context.scope.currentType?.qualifiedName
         let helperCalls = FlowFacts.selfMethodCalls(in: body)
-        var reported: Set<String> = []
-        let branches = Self.correlatedBranches(in: body, parameters: Set(function.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text }))
-        for set in sets where !reported.contains(set.flag) {
-            let flag = set.flag
-            let setLine = context.location(of: set.node).line
-            let arguments = ["flag": flag, "setLine": String(setLine)]
-            let notes = [context.note("`\(flag)` is set to true here", at: set.node)]
-            let resetNodes = Set(resets.filter { $0.flag == flag }.flatMap { built.nodes(for: $0.node) })
-            let question = UnresetExit(graph: built.graph, starts: built.nodes(for: set.node), resets: resetNodes, branches: branches)
-            // The first exit, in source order, that some path from the set reaches and leaves by with no reset.
-            if let exit = exits.first(where: { exit in question.leaks(through: built.nodes(for: exit), avoiding: []) }) {
-                reported.insert(flag)
-                let exitNodes = built.nodes(for: exit)
-                // The flag is known to be loading state by its name; the function's own reset on another path
-                // proves it is meant to go back to false. Without one, the name is all there is: medium.
-                let confidence: Confidence = resets.contains { $0.flag == flag } ? .high : .medium
-                // A method of `self` called on the way that resets the flag on every path of its own resets it here.
-                let helpers = Dictionary(grouping: helperCalls.flatMap { call in built.nodes(for: call.node).map { (call.name, $0) } }, by: \.0)
-                    .mapValues { Set($0.map(\.1)) }
+        let branches = Self.correlatedBranches(in: body, parameters: parameters)
+        var states: [LoadingState] = []
+        for mark in marks where !states.contains(mark.state) { states.append(mark.state) }
+        for state in states {
+            let ons = marks.filter { $0.state == state && $0.turnsOn }.map(\.node)
+            let offs = marks.filter { $0.state == state && !$0.turnsOn }.map(\.node)
+            // Where the state is turned on: its marks, or, for a finished flag nothing sets `false`, the entry
+            // (the load is on until the flag says it ended). A pair of calls counts only when the body itself
+            // turns it off on some path: the name of a call says less than a flag's.
+            let starts: [Int]
+            let setNode: Syntax
+            switch state.kind {
+            case .flag:
+                guard let first = ons.first else { continue }
+                (starts, setNode) = (ons.flatMap { built.nodes(for: $0) }, first)
+            case .finishedFlag:
+                guard !offs.isEmpty else { continue }
+                (starts, setNode) = ons.first.map { _ in (ons.flatMap { built.nodes(for: $0) }, ons[0]) } ?? ([built.graph.entry], owner)
+            case .shownBy:
+                guard let first = ons.first else { continue }
+                (starts, setNode) = (ons.flatMap { built.nodes(for: $0) }, first)
+            }
+            let setLine = context.location(of: setNode).line
+            let resetNodes = Set(offs.flatMap { built.nodes(for: $0) })
+            let question = UnresetExit(graph: built.graph, starts: starts, resets: resetNodes, branches: state.kind == .flag ? branches : .init(groups: []))
+            // The state's name is all that says it is loading state; the body's own reset on another path proves it
+            // is meant to be turned off again. Without one, the finding has medium confidence.
+            let confidence: Confidence = offs.isEmpty ? .medium : .high
+            let (message, arguments): (RuleMessage, [String: String])
+            switch state.kind {
+            case .flag: (message, arguments) = (Self.exitLeavesFlagSet, ["flag": state.name, "setLine": String(setLine)])
+            case .finishedFlag: (message, arguments) = (Self.exitSkipsFinishedFlag, ["off": state.turnOff])
+            case .shownBy: (message, arguments) = (Self.exitLeavesStateOn, ["state": state.name, "off": state.turnOff, "setLine": String(setLine)])
+            }
+            let notes = state.kind == .flag ? [context.note("`\(state.name)` is set to true here", at: setNode)]
+                : setNode == owner ? [] : [context.note("`\(state.name)` turns it on here", at: setNode)]
+            // A flag reset by code outside the task: the task's exits are not the only way back.
+            let resetOutside: IndexCondition? = caller.flatMap { caller in
+                guard let typeName, case .flag = state.kind else { return nil }
+                return .otherFunctionResets(typeName: typeName, flag: state.name, except: caller)
+            }
+            let helpers = Dictionary(grouping: helperCalls.flatMap { call in built.nodes(for: call.node).map { (call.name, $0) } }, by: \.0)
+                .mapValues { Set($0.map(\.1)) }
+            // A method of `self` called on the way that turns the state off on every path of its own turns it off
+            // here. Which helpers do is known only once the index is built; the graph is not kept, so the sets of
+            // helpers that would close every leaking path are worked out now, as data.
+            func report(at node: some SyntaxProtocol, _ message: RuleMessage, leaks: (Set<Int>) -> Bool) {
+                var conditions: [IndexCondition] = resetOutside.map { [.not($0)] } ?? []
                 let allHelperNodes = helpers.values.reduce(into: Set<Int>()) { $0.formUnion($1) }
-                if helpers.isEmpty || question.leaks(through: exitNodes, avoiding: allHelperNodes) {
-                    context.report(exit, Self.exitLeavesFlagSet, arguments, notes: notes, confidence: confidence)
-                    continue
+                if !helpers.isEmpty, !leaks(allHelperNodes), let helperFact = Self.helperFact(for: state) {
+                    let closing = Self.closingHelperSets(helpers, leaks: leaks)
+                    conditions.append(.not(.any(closing.map { names in .all(names.map { helperFact([FunctionKey(typeName: typeName, name: $0)]) }) })))
                 }
-                // Which helpers must reset the flag is known only once the index is built; the graph is not kept,
-                // so the sets of helpers that would close every leaking path are worked out now, as data.
-                let closing = Self.closingHelperSets(helpers) { question.leaks(through: exitNodes, avoiding: $0) }
-                let anyClosingSetResets = IndexCondition.any(closing.map { names in
-                    .all(names.map { .someResetsOnEveryPath([FunctionKey(typeName: typeName, name: $0)], flag: flag) })
-                })
-                context.report(exit, Self.exitLeavesFlagSet, arguments, when: .not(anyClosingSetResets), notes: notes, confidence: confidence)
+                if conditions.isEmpty {
+                    context.report(node, message, arguments, notes: notes, confidence: confidence)
+                } else {
+                    context.report(node, message, arguments, when: conditions.count == 1 ? conditions[0] : .all(conditions), notes: notes, confidence: confidence)
+                }
+            }
+            // Progress the body shows and never hides itself is followed only into the closures it hands it to.
+            if case .shownBy = state.kind, offs.isEmpty {
+                reportHandOvers(of: state, in: body, typeName: typeName, arguments: arguments, notes: notes, context: context)
                 continue
             }
-            // A failure branch: the `do` resets the flag when the work succeeds, its catch-all does not, and
-            // nothing after the `do` statement resets it either.
-            let flagResets = resets.filter { $0.flag == flag }.map(\.node)
-            // A completion handler after the `do` that resets the flag may cover the failure: its closure counts
-            // as a reset where it stands.
-            let closureResets = Self.closuresResetting(flag, in: body).flatMap { built.nodes(for: $0) }
-            let failure = UnresetExit(graph: built.graph, starts: built.nodes(for: set.node), resets: resetNodes.union(closureResets))
-            guard let branch = Self.failureBranchWithoutReset(flag, from: set.node, resets: flagResets, in: body,
-                                                              leavesSet: { failure.leavesSet(through: built.nodes(for: $0)) }) else { continue }
-            reported.insert(flag)
-            let helpers = FlowFacts.selfMethodCalls(in: branch.clause.body).map(\.name)
-                + FlowFacts.selfMethodCalls(in: body).filter { $0.node.position > branch.statement.endPosition }.map(\.name)
-            context.report(branch.clause.catchKeyword, Self.catchLeavesFlagSet, arguments,
-                           when: .not(.someResets(helpers.map { FunctionKey(typeName: typeName, name: $0) }, flag: flag)), notes: notes)
+            // The first exit, in source order, that some path from the set reaches and leaves by with no reset;
+            // an exit under a test of the state itself (`guard !isLoading else { return }`) is the state's own logic.
+            // An exit that leaks whatever the helpers on the way do comes first: one a helper may close is reported
+            // only if the index says it does not.
+            let leaking = exits.filter { exit in
+                !Self.isGuarded(exit, by: state, in: body) && question.leaks(through: built.nodes(for: exit), avoiding: [])
+            }
+            let allHelperNodes = helpers.values.reduce(into: Set<Int>()) { $0.formUnion($1) }
+            if let exit = leaking.first(where: { question.leaks(through: built.nodes(for: $0), avoiding: allHelperNodes) }) ?? leaking.first {
+                let exitNodes = built.nodes(for: exit)
+                report(at: exit, message) { question.leaks(through: exitNodes, avoiding: $0) }
+                continue
+            }
+            if case .flag = state.kind, let branch = failureBranch(of: state.name, ons: ons, offs: offs, resetNodes: resetNodes,
+                                                                   in: body, built: built) {
+                let helpers = FlowFacts.selfMethodCalls(in: branch.clause.body).map(\.name)
+                    + FlowFacts.selfMethodCalls(in: body).filter { $0.node.position > branch.statement.endPosition }.map(\.name)
+                var condition: IndexCondition = .not(.someResets(helpers.map { FunctionKey(typeName: typeName, name: $0) }, flag: state.name))
+                if let resetOutside { condition = .all([condition, .not(resetOutside)]) }
+                context.report(branch.clause.catchKeyword, Self.catchLeavesFlagSet, arguments, when: condition, notes: notes)
+                continue
+            }
+            // The end of the body, reached on some path with the state still on, when the body turns it off on other
+            // paths itself and no closure in it (a completion handler, a task) turns it off later.
+            if !offs.isEmpty, !Self.closuresTurnOff(state, in: body, names: names, excluded: excluded), question.leaksAtEnd(avoiding: []) {
+                let endMessage: RuleMessage
+                switch state.kind {
+                case .flag: endMessage = Self.endLeavesFlagSet
+                case .finishedFlag: endMessage = Self.endSkipsFinishedFlag
+                case .shownBy: endMessage = Self.endLeavesStateOn
+                }
+                report(at: end, endMessage) { question.leaksAtEnd(avoiding: $0) }
+                continue
+            }
+            guard !ons.isEmpty, state.kind != .finishedFlag else { continue }
+            reportHandOvers(of: state, in: body, typeName: typeName, arguments: arguments, notes: notes, context: context)
         }
+    }
+
+    /// Loading state the body turns on and hands to a closure that runs later (a task, a completion handler) to turn
+    /// off: a path through that closure that ends without turning it off leaves it on. The closure must turn it off
+    /// on some other path itself, directly or through a method of `self` (which the index must confirm); a path that
+    /// ends because `self` is gone (`guard let self else { return }`) takes the state with it.
+    private func reportHandOvers(of state: LoadingState, in body: Syntax, typeName: String?, arguments: [String: String],
+                                 notes: [FindingNote], context: FileContext) {
+        for closure in Self.closuresRunLater(in: body) {
+            guard let built = context.controlFlowGraph(of: closure) else { continue }
+            var direct: [Syntax] = []
+            var helpers: [(name: String, node: Syntax)] = []
+            BodyScanner.scan(closure.statements) { node in
+                if let mark = self.names.mark(of: node, excluded: []), mark.state == state, !mark.turnsOn {
+                    direct.append(node)
+                } else if let call = node.as(FunctionCallExprSyntax.self), let name = Self.selfMethodName(call) {
+                    helpers.append((name, node))
+                }
+            }
+            let graph = built.graph
+            let directNodes = Set(direct.flatMap { built.nodes(for: $0) })
+            let helperNodes = Set(helpers.flatMap { built.nodes(for: $0.node) })
+            let selfGone = Set(Self.selfGoneExits(in: closure).flatMap { built.nodes(for: $0) })
+            let avoided = directNodes.union(helperNodes).union(selfGone)
+            let ends = graph.reachable(from: graph.entry, avoiding: { avoided.contains($0.id) })
+            guard ends.contains(graph.exit) || ends.contains(graph.errorExit) else { continue }
+            let keys = helpers.map { FunctionKey(typeName: typeName, name: $0.name) }
+            let message = state.kind == .flag ? Self.closureLeavesFlagSet : Self.closureLeavesStateOn
+            if !directNodes.isEmpty {
+                context.report(closure.rightBrace, message, arguments, notes: notes)
+            } else if !keys.isEmpty {
+                // Only a helper turns it off: the closure hands the state over only if the index says the helper does.
+                let turnsOff: IndexCondition
+                switch state.kind {
+                case .flag: turnsOff = .someResets(keys, flag: state.name)
+                case .shownBy(let off): turnsOff = .someCalls(keys, method: Self.methodName(off))
+                case .finishedFlag: continue
+                }
+                context.report(closure.rightBrace, message, arguments, when: turnsOff, notes: notes)
+            }
+        }
+    }
+
+    /// The closures of the body (not nested in another) that run after it: passed to a call that does not run them
+    /// at once (`MainActor.run`, `withAnimation`), or given to `Task { }`.
+    static func closuresRunLater(in body: Syntax) -> [ClosureExprSyntax] {
+        var found: [ClosureExprSyntax] = []
+        var stack = [body]
+        while let node = stack.popLast() {
+            if let closure = node.as(ClosureExprSyntax.self) {
+                let call = closure.parent?.as(FunctionCallExprSyntax.self)
+                    ?? closure.parent?.parent?.parent?.as(FunctionCallExprSyntax.self)
+                    ?? closure.parent?.parent?.as(FunctionCallExprSyntax.self)
+                if let call, !runsClosureNow(call) { found.append(closure) }
+                continue
+            }
+            stack += node.children(viewMode: .sourceAccurate)
+        }
+        return found.sorted { $0.position < $1.position }
+    }
+
+    /// `load()`, `self.load()`, `self?.load()`: a method of `self`.
+    static func selfMethodName(_ call: FunctionCallExprSyntax) -> String? {
+        if let reference = call.calledExpression.as(DeclReferenceExprSyntax.self), reference.baseName.text.startsLowercase {
+            return reference.baseName.text
+        }
+        guard let member = call.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base else { return nil }
+        let receiver = base.as(OptionalChainingExprSyntax.self)?.expression ?? base
+        return SyntaxFacts.isSelf(receiver) ? member.declName.baseName.text : nil
+    }
+
+    /// `hideLoading` of `coordinator.hideLoading()`.
+    static func methodName(_ call: String) -> String {
+        let withoutArguments = call.hasSuffix("()") ? String(call.dropLast(2)) : call
+        return withoutArguments.split(separator: ".").last.map(String.init) ?? withoutArguments
+    }
+
+    /// The `return`s and `throw`s in the `else` of a `guard let self` (or `guard let strongSelf = self`) in the closure.
+    static func selfGoneExits(in closure: ClosureExprSyntax) -> [Syntax] {
+        var exits: [Syntax] = []
+        BodyScanner.scan(closure.statements) { node in
+            guard let guardStatement = node.as(GuardStmtSyntax.self), guardStatement.conditions.contains(where: { element in
+                guard let binding = element.condition.as(OptionalBindingConditionSyntax.self) else { return false }
+                if let value = binding.initializer?.value { return SyntaxFacts.isSelf(value) }
+                return binding.pattern.trimmedDescription == "self"
+            }) else { return }
+            BodyScanner.scan(guardStatement.body) { inner in
+                if inner.is(ReturnStmtSyntax.self) || inner.is(ThrowStmtSyntax.self) { exits.append(inner) }
+            }
+        }
+        return exits
+    }
+
+    /// What the index must say of a helper for its call to turn the state off: it resets the flag, or sets the
+    /// finished flag, on every path of its own. Nothing is known of a helper's calls that hide progress.
+    static func helperFact(for state: LoadingState) -> (([FunctionKey]) -> IndexCondition)? {
+        switch state.kind {
+        case .flag: return { .someResetsOnEveryPath($0, flag: state.name) }
+        case .finishedFlag: return { .someSetsTrueOnEveryPath($0, flag: state.name) }
+        case .shownBy: return nil
+        }
+    }
+
+    /// A failure branch: the `do` resets the flag when the work succeeds, its catch-all does not, and nothing after
+    /// the `do` statement resets it either. A completion handler after the `do` that resets the flag may cover the
+    /// failure: its closure counts as a reset where it stands.
+    private func failureBranch(of flag: String, ons: [Syntax], offs: [Syntax], resetNodes: Set<Int>, in body: Syntax,
+                               built: BuiltControlFlowGraph) -> (statement: DoStmtSyntax, clause: CatchClauseSyntax)? {
+        let closureResets = Self.closuresResetting(flag, in: body).flatMap { built.nodes(for: $0) }
+        let failure = UnresetExit(graph: built.graph, starts: ons.flatMap { built.nodes(for: $0) }, resets: resetNodes.union(closureResets))
+        guard let first = ons.first else { return nil }
+        return Self.failureBranchWithoutReset(flag, from: first, resets: offs, in: body,
+                                              leavesSet: { failure.leavesSet(through: built.nodes(for: $0)) })
+    }
+
+    /// Whether the exit stands under an `if` or `guard` whose condition reads the state's flag.
+    static func isGuarded(_ exit: Syntax, by state: LoadingState, in body: Syntax) -> Bool {
+        guard state.kind == .flag || state.kind == .finishedFlag, let last = state.name.split(separator: ".").last else { return false }
+        var current = exit.parent
+        while let node = current, node.id != body.id {
+            let conditions = node.as(GuardStmtSyntax.self)?.conditions ?? node.as(IfExprSyntax.self)?.conditions
+            if let conditions, conditions.tokens(viewMode: .sourceAccurate).contains(where: { $0.text == last }) { return true }
+            current = node.parent
+        }
+        return false
+    }
+
+    /// Whether a closure in the body (not nested in another) turns the state off: it runs later and may end it.
+    static func closuresTurnOff(_ state: LoadingState, in body: Syntax, names: LoadingStateNames, excluded: Set<String>) -> Bool {
+        var stack = [body]
+        while let node = stack.popLast() {
+            if let closure = node.as(ClosureExprSyntax.self) {
+                var found = false
+                BodyScanner.scan(closure.statements) { inner in
+                    if let mark = names.mark(of: inner, excluded: excluded), mark.state == state, !mark.turnsOn { found = true }
+                }
+                if found || (state.kind == .flag && mentionsReset(state.name, in: node)) { return true }
+                continue
+            }
+            stack += node.children(viewMode: .sourceAccurate)
+        }
+        return false
     }
 
     /// "From where the flag is set, does some path reach this exit and leave the function by it (a `return` to
@@ -375,7 +842,7 @@ public final class LoadingStateNotResetRule: SyntaxRule {
 
     /// `if` statements of the body on the same condition over the function's parameters only (which cannot
     /// change): the flag set on one side and the exit on the other side of the same condition is no path.
-    static func correlatedBranches(in body: CodeBlockSyntax, parameters: Set<String>) -> CorrelatedBranches {
+    static func correlatedBranches(in body: Syntax, parameters: Set<String>) -> CorrelatedBranches {
         var byCondition: [String: [CorrelatedBranches.Branch]] = [:]
         BodyScanner.scan(body) { node in
             guard let ifExpression = node.as(IfExprSyntax.self), ifExpression.conditions.count == 1,
@@ -434,6 +901,23 @@ public final class LoadingStateNotResetRule: SyntaxRule {
             }
         }
 
+        /// Some path from the set falls off the end of the body (reaches its exit from a node that is no `return`)
+        /// with no reset on the way.
+        func leaksAtEnd(avoiding more: Set<Int>) -> Bool {
+            let avoided = resets.union(more)
+            let reached: Set<Int>
+            if branches.groups.isEmpty {
+                reached = starts.reduce(into: Set<Int>()) { $0.formUnion(graph.reachable(from: $1, avoiding: { avoided.contains($0.id) })) }
+            } else {
+                reached = Set(graph.reachable(from: starts.map { branches.start(at: graph.nodes[$0]) }, consistentWith: branches,
+                                              avoiding: { avoided.contains($0.id) }).map(\.node))
+            }
+            return graph.predecessors[graph.exit].contains { edge in
+                edge.kind == .normal && reached.contains(edge.from) && !avoided.contains(edge.from)
+                    && graph.nodes[edge.from].kind != .returnStatement
+            }
+        }
+
         func leaks(through exitNodes: [Int], avoiding more: Set<Int>) -> Bool {
             let avoided = resets.union(more)
             if !branches.groups.isEmpty { return leaksOnConsistentPaths(through: exitNodes, avoided: avoided) }
@@ -456,9 +940,9 @@ public final class LoadingStateNotResetRule: SyntaxRule {
     }
 
     /// The closures in the body (not nested in another closure) that reset the flag.
-    static func closuresResetting(_ flag: String, in body: CodeBlockSyntax) -> [ClosureExprSyntax] {
+    static func closuresResetting(_ flag: String, in body: Syntax) -> [ClosureExprSyntax] {
         var found: [ClosureExprSyntax] = []
-        var stack = [Syntax(body)]
+        var stack = [body]
         while let node = stack.popLast() {
             if let closure = node.as(ClosureExprSyntax.self) {
                 if mentionsReset(flag, in: node) { found.append(closure) }
@@ -469,15 +953,6 @@ public final class LoadingStateNotResetRule: SyntaxRule {
         return found
     }
 
-    /// A configured flag (`isLoading`), or one with a suffix (`isLoadingAbout`, `isFetchingMore`), but not a
-    /// setting named after the activity (`isSyncingEnabled`, `isSavingAllowed`).
-    func isFlag(_ name: String) -> Bool {
-        if flags.contains(name) { return true }
-        guard let flag = flags.first(where: { name.hasPrefix($0) }),
-              name.dropFirst(flag.count).startsUppercase else { return false }
-        return !Self.settingSuffixes.contains { name.hasSuffix($0) }
-    }
-
     /// Calls that run their closure before they return.
     static func runsClosureNow(_ call: FunctionCallExprSyntax) -> Bool {
         let name = SyntaxFacts.calleeName(call)
@@ -485,12 +960,10 @@ public final class LoadingStateNotResetRule: SyntaxRule {
             || ["performAndWait", "sync"].contains(SyntaxFacts.calleeMethodName(call))
     }
 
-    static let settingSuffixes = ["Enabled", "Disabled", "Allowed", "Supported", "Available", "Paused", "Preference", "Setting", "Settings"]
-
     /// A `do` after the flag is set whose body resets it (on success) while its catch-all clause does not, when the
     /// graph has a path from the set through that clause to the function's end with no reset (`leavesSet`, asked
     /// of the clause): a `defer`, a reset after the `do` on every path, or a completion handler's reset closes it.
-    static func failureBranchWithoutReset(_ flag: String, from start: Syntax, resets: [Syntax], in body: CodeBlockSyntax,
+    static func failureBranchWithoutReset(_ flag: String, from start: Syntax, resets: [Syntax], in body: Syntax,
                                           leavesSet: (CatchClauseSyntax) -> Bool)
         -> (statement: DoStmtSyntax, clause: CatchClauseSyntax)? {
         var candidates: [(statement: DoStmtSyntax, clause: CatchClauseSyntax)] = []

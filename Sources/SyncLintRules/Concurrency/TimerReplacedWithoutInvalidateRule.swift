@@ -44,6 +44,18 @@ public final class TimerReplacedWithoutInvalidateRule: SyntaxRule {
                 """),
         ],
         nonTriggeringExamples: [
+            // Called only from `init`: there is no old timer yet.
+            RuleExample("""
+                final class ReachabilityStore {
+                    private var timer: Timer?
+                    init() { startChecking(interval: 5) }
+                    deinit { timer?.invalidate() }
+                    private func startChecking(interval: TimeInterval) {
+                        timer = Timer.scheduledTimer(withTimeInterval: interval, repeats: true) { [weak self] _ in self?.ping() }
+                    }
+                    func ping() {}
+                }
+                """),
             RuleExample("""
                 final class Poller {
                     private var timer: Timer?
@@ -79,8 +91,9 @@ public final class TimerReplacedWithoutInvalidateRule: SyntaxRule {
                 """),
         ],
         knownLimitations: """
-            Opt-in. A function that is only ever called once (a `start()` called from one place at launch) has no \
-            old timer to drop and is reported all the same; a caller that always invalidates first is not followed. \
+            Opt-in. A function the project calls only from `init`, `viewDidLoad` and the like is not reported (it \
+            runs once per object, with no old timer to drop); one called once from elsewhere (a `start()` called from \
+            one place at launch) is reported all the same, and a caller that always invalidates first is not followed. \
             Timers in a dictionary and `DispatchSourceTimer`s are not checked.
             """,
         messages: [replaced])
@@ -125,7 +138,11 @@ public final class TimerReplacedWithoutInvalidateRule: SyntaxRule {
         guard reaching(stopsHere) else { return }
         let helperIDs = Set(helperNodes.map(\.id))
         let helpers = Set(helperNodes.compactMap { $0.label.map { $0.hasPrefix("self.") ? String($0.dropFirst(5)) : $0 } }).sorted()
-        let stored = IndexCondition.someStoredVar([name], ofType: type.qualifiedName)
+        // A function the project calls only from code that runs once per object (`init`, `viewDidLoad`) has no old
+        // timer to drop.
+        let calledOnce = IndexCondition.everyCallerIn(FunctionKey(typeName: type.qualifiedName, name: function.name),
+                                                      names: TaskHandleOverwrittenRule.runOnce.sorted())
+        let stored = IndexCondition.all([.someStoredVar([name], ofType: type.qualifiedName), .not(calledOnce)])
         if helpers.isEmpty || reaching({ stopsHere($0) || helperIDs.contains($0.id) }) {
             context.report(target, Self.replaced, ["property": name], when: stored)
         } else {

@@ -23,6 +23,24 @@ public final class DiscardedObserverTokenRule: SyntaxRule {
         seed: "issue 23 candidate 8",
         isOptIn: true,
         triggeringExamples: [
+            // A singleton's other methods, and the app delegate's other methods, may run many times: each call adds
+            // one more block.
+            RuleExample("""
+                final class AppDelegate: UIResponder, UIApplicationDelegate {
+                    func presentRenameAlert(field: UITextField) {
+                        ↓NotificationCenter.default.addObserver(forName: UITextField.textDidChangeNotification, object: field, queue: .main) { _ in }
+                    }
+                }
+                final class Store {
+                    static let shared = Store()
+                    func startObserving() {
+                        ↓NotificationCenter.default.addObserver(forName: .NSCalendarDayChanged, object: nil, queue: .main) { [weak self] _ in
+                            self?.refresh()
+                        }
+                    }
+                    func refresh() {}
+                }
+                """),
             RuleExample("""
                 final class SettingsCell: UITableViewCell {
                     func configure(key: String) {
@@ -43,6 +61,26 @@ public final class DiscardedObserverTokenRule: SyntaxRule {
                 """),
         ],
         nonTriggeringExamples: [
+            // The app delegate and a singleton's `init` register once, for the life of the process.
+            RuleExample("""
+                final class AppDelegate: UIResponder, UIApplicationDelegate {
+                    func application(_ application: UIApplication, didFinishLaunchingWithOptions options: [UIApplication.LaunchOptionsKey: Any]?) -> Bool {
+                        NotificationCenter.default.addObserver(forName: UIApplication.didBecomeActiveNotification, object: nil, queue: .main) { _ in
+                            Store.shared.refresh()
+                        }
+                        return true
+                    }
+                }
+                final class Store {
+                    static let shared = Store()
+                    private init() {
+                        NotificationCenter.default.addObserver(forName: .NSCalendarDayChanged, object: nil, queue: .main) { [weak self] _ in
+                            self?.refresh()
+                        }
+                    }
+                    func refresh() {}
+                }
+                """),
             RuleExample("""
                 final class Player {
                     private var observers: [NSObjectProtocol] = []
@@ -72,9 +110,12 @@ public final class DiscardedObserverTokenRule: SyntaxRule {
                 """),
         ],
         knownLimitations: """
-            Opt-in: an observer registered once for the life of the app (in the app delegate's launch) is never \
-            meant to be removed and is reported all the same; the rule cannot tell how often the registering code \
-            runs. A single-expression closure or function that returns the call hands the token on and is quiet.
+            Opt-in. An observer registered once by an object that lives as long as the app is not reported: in the \
+            `init` of the app (`App`), of its delegate or of a singleton (`static let shared = Type()` and no \
+            `deinit`), or in the delegate's launch method (`application(_:didFinishLaunchingWithOptions:)`, \
+            `applicationDidFinishLaunching(_:)`). Other code that runs once for the life of the app (a function called \
+            only at launch) is reported all the same; the rule cannot tell how often the registering code runs. A single-expression closure or function that returns the call hands the token on \
+            and is quiet.
             """,
         messages: [discarded])
     static let discarded = RuleMessage("token_discarded", "the token this returns is the only way to remove the observer; thrown away, the block stays registered " +
@@ -88,7 +129,25 @@ public final class DiscardedObserverTokenRule: SyntaxRule {
         guard let call = node.as(FunctionCallExprSyntax.self), context.calleeMethodName(call) == FrameworkObservers.blockObserverMethod,
               call.arguments.prefix(FrameworkObservers.blockObserverLabels.count).map({ $0.label?.text ?? "_" }) == FrameworkObservers.blockObserverLabels,
               Self.isDiscarded(call) else { return }
-        context.report(call, Self.discarded)
+        // Registered once by an object that lives as long as the app (the app's or a singleton's `init`, the app
+        // delegate's launch): the block is meant to stay for the process's life and runs once per notification.
+        guard let type = context.scope.currentType, let function = context.scope.currentFunction,
+              context.scope.closures.isEmpty else {
+            context.report(call, Self.discarded)
+            return
+        }
+        let isInit = function.node.is(InitializerDeclSyntax.self)
+        guard isInit || FrameworkObservers.launchMethods.contains(where: { $0.selector == Self.selector(of: function.node) }) else {
+            context.report(call, Self.discarded)
+            return
+        }
+        context.report(call, Self.discarded, when: .not(.isAppLifetimeObject(typeName: type.qualifiedName, orSingleton: isInit)))
+    }
+
+    /// `application(_:didFinishLaunchingWithOptions:)`: a function's name with its argument labels.
+    static func selector(of node: Syntax) -> String? {
+        guard let function = node.as(FunctionDeclSyntax.self) else { return nil }
+        return function.name.text + "(" + function.signature.parameterClause.parameters.map { $0.firstName.text + ":" }.joined() + ")"
     }
 
     /// The call stands as a statement that is not an implicit return, or is assigned to `_`.

@@ -172,6 +172,12 @@ package final class FunctionSummaryCollector: FactCollector {
            let graph = context.controlFlowGraph(of: node) {
             last.summary.resetsOnEveryPath = Self.resetsOnEveryPath(body, graph: graph, locals: last.locals)
         }
+        // The same for `true`, for a helper that marks a load finished (`didFinishLoading = true`). Asked of the
+        // statements, not a graph (functions that set a flag to `true` are many): a statement of the body itself
+        // with no statement before it that may leave (a `return`, `throw`, `guard` or throwing `try`) is on every path.
+        if last.summary.writes.contains(where: { $0.boolValue == true }), let body = node.as(FunctionDeclSyntax.self)?.body {
+            last.summary.setsTrueOnEveryPath = Self.setsTrueBeforeAnyExit(body, locals: last.locals)
+        }
         if let thrown = last.thrown { last.summary.throwsOnlyOwnErrors = thrown.onlyOwn && thrown.throwsSomething }
         // Which results are written after an `await` is asked of the graph only for async functions that await and
         // write some result at all.
@@ -503,10 +509,36 @@ package final class FunctionSummaryCollector: FactCollector {
     /// leaves it, a cancellation (see `FunctionSummary.resetsOnEveryPath`). A reset in a `defer` runs on every
     /// exit after it; one in a closure does not count (it runs at another time).
     static func resetsOnEveryPath(_ body: CodeBlockSyntax, graph built: BuiltControlFlowGraph, locals: Set<String>) -> Set<String> {
+        writesOnEveryPath(false, body, graph: built, locals: locals)
+    }
+
+    /// Properties of `self` set to `true` by a statement of the body itself before any statement that may leave it.
+    static func setsTrueBeforeAnyExit(_ body: CodeBlockSyntax, locals: Set<String>) -> Set<String> {
+        var result: Set<String> = []
+        for item in body.statements {
+            if let sequence = item.item.as(SequenceExprSyntax.self), let assignment = SyntaxFacts.assignment(sequence),
+               SyntaxFacts.boolLiteral(assignment.value) == true, let property = FlowFacts.selfProperty(assignment.target, locals: locals) {
+                result.insert(property)
+                continue
+            }
+            var mayLeave = false
+            BodyScanner.scan(item) { node in
+                if node.is(ReturnStmtSyntax.self) || node.is(ThrowStmtSyntax.self) || node.is(GuardStmtSyntax.self)
+                    || node.as(TryExprSyntax.self).map({ $0.questionOrExclamationMark == nil }) == true {
+                    mayLeave = true
+                }
+            }
+            if mayLeave { break }
+        }
+        return result
+    }
+
+    /// Properties of `self` the body sets to `value` on every path from its entry to an exit (see `resetsOnEveryPath`).
+    static func writesOnEveryPath(_ value: Bool, _ body: CodeBlockSyntax, graph built: BuiltControlFlowGraph, locals: Set<String>) -> Set<String> {
         var resets: [String: [Int]] = [:]
         BodyScanner.scan(body) { node in
             guard let sequence = node.as(SequenceExprSyntax.self), let assignment = SyntaxFacts.assignment(sequence),
-                  SyntaxFacts.boolLiteral(assignment.value) == false,
+                  SyntaxFacts.boolLiteral(assignment.value) == value,
                   let property = FlowFacts.selfProperty(assignment.target, locals: locals) else { return }
             resets[property, default: []].append(contentsOf: built.nodes(for: node))
         }

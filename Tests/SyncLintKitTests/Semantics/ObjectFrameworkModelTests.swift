@@ -11,6 +11,7 @@ struct ObjectFrameworkModelTests {
         let pages = FrameworkObservers.workspaceNotifications.map(\.documentation) + FrameworkViewState.representables.map(\.documentation)
             + FrameworkViewState.lazyInitializers.map(\.documentation)
             + [FrameworkObservers.blockObserverDocumentation, FrameworkTimers.documentation]
+            + FrameworkObservers.appLifetimeSupertypes.map(\.documentation) + FrameworkObservers.launchMethods.map(\.documentation)
         for page in pages { #expect(page.hasPrefix(Self.apple), "\(page) is not Apple's documentation") }
         #expect(Set(FrameworkObservers.workspaceNotifications.map(\.name)).count == FrameworkObservers.workspaceNotifications.count)
     }
@@ -56,6 +57,23 @@ struct ObjectFrameworkModelTests {
         let call = "NotificationCenter.default.\(FrameworkObservers.blockObserverMethod)(\(labels)) { _ in }"
         #expect(Harness.findings("func watch() { \(call) }", rules: rule).count == 1)
         #expect(Harness.findings("final class W { var token: Any?; func watch() { token = \(call) } }", rules: rule).isEmpty)
+    }
+
+    /// An observer the app's delegate registers at launch, also from an extension in another file, stays for the
+    /// process's life on purpose; the same code in another method, or in any other type, is reported.
+    @Test(arguments: FrameworkObservers.appLifetimeSupertypes.map(\.name))
+    func appLifetimeObjectKeepsItsObservers(_ supertype: String) {
+        let rule = [DiscardedObserverTokenRule.description.id]
+        let labels = FrameworkObservers.blockObserverLabels.map { "\($0): nil" }.joined(separator: ", ")
+        let call = "NotificationCenter.default.\(FrameworkObservers.blockObserverMethod)(\(labels)) { _ in }"
+        let owner = SourceInput(path: "/v/Owner.swift", text: "final class Owner: NSObject, \(supertype) {}")
+        let observer = SourceInput(path: "/v/Observe.swift", text: "extension Owner { func applicationDidFinishLaunching(_ note: Notification) { \(call) } }")
+        #expect(Harness.findings(sources: [owner, observer], rules: rule).isEmpty)
+        // Another method of the same object may run many times.
+        let again = SourceInput(path: "/v/Observe.swift", text: "extension Owner { func observe() { \(call) } }")
+        #expect(Harness.findings(sources: [owner, again], rules: rule).count == 1)
+        let other = SourceInput(path: "/v/Owner.swift", text: "final class Owner: NSObject {}")
+        #expect(Harness.findings(sources: [other, observer], rules: rule).count == 1)
     }
 
     /// A scheduled timer is stopped only by `invalidate()`, also when a helper in another file calls it.
