@@ -574,7 +574,7 @@ package final class FunctionSummaryCollector: FactCollector {
         if let target = SyntaxFacts.writeTarget(sequence) {
             if resetsToLiteral(sequence) { return nil }
             // `detents = [.large]`, `isVisible = true`: every run writes the same value, whichever lands last.
-            if let value = SyntaxFacts.assignment(sequence)?.value, isConstant(value) { return nil }
+            if let value = SyntaxFacts.assignment(sequence)?.value, isLiteralValue(value) { return nil }
             return target
         }
         let elements = Array(sequence.elements)
@@ -583,14 +583,14 @@ package final class FunctionSummaryCollector: FactCollector {
     }
 
     /// A literal, an enum case (`.home`), or an array of them: the same value on every run.
-    static func isConstant(_ value: ExprSyntax) -> Bool {
+    static func isLiteralValue(_ value: ExprSyntax) -> Bool {
         if value.is(BooleanLiteralExprSyntax.self) || value.is(IntegerLiteralExprSyntax.self)
             || value.is(FloatLiteralExprSyntax.self) || value.is(NilLiteralExprSyntax.self) { return true }
         if let string = value.as(StringLiteralExprSyntax.self) {
             return !string.segments.contains { $0.is(ExpressionSegmentSyntax.self) }
         }
         if let member = value.as(MemberAccessExprSyntax.self) { return member.base == nil }
-        if let array = value.as(ArrayExprSyntax.self) { return array.elements.allSatisfy { isConstant($0.expression) } }
+        if let array = value.as(ArrayExprSyntax.self) { return array.elements.allSatisfy { isLiteralValue($0.expression) } }
         return false
     }
 
