@@ -21,6 +21,10 @@ public indirect enum IndexQuery: Sendable, Hashable, Codable {
     /// The call reaches a project function that blocks its thread on a semaphore or group
     /// (`ProjectIndex.blockingCallee(of:)`): `{0}` is where that function is (file:line, relative to the project).
     case blockingCallee(CallReference)
+    /// The receiver of a `wait()` with no deadline, in async code: answered when its type resolves to one whose
+    /// `wait()` blocks its thread (`FrameworkBlockingWaits`); nil when it resolves to any other type (an app's own
+    /// `wait()`); answered with medium confidence when its type is unknown, since then only the name says it waits.
+    case blockingWaitReceiver(ValueType)
     /// The off-main notification the handler is registered for (`names`: the rule's notification names): `{0}`.
     case offMainNotification(HandlerRegistration, names: Set<String>)
     /// The remote-change notification the handler is registered for: `{0}`.

@@ -18,6 +18,9 @@ extension ProjectIndex {
             return blockingCallee(of: reference).map { callee in
                 IndexAnswer([layout.shown(callee.location)], notes: [FindingNote("the function that blocks is here", at: callee.location)])
             }
+        case .blockingWaitReceiver(let receiver):
+            guard let type = resolve(receiver) else { return IndexAnswer(confidence: .medium) }
+            return !type.isCollection && FrameworkBlockingWaits.blocks(type.name) ? IndexAnswer() : nil
         case .firstMethod(let typeName, let names):
             let methods = methods(of: typeName)
             return names.first { name in methods.contains { $0.name == name } }.map { IndexAnswer([$0]) }

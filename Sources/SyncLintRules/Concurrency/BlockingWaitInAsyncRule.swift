@@ -91,8 +91,34 @@ public final class BlockingWaitInAsyncRule: SyntaxRule {
                     }
                 }
                 """),
+            // A receiver whose type the index cannot tell: only the name says it waits.
+            RuleExample("""
+                func flush() async {
+                    ↓legacyBridge.completion.wait()
+                }
+                """, confidence: .medium),
+            RuleExample("""
+                final class Exporter {
+                    let finished = DispatchGroup()
+                    func export() async {
+                        ↓finished.wait()
+                    }
+                }
+                """, confidence: .high),
         ],
         nonTriggeringExamples: [
+            // A UI test's own `wait()` (it polls for an element): the receiver's type is the app's, not a semaphore's.
+            RuleExample("""
+                struct TabBar { let settingsButton: Element }
+                struct Element { func wait() { } }
+                struct AppScreen { let tabBar: TabBar }
+                final class SettingsUITests: XCTestCase {
+                    let app = AppScreen(tabBar: TabBar(settingsButton: Element()))
+                    func testOpensSettings() async {
+                        app.tabBar.settingsButton.wait()
+                    }
+                }
+                """),
             // A `nonisolated` member does not run on the actor; a class's method and an XCTest method run where called.
             RuleExample("""
                 actor Downloader {
@@ -153,8 +179,10 @@ public final class BlockingWaitInAsyncRule: SyntaxRule {
                 """),
         ],
         knownLimitations: """
-            `wait()` is recognized by name on any receiver; a type with its own async-safe `wait()` method called \
-            without `await` would be reported. A lock is checked only for `lock()`/`unlock()` pairs in the same body. \
+            A `wait()` in async code is reported when its receiver's type is known to be a `DispatchSemaphore`, \
+            `DispatchGroup`, `DispatchWorkItem` or `NSCondition` (`FrameworkBlockingWaits`); on a receiver of another \
+            type (an app's own `wait()`, such as a UI test's helper) it is quiet, and on a receiver whose type the \
+            index cannot tell it is reported with medium confidence (only the name says it waits). A lock is checked only for `lock()`/`unlock()` pairs in the same body. \
             Synchronous waits are matched to signals by name, in the same file and type (a local only within its \
             function); a wait for a GCD callback and a `wait(timeout:)` with a deadline are not reported. A waiting \
             function is known by its summary only when its receiver is named like a semaphore or group.
@@ -193,8 +221,11 @@ public final class BlockingWaitInAsyncRule: SyntaxRule {
         }
         let method = context.calleeMethodName(call)
         let callee = method == "wait" || method == "sleep" || method == "usleep" ? SyntaxFacts.calleeName(call) : method
-        if method == "wait", SyntaxFacts.receiverText(call) != nil, call.arguments.allSatisfy({ $0.label?.text == "timeout" || $0.label?.text == "wallTimeout" }) {
-            context.report(call, Self.waitWithoutDeadline, ["callee": callee])
+        if method == "wait", let receiver = call.calledExpression.as(MemberAccessExprSyntax.self)?.base,
+           call.arguments.allSatisfy({ $0.label?.text == "timeout" || $0.label?.text == "wallTimeout" }) {
+            // The receiver's type decides: a semaphore, group or condition blocks; an app's own `wait()` does not.
+            context.report(call, Self.waitWithoutDeadline, ["callee": callee],
+                           answering: .blockingWaitReceiver(context.valueType(ofReceiver: receiver)))
         } else if callee == "Thread.sleep" || callee == "usleep" || callee == "sleep" {
             context.report(call, Self.sleepInAsync, ["callee": callee])
         } else if method == "lock", call.arguments.isEmpty, let receiver = SyntaxFacts.receiverText(call),
