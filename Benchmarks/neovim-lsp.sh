@@ -13,6 +13,7 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 mkdir -p "$scratch/project"
 echo '// swift-tools-version: 6.0' > "$scratch/project/Package.swift"
+echo 'opt_in_rules: [task_without_id]' > "$scratch/project/.synclint.yml"   # the checked rule is opt-in
 cat > "$scratch/project/ItemView.swift" <<'SWIFT'
 import SwiftUI
 struct ItemView: View {

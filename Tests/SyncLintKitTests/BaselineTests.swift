@@ -174,12 +174,12 @@ struct BaselineTests {
     @Test func configKeysAndOutputFile() throws {
         let folder = try project(Self.view)
         defer { try? FileManager.default.removeItem(at: folder) }
-        try "write_baseline: synclint-baseline.json\n".write(to: folder.appendingPathComponent(".synclint.yml"), atomically: true, encoding: .utf8)
+        try (Configuration.stockRulesYAML + "write_baseline: synclint-baseline.json\n").write(to: folder.appendingPathComponent(".synclint.yml"), atomically: true, encoding: .utf8)
         let write = try Repository.run(["lint", "--reporter", "summary", "--output", "summary.txt"], in: folder)
         #expect(write.status == 0 && write.stdout.isEmpty)
         #expect(try String(contentsOf: folder.appendingPathComponent("summary.txt"), encoding: .utf8).contains("task_without_id"))
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("synclint-baseline.json").path))
-        try "baseline: synclint-baseline.json\n".write(to: folder.appendingPathComponent(".synclint.yml"), atomically: true, encoding: .utf8)
+        try (Configuration.stockRulesYAML + "baseline: synclint-baseline.json\n").write(to: folder.appendingPathComponent(".synclint.yml"), atomically: true, encoding: .utf8)
         #expect(try Repository.run(["lint"], in: folder).stdout.isEmpty)
         let missing = try Repository.run(["lint", "--baseline", "nope.json"], in: folder)
         #expect(missing.status == 2 && missing.stderr.contains("nope.json"))

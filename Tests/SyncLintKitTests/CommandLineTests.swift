@@ -7,6 +7,7 @@ struct CommandLineTests {
     private func folderWithBadView() throws -> URL {
         let folder = try Repository.temporaryFolder()
         try EngineTests.bad.write(to: folder.appendingPathComponent("ItemView.swift"), atomically: true, encoding: .utf8)
+        try Configuration.stockRulesYAML.write(to: folder.appendingPathComponent(".synclint.yml"), atomically: true, encoding: .utf8)
         return folder
     }
 
@@ -27,7 +28,7 @@ struct CommandLineTests {
     @Test func errorSeverityExitsOneAndJSONReporterParses() throws {
         let folder = try folderWithBadView()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try "task_without_id:\n  severity: error\n".write(to: folder.appendingPathComponent(".synclint.yml"), atomically: true, encoding: .utf8)
+        try (Configuration.stockRulesYAML + "task_without_id:\n  severity: error\n").write(to: folder.appendingPathComponent(".synclint.yml"), atomically: true, encoding: .utf8)
         let result = try Repository.run(["lint", "--reporter", "json"], in: folder)
         #expect(result.status == 1)
         let objects = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]]

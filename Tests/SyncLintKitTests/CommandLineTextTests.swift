@@ -9,7 +9,7 @@ struct CommandLineTextTests {
     @Test func rulesShowsWhetherEachRuleRunsUnderTheConfiguration() throws {
         let folder = try Repository.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try "disabled_rules: [task_without_id]\nopt_in_rules: [on_appear_task]\n"
+        try "disabled_rules: [unstable_task_id]\nopt_in_rules: [on_appear_task]\n"
             .write(to: folder.appendingPathComponent(".synclint.yml"), atomically: true, encoding: .utf8)
         let result = try Repository.run(["rules"], in: folder)
         #expect(result.status == 0, "\(result.stderr)")
@@ -29,7 +29,7 @@ struct CommandLineTextTests {
                 #expect(line[line.index(before: index)] == " " && line[index] != " ", "\(rule.id) misaligned at \(column): \(line)")
             }
             let enabled = String(line.dropFirst(columns[0]).prefix(3)).trimmingCharacters(in: .whitespaces)
-            let expected = rule.id == "task_without_id" ? "no" : rule.id == "on_appear_task" ? "yes" : rule.isOptIn ? "no" : "yes"
+            let expected = rule.id == "unstable_task_id" ? "no" : rule.id == "on_appear_task" ? "yes" : rule.isOptIn ? "no" : "yes"
             #expect(enabled == expected, "\(rule.id): \(line)")
             #expect(line.dropFirst(columns[1]).hasPrefix(rule.isOptIn ? "opt-in" : "on"))
             #expect(line.dropFirst(columns[2]).hasPrefix(rule.severity.rawValue))
@@ -38,7 +38,7 @@ struct CommandLineTextTests {
         try "# nothing changed\n".write(to: folder.appendingPathComponent("plain.yml"), atomically: true, encoding: .utf8)
         let explicit = try Repository.run(["rules", "--config", "plain.yml"], in: folder)
         #expect(explicit.status == 0, "\(explicit.stderr)")
-        #expect(explicit.stdout.split(separator: "\n").first { $0.hasPrefix("task_without_id ") }?.contains(" yes ") == true,
+        #expect(explicit.stdout.split(separator: "\n").first { $0.hasPrefix("unstable_task_id ") }?.contains(" yes ") == true,
                 "--config replaces the discovered file")
         let all = try Repository.run(["rules", "--enable-all-rules"], in: folder)
         #expect(!all.stdout.split(separator: "\n").dropFirst().contains { $0.contains("  no  ") })
@@ -55,7 +55,7 @@ struct CommandLineTextTests {
         #expect(clean.stderr == "Done linting! Found 0 violations, 0 serious in 1 file.\n", "\(clean.stderr)")
 
         try EngineTests.bad.write(to: folder.appendingPathComponent("ItemView.swift"), atomically: true, encoding: .utf8)
-        try "task_without_id:\n  severity: error\n".write(to: folder.appendingPathComponent(".synclint.yml"), atomically: true, encoding: .utf8)
+        try (Configuration.stockRulesYAML + "task_without_id:\n  severity: error\n").write(to: folder.appendingPathComponent(".synclint.yml"), atomically: true, encoding: .utf8)
         let json = try Repository.run(["lint", "--reporter", "json"], in: folder)
         #expect(json.status == 1)
         #expect(json.stderr == "Done linting! Found 1 violation, 1 serious in 2 files.\n", "\(json.stderr)")

@@ -52,7 +52,7 @@ struct EngineTests {
         let enabled = Linter.enabledRules(configuration: configuration, enableAllRules: false)
         #expect(!enabled.contains("task_without_id"))
         #expect(enabled.contains("task_handle_overwritten"), "an opt-in rule the file turns on")
-        #expect(enabled.contains("stale_model_after_await") && !enabled.contains("task_self_capture"), "defaults stay as they are")
+        #expect(enabled.contains("unstable_task_id") && !enabled.contains("task_self_capture"), "defaults stay as they are")
     }
 
     @Test func nestedRuleOptionsReachTheRule() throws {

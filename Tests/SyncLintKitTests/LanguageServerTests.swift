@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import SyncLintKit
 @testable import SyncLintServer
 
 /// `synclint lsp` driven as an editor drives it: the built executable, JSON-RPC frames over pipes.
@@ -20,6 +21,8 @@ struct LanguageServerTests {
     private func project(_ files: [String: String]) throws -> URL {
         let folder = try Repository.temporaryFolder().resolvingSymlinksInPath()
         try "// swift-tools-version: 6.0\n".write(to: folder.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        // The bad view's rule is opt-in: the project's configuration turns it on.
+        try Configuration.stockRulesYAML.write(to: folder.appendingPathComponent(".synclint.yml"), atomically: true, encoding: .utf8)
         for (name, text) in files {
             let url = folder.appendingPathComponent(name)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -16,7 +16,7 @@ struct NestedConfigurationTests {
             root = try Repository.temporaryFolder()
             try write(".git/HEAD", "ref: refs/heads/main\n")
             try write(".synclint.yml", """
-                opt_in_rules: [model_not_main_actor]
+                opt_in_rules: [model_not_main_actor, task_without_id]
                 loading_state_not_reset:
                   flags: [isBusy]
                 """)
@@ -272,7 +272,7 @@ struct PathPatternTests {
         #expect(found.map { String($0.dropFirst(folder.standardizedFileURL.path.count + 1)) } == ["Sources/App/View.swift", "Sources/Kit/Thing.swift"])
 
         // With no path named, a glob in `included` is where the walk starts and what it keeps.
-        try "included: [\"Sources/*/Thing*.swift\"]\n".write(to: folder.appendingPathComponent(".synclint.yml"), atomically: true, encoding: .utf8)
+        try (Configuration.stockRulesYAML + "included: [\"Sources/*/Thing*.swift\"]\n").write(to: folder.appendingPathComponent(".synclint.yml"), atomically: true, encoding: .utf8)
         try EngineTests.bad.write(to: folder.appendingPathComponent("Sources/Kit/ThingView.swift"), atomically: true, encoding: .utf8)
         try EngineTests.bad.write(to: folder.appendingPathComponent("Sources/App/ItemView.swift"), atomically: true, encoding: .utf8)
         let run = try Repository.run(["lint"], in: folder)
@@ -330,6 +330,7 @@ struct ConfigurationWarningTests {
               - Sources/Generatd
               - "**/*.pb.swift"
               - .build
+            opt_in_rules: [task_without_id]
             """.write(to: folder.appendingPathComponent(".synclint.yml"), atomically: true, encoding: .utf8)
         try FileManager.default.createDirectory(at: folder.appendingPathComponent(".build"), withIntermediateDirectories: true)
         let run = try Repository.run(["lint", "--quiet"], in: folder)

@@ -14,6 +14,7 @@ struct OutputDestinationTests {
     private func folderWithBadView() throws -> URL {
         let folder = try Repository.temporaryFolder()
         try EngineTests.bad.write(to: folder.appendingPathComponent("ItemView.swift"), atomically: true, encoding: .utf8)
+        try Configuration.stockRulesYAML.write(to: folder.appendingPathComponent(".synclint.yml"), atomically: true, encoding: .utf8)
         return folder
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import SyncLintKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,6 +11,7 @@ struct OutputFailureTests {
     private func folderWithBadView() throws -> URL {
         let folder = try Repository.temporaryFolder()
         try EngineTests.bad.write(to: folder.appendingPathComponent("ItemView.swift"), atomically: true, encoding: .utf8)
+        try Configuration.stockRulesYAML.write(to: folder.appendingPathComponent(".synclint.yml"), atomically: true, encoding: .utf8)
         return folder
     }
 

@@ -78,7 +78,7 @@ struct ProjectAwareLintTests {
         let file = folder.appendingPathComponent("ItemView.swift")
         try EngineTests.bad.write(to: file, atomically: true, encoding: .utf8)
         try "struct Unrelated {}\nstruct Broken {".write(to: folder.appendingPathComponent("Other.swift"), atomically: true, encoding: .utf8)
-        let result = Linter.lintInProjects(paths: [file.path], configuration: Configuration())
+        let result = Linter.lintInProjects(paths: [file.path], configuration: .withStockRules)
         #expect(result.findings.map(\.ruleID) == ["task_without_id"])
         #expect(result.warnings.isEmpty, "the broken neighbour was not read: \(result.warnings)")
     }
@@ -95,8 +95,8 @@ struct ProjectAwareLintTests {
         try "struct Broken {".write(to: app.appendingPathComponent("Broken.swift"), atomically: true, encoding: .utf8)
         let model = app.appendingPathComponent("Model.swift").standardizedFileURL.path
         #expect(OwningProject.folder(of: model) == folder.standardizedFileURL.path, "no marker below the repository root")
-        let alone = Linter.lintInProjects(paths: [model], configuration: Configuration())
-        let whole = Linter.lint(paths: [folder.path], configuration: Configuration())
+        let alone = Linter.lintInProjects(paths: [model], configuration: .withStockRules)
+        let whole = Linter.lint(paths: [folder.path], configuration: .withStockRules)
         #expect(alone.findings.map(\.ruleID) == ["cloudkit_unique_constraint"], "CloudKit is on in Store.swift")
         #expect(alone.findings == whole.findings.filter { $0.file == model })
         #expect(alone.warnings.isEmpty, "\(alone.warnings)")
@@ -142,7 +142,7 @@ struct ProjectAwareLintTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         try Self.container.write(to: folder.appendingPathComponent("Store.swift"), atomically: true, encoding: .utf8)
         let path = folder.appendingPathComponent("Sources/New/Model.swift").standardizedFileURL.path
-        let result = Linter.lintInProjects(paths: [], standardInput: SourceInput(path: path, text: Self.model), configuration: Configuration())
+        let result = Linter.lintInProjects(paths: [], standardInput: SourceInput(path: path, text: Self.model), configuration: .withStockRules)
         #expect(result.findings.map(\.ruleID) == ["cloudkit_unique_constraint"])
         #expect(result.findings.first?.file == path)
         #expect(result.lintableFiles == 1)
@@ -153,6 +153,7 @@ struct ProjectAwareLintTests {
     @Test func commandLineStandardInput() throws {
         let folder = try Self.temporaryRepository()
         defer { try? FileManager.default.removeItem(at: folder) }
+        try Configuration.stockRulesYAML.write(to: folder.appendingPathComponent(".synclint.yml"), atomically: true, encoding: .utf8)
         try Self.container.write(to: folder.appendingPathComponent("Store.swift"), atomically: true, encoding: .utf8)
         try "import SwiftData\n@Model final class Note {\n    var title: String = \"\"\n    init() {}\n}\n"
             .write(to: folder.appendingPathComponent("Model.swift"), atomically: true, encoding: .utf8)

@@ -53,7 +53,7 @@ struct ResourceFileTests {
         let good = ResourceFile(path: "/p/Good.entitlements", kind: .entitlements,
                                 text: "<plist version=\"1.0\"><dict><key>aps-environment</key><string>development</string></dict></plist>")
         let source = SourceInput(path: "/p/ItemView.swift", text: EngineTests.bad)
-        let result = Linter.lint(sources: [source], resources: entitlements + [good], configuration: Configuration())
+        let result = Linter.lint(sources: [source], resources: entitlements + [good], configuration: .withStockRules)
         #expect(result.warnings == [
             "warning: /p/App.entitlements: not a property list dictionary; its entitlements are ignored",
             "warning: /p/List.entitlements: not a property list dictionary; its entitlements are ignored",
@@ -68,7 +68,7 @@ struct ResourceFileTests {
         let binary = try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
         try binary.write(to: folder.appendingPathComponent("App.entitlements"))
         try EngineTests.bad.write(to: folder.appendingPathComponent("ItemView.swift"), atomically: true, encoding: .utf8)
-        let result = Linter.lint(paths: [folder.path], configuration: Configuration())
+        let result = Linter.lint(paths: [folder.path], configuration: .withStockRules)
         #expect(result.warnings.count == 1, "\(result.warnings)")
         #expect(result.warnings.first?.hasSuffix("App.entitlements: binary property list (SyncLint reads the XML form only); skipped") == true, "\(result.warnings)")
         #expect(result.findings.map(\.ruleID) == ["task_without_id"])

@@ -18,7 +18,7 @@ import Testing
         }
     }
 
-    static func lint(_ paths: [String], cacheRoot: String?, configuration: Configuration = Configuration(),
+    static func lint(_ paths: [String], cacheRoot: String?, configuration: Configuration = Configuration.withStockRules,
                      limits: ResultCache.Limits = .init()) -> Run {
         let cache = cacheRoot.map { ResultCache(root: $0, limits: limits) }
         let result = Linter.lintInProjects(paths: paths, configurations: .single(configuration), enableAllRules: false, cache: cache)
@@ -36,7 +36,7 @@ import Testing
     func coldAndWarmRunsAreIdentical(folder: String) throws {
         let root = try Repository.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: root) }
-        let configuration = folder == "Examples" ? try Self.examplesConfiguration() : Configuration()
+        let configuration = folder == "Examples" ? try Self.examplesConfiguration() : Configuration.withStockRules
         let paths = [Repository.path(folder)]
         let uncached = Self.lint(paths, cacheRoot: nil, configuration: configuration)
         let cold = Self.lint(paths, cacheRoot: root.path, configuration: configuration)
@@ -138,11 +138,11 @@ import Testing
         let root = folder.appendingPathComponent(".cache").path
         let first = Self.lint([folder.path], cacheRoot: root)
         #expect(first.result.findings.count == 1)
-        var off = Configuration()
+        var off = Configuration.withStockRules
         off.disabledRules = ["model_mutated_off_main"]
         let disabled = Self.lint([folder.path], cacheRoot: root, configuration: off)
         #expect(disabled.statistics.misses == 2 && disabled.result.findings.isEmpty)
-        var optioned = Configuration()
+        var optioned = Configuration.withStockRules
         optioned.ruleOptions["model_mutated_off_main"] = RuleOptions(["severity_note": .string("x")])
         let withOptions = Self.lint([folder.path], cacheRoot: root, configuration: optioned)
         #expect(withOptions.statistics.misses == 2)
@@ -151,7 +151,7 @@ import Testing
         #expect(back.statistics.misses == 2 && back.result.findings.isEmpty)
         let again = Self.lint([folder.path], cacheRoot: root, configuration: off)
         #expect(again.statistics.misses == 0 && again.result.findings.isEmpty)
-        #expect(RulePlan(syntaxRules: [], options: [:]).fingerprint != Linter.makeGroup(Configuration(), enableAllRules: false).plan.fingerprint)
+        #expect(RulePlan(syntaxRules: [], options: [:]).fingerprint != Linter.makeGroup(Configuration.withStockRules, enableAllRules: false).plan.fingerprint)
     }
 
     /// Corrupt, truncated, foreign and unreadable entries are ignored and rebuilt, with one warning

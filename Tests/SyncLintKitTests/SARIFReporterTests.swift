@@ -135,8 +135,8 @@ struct SARIFReporterTests {
         let fingerprint = (results.first?["partialFingerprints"] as? [String: String])?["synclint/identity/v1"]
         #expect(fingerprint == ReporterTests.report.identities.first?.fingerprint)
         #expect(results.first?["ruleIndex"] as? Int == 2)
-        #expect((taskRule["properties"] as? [String: Any])?["tags"] as? [String] == ["default"])
-        let optIn = allRules.first { $0["id"] as? String == "on_appear_task" }
-        #expect((optIn?["properties"] as? [String: Any])?["tags"] as? [String] == ["opt-in"])
+        #expect((taskRule["properties"] as? [String: Any])?["tags"] as? [String] == ["opt-in"])
+        let onByDefault = allRules.first { $0["id"] as? String == "cloudkit_unique_constraint" }
+        #expect((onByDefault?["properties"] as? [String: Any])?["tags"] as? [String] == ["default"])
     }
 }

@@ -7,7 +7,7 @@ struct SuppressionHygieneTests {
 
     private func lint(_ code: String, path: String = "/virtual/View.swift", rules: [String]? = nil,
                       resources: [ResourceFile] = []) -> LintResult {
-        var configuration = Configuration()
+        var configuration = Configuration.withStockRules
         configuration.onlyRules = rules
         return Linter.lint(sources: [SourceInput(path: path, text: code)], resources: resources, configuration: configuration)
     }

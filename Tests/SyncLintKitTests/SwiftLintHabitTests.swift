@@ -8,9 +8,9 @@ struct SwiftLintHabitTests {
     private func folderWithBadView(configuration: String? = nil) throws -> URL {
         let folder = try Repository.temporaryFolder()
         try EngineTests.bad.write(to: folder.appendingPathComponent("ItemView.swift"), atomically: true, encoding: .utf8)
-        if let configuration {
-            try configuration.write(to: folder.appendingPathComponent(".synclint.yml"), atomically: true, encoding: .utf8)
-        }
+        // The bad view's rule is opt-in: the file turns it on, before whatever the test adds.
+        try (Configuration.stockRulesYAML + (configuration ?? "")).write(to: folder.appendingPathComponent(".synclint.yml"),
+                                                                         atomically: true, encoding: .utf8)
         return folder
     }
 

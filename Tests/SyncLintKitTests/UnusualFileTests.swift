@@ -22,7 +22,7 @@ struct UnusualFileTests {
         #expect(mkfifo(fifo, 0o644) == 0)
         // Opening a FIFO for reading blocks until a writer comes: a hang here means it was opened.
         for paths in [[folder.path], [fifo, folder.appendingPathComponent("ItemView.swift").path]] {
-            let result = Linter.lint(paths: paths, configuration: Configuration())
+            let result = Linter.lint(paths: paths, configuration: .withStockRules)
             #expect(result.warnings == ["warning: \(fifo): is a FIFO (named pipe), not a regular file; skipped"], "\(paths)")
             #expect(result.findings.map(\.ruleID) == ["task_without_id"], "the other file's findings are kept")
         }
@@ -100,7 +100,7 @@ struct UnusualFileTests {
         let handle = try FileHandle(forWritingTo: huge)
         try handle.truncate(atOffset: 50_000_000)
         try handle.close()
-        let result = Linter.lint(paths: [folder.path], configuration: Configuration())
+        let result = Linter.lint(paths: [folder.path], configuration: .withStockRules)
         #expect(result.warnings == ["warning: \(huge.path): 50000000 bytes, over the limit of \(SourceReader.byteCount(SourceReader.maximumFileSize)); skipped"])
         #expect(result.findings.map(\.ruleID) == ["task_without_id"])
     }
@@ -110,7 +110,7 @@ struct UnusualFileTests {
     @Test func megabyteLineIsAnalysed() throws {
         let line = "let blob = \"" + String(repeating: "a", count: 1_048_576) + "\"\n"
         let result = Linter.lint(sources: [SourceInput(path: "/p/Blob.swift", text: line + EngineTests.bad)],
-                                 configuration: Configuration())
+                                 configuration: .withStockRules)
         #expect(result.findings.map(\.ruleID) == ["task_without_id"])
         #expect(result.findings.first?.line == 5, "lines after the long one are counted right")
         #expect(result.warnings.isEmpty)

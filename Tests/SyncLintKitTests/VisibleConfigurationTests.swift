@@ -101,7 +101,7 @@ struct ReportContentTests {
         let folder = try Repository.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try EngineTests.bad.write(to: folder.appendingPathComponent("ItemView.swift"), atomically: true, encoding: .utf8)
-        try "documentation_url: https://docs.example.org/synclint/rules.md\n"
+        try (Configuration.stockRulesYAML + "documentation_url: https://docs.example.org/synclint/rules.md\n")
             .write(to: folder.appendingPathComponent(".synclint.yml"), atomically: true, encoding: .utf8)
         let markdown = try Repository.run(["lint", "--reporter", "markdown"], in: folder)
         #expect(markdown.stdout.contains("[`task_without_id`](https://docs.example.org/synclint/rules.md#task_without_id-"), "\(markdown.stdout)")

@@ -18,11 +18,11 @@ import Testing
     static let item = "import CoreData\nfinal class Item: NSManagedObject { @NSManaged var title: String? }\n"
     static let rename = "func rename(_ item: Item, to title: String) {\n    Task.detached {\n        item.title = title\n    }\n}\n"
 
-    static func lint(_ folder: URL, root: String, configuration: Configuration = Configuration()) -> ResultCacheTests.Run {
+    static func lint(_ folder: URL, root: String, configuration: Configuration = Configuration.withStockRules) -> ResultCacheTests.Run {
         ResultCacheTests.lint([folder.path], cacheRoot: root, configuration: configuration, limits: settled)
     }
 
-    static func uncached(_ folder: URL, configuration: Configuration = Configuration()) -> ResultCacheTests.Run {
+    static func uncached(_ folder: URL, configuration: Configuration = Configuration.withStockRules) -> ResultCacheTests.Run {
         ResultCacheTests.lint([folder.path], cacheRoot: nil, configuration: configuration)
     }
 
@@ -37,7 +37,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let root = folder.appendingPathComponent(".cache").path
 
-        func expectReused(after change: String, configuration: Configuration = Configuration()) {
+        func expectReused(after change: String, configuration: Configuration = Configuration.withStockRules) {
             let again = Self.lint(folder, root: root, configuration: configuration)
             #expect(again.statistics.wholeRunReused, "after \(change): \(again.statistics)")
             #expect(again.statistics.stampHits + again.statistics.contentHits + again.statistics.misses == 0,
@@ -81,13 +81,13 @@ import Testing
         // The configuration changed: a rule's severity (no walk depends on it, the result does), then a rule off.
         try Self.write(Self.item, "Item.swift", in: folder)
         _ = Self.lint(folder, root: root)
-        var severe = Configuration()
+        var severe = Configuration.withStockRules
         severe.severityOverrides["model_mutated_off_main"] = .error
         let reseverity = Self.lint(folder, root: root, configuration: severe)
         #expect(!reseverity.statistics.wholeRunReused && reseverity.statistics.misses == 0, "\(reseverity.statistics)")
         #expect(reseverity.result.findings.map(\.severity) == [.error] && reseverity.rendered == Self.uncached(folder, configuration: severe).rendered)
         expectReused(after: "a severity changed", configuration: severe)
-        var off = Configuration()
+        var off = Configuration.withStockRules
         off.disabledRules = ["model_mutated_off_main"]
         let disabled = Self.lint(folder, root: root, configuration: off)
         #expect(!disabled.statistics.wholeRunReused && disabled.result.findings.isEmpty, "\(disabled.statistics)")
@@ -108,11 +108,11 @@ import Testing
             let result = Linter.lintInProjects(paths: [folder.path], configurations: tree, cache: cache)
             return ResultCacheTests.Run(result: result, statistics: cache.statistics, warning: cache.finish())
         }
-        try "disabled_rules: []\n".write(to: file, atomically: true, encoding: .utf8)
+        try "opt_in_rules: [model_mutated_off_main]\n".write(to: file, atomically: true, encoding: .utf8)
         let first = try run()
         #expect(first.statistics.wholeRunStored && first.result.findings.count == 1)
         #expect(try run().statistics.wholeRunReused)
-        try "disabled_rules: []  # reviewed\n".write(to: file, atomically: true, encoding: .utf8)
+        try "opt_in_rules: [model_mutated_off_main]  # reviewed\n".write(to: file, atomically: true, encoding: .utf8)
         let commented = try run()
         #expect(!commented.statistics.wholeRunReused && commented.statistics.misses == 0 && commented.result.findings.count == 1,
                 "\(commented.statistics)")
@@ -168,7 +168,7 @@ import Testing
         let buffer = SourceInput(path: folder.appendingPathComponent("Rename.swift").path, text: "func rename() {}\n")
         for _ in 0..<2 {
             let cache = ResultCache(root: root, limits: Self.settled)
-            let result = Linter.lintInProjects(paths: [], standardInput: buffer, configurations: .single(Configuration()), cache: cache)
+            let result = Linter.lintInProjects(paths: [], standardInput: buffer, configurations: .single(Configuration.withStockRules), cache: cache)
             #expect(result.findings.isEmpty && !cache.statistics.wholeRunReused && !cache.statistics.wholeRunStored)
         }
     }

@@ -45,6 +45,24 @@ public final class PostBeforePerformCompletesRule: SyntaxRule {
                     }
                 }
                 """),
+            // A parameter of any name with a function type is a completion handler; a stored `handler` is one by name only.
+            RuleExample("""
+                final class Exporter {
+                    func export(then finish: @escaping () -> Void) {
+                        context.perform { self.context.refreshAllObjects() }
+                        ↓finish()
+                    }
+                }
+                """, confidence: .high),
+            RuleExample("""
+                final class Exporter {
+                    var handler: () -> Void = {}
+                    func export() {
+                        context.perform { self.context.refreshAllObjects() }
+                        ↓handler()
+                    }
+                }
+                """, confidence: .medium),
             RuleExample("""
                 final class NoteStore {
                     func reloadAfterSync() {
@@ -113,8 +131,9 @@ public final class PostBeforePerformCompletesRule: SyntaxRule {
         ],
         knownLimitations: """
             "State the block changes" means properties of `self` the block assigns; a read of the context's objects \
-            after the block is not followed. A completion handler is recognized by name (`completion`, \
-            `completionHandler`, `handler`, `done`, `onComplete`).
+            after the block is not followed. A completion handler is a parameter of the function with a function type \
+            (high confidence), or a callee named like one (`completion`, `completionHandler`, `handler`, `done`, \
+            `onComplete`), which is a guess from the name and has medium confidence.
             """,
         messages: [runsBeforeBlock])
     static let runsBeforeBlock = RuleMessage("runs_before_block", "this {reason} runs before the `perform` block above, which only enqueues it; move it into the block or `await` the `perform`")
@@ -137,9 +156,14 @@ public final class PostBeforePerformCompletesRule: SyntaxRule {
                 changed.insert(first)
             }
         }
+        // A completion handler is known for certain when it is a parameter of the function with a function type
+        // (`completion: @escaping (Int) -> Void`); any other callee is one only by its name (medium confidence).
+        let closureParameters = Set((context.scope.currentFunction?.parameters ?? []).filter { $0.typeName.contains("->") }.map(\.name))
         for statement in Self.statementsRunningAfter(item, in: list) {
-            if let reason = Self.dependsOnBlock(statement, changed: changed) {
-                context.report(statement, Self.runsBeforeBlock, ["reason": reason], notes: [context.note("the `perform` block is enqueued here", at: call)])
+            if let dependency = Self.dependsOnBlock(statement, changed: changed, closureParameters: closureParameters) {
+                context.report(statement, Self.runsBeforeBlock, ["reason": dependency.reason],
+                               notes: [context.note("the `perform` block is enqueued here", at: call)],
+                               confidence: dependency.byNameOnly ? .medium : .high)
                 return
             }
         }
@@ -164,20 +188,24 @@ public final class PostBeforePerformCompletesRule: SyntaxRule {
         }
     }
 
-    static func dependsOnBlock(_ statement: CodeBlockItemSyntax, changed: Set<String>) -> String? {
-        var reason: String?
+    /// What in `statement` depends on the block having run, and whether only a callee's name says so.
+    static func dependsOnBlock(_ statement: CodeBlockItemSyntax, changed: Set<String>,
+                               closureParameters: Set<String>) -> (reason: String, byNameOnly: Bool)? {
+        var dependency: (reason: String, byNameOnly: Bool)?
         BodyScanner.scan(statement) { node in
-            guard reason == nil else { return }
+            guard dependency == nil else { return }
             if let call = node.as(FunctionCallExprSyntax.self) {
                 let method = SyntaxFacts.calleeMethodName(call)
                 if method == FrameworkContexts.notificationPostMethod, SyntaxFacts.argument(FrameworkContexts.notificationPostNameLabel, of: call) != nil {
-                    reason = "notification post"
+                    dependency = ("notification post", false)
+                } else if call.calledExpression.is(DeclReferenceExprSyntax.self),
+                          closureParameters.contains(method) || completionNames.contains(method) {
+                    dependency = ("completion call", !closureParameters.contains(method))
                 }
-                else if call.calledExpression.is(DeclReferenceExprSyntax.self), completionNames.contains(method) { reason = "completion call" }
             } else if let property = NotificationHandlers.selfPropertyAccess(node, locals: []), changed.contains(property) {
-                reason = "read of `\(property)`"
+                dependency = ("read of `\(property)`", false)
             }
         }
-        return reason
+        return dependency
     }
 }

@@ -22,7 +22,7 @@ public enum SuperfluousDisableCommandRule: ProjectRule {
                 struct ItemView: View {
                     let item: Item
                     var body: some View {
-                        ↓// synclint:disable:next task_without_id
+                        ↓// synclint:disable:next unstable_task_id
                         Text(item.title).task(id: item.id) { await load(item) }
                     }
                 }
@@ -32,11 +32,11 @@ public enum SuperfluousDisableCommandRule: ProjectRule {
                 let total = 1 + 1 ↓// synclint:disable:this all
                 """),
             RuleExample("""
-                ↓// synclint:disable task_without_id, unstable_task_id
+                ↓// synclint:disable unstable_task_id, transient_ui_state
                 struct ItemView: View {
                     let item: Item
                     var body: some View {
-                        Text(item.title).task { await load(item) }
+                        Text(item.title).task(id: item.title) { await load(item) }
                     }
                 }
                 @Model final class Item { var title: String = "" }
@@ -47,8 +47,8 @@ public enum SuperfluousDisableCommandRule: ProjectRule {
                 struct ItemView: View {
                     let item: Item
                     var body: some View {
-                        // synclint:disable:next task_without_id - loads once, the item never changes
-                        Text(item.title).task { await load(item) }
+                        // synclint:disable:next unstable_task_id - restarts on purpose when the title changes
+                        Text(item.title).task(id: item.title) { await load(item) }
                     }
                 }
                 @Model final class Item { var title: String = "" }
@@ -58,7 +58,7 @@ public enum SuperfluousDisableCommandRule: ProjectRule {
                 struct ItemView: View {
                     let item: Item
                     var body: some View {
-                        Text(item.title).task { await load(item) }
+                        Text(item.title).task(id: item.title) { await load(item) }
                     }
                 }
                 @Model final class Item { var title: String = "" }

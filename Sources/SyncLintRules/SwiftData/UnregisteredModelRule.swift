@@ -41,10 +41,23 @@ public enum UnregisteredModelRule: ProjectRule {
             RuleExample("""
                 @Model public final class LibraryModel { var name: String = "" }
                 """),
+            // The schema lists a generic parameter: either model may be the one registered.
+            RuleExample("""
+                protocol CacheRow: PersistentModel {}
+                @Model final class CachedRecord: CacheRow { var key: String = "" }
+                @Model final class IndexedCachedRecord: CacheRow { var key: String = "" }
+                enum RecordCache {
+                    static func open<Row: CacheRow>(_ row: Row.Type) -> ModelContainer? {
+                        try? ModelContainer(for: Schema([Row.self]))
+                    }
+                }
+                """),
         ],
         knownLimitations: """
             Silent when the project registers no models at all (a library whose app registers them). Models \
-            registered through a helper that builds the type list at run time are not seen and are reported.
+            registered through a helper that builds the type list at run time are not seen and are reported. A \
+            registration that lists a name the project does not declare (a generic parameter, a model of another \
+            module) leaves what is registered unknown, and the rule is then silent for the project.
             """,
         messages: [reachedOnlyThroughRelationships, unregistered])
     static let reachedOnlyThroughRelationships = RuleMessage("reached_only_through_relationships", "`{model}` is reached only through relationships; list it in the container's models too")
@@ -54,6 +67,9 @@ public enum UnregisteredModelRule: ProjectRule {
         guard !index.modelRegistrations.isEmpty else { return [] }
         let schema = ModelSchema(index: index)
         let listed = Set(index.modelRegistrations.flatMap(\.typeNames))
+        // A listed name the project does not declare (a generic parameter, `Schema([Row.self])`, or a type from
+        // another module) may stand for any model: what the containers hold is then unknown, so nothing is reported.
+        guard listed.allSatisfy(index.declaresType(named:)) else { return [] }
         let reachable = schema.reachable(from: listed)
         let strict = options.bool("strict", default: false)
         let registered = index.modelRegistrations.map { FindingNote("models are registered here", at: $0.location) }.prefix(3)
