@@ -22,6 +22,8 @@ public struct FileFacts: Sendable, Codable {
     public var predicateMembers: [PredicateMemberFact] = []
     /// Names the file's view code reads (`model.errorMessage`, `$error`, `alertItem`); see `ProjectIndex.viewReadNames`.
     public var viewReadNames: Set<String> = []
+    /// Code that never runs, and what decides whether a type is ever built; see `DeadCodeFacts`.
+    public var deadCode = DeadCodeFacts()
 
     public init() {}
 }

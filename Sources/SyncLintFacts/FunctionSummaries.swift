@@ -118,6 +118,15 @@ public struct FunctionSummary: Sendable, Codable {
     /// Where its own body (not a closure in it) starts a `Task { }` whose handle nobody keeps (a statement of its
     /// own, or `_ = Task { }`): work that outlives the call and that no one can cancel.
     public var discardedTasks: [SourceLocation] = []
+    /// What each of those tasks uses of the code around it: the names it reads, writes or calls as `x` (not a local
+    /// or parameter of the function, not declared in the task), and whether it names `self`. The index tells which of
+    /// those names are members of the type: a task that uses none is work for someone else (a save, a post), not
+    /// for the object that started it.
+    public var discardedTaskUses: [DiscardedTaskUse] = []
+    /// Flags of `self` the body returns early on among its first statements (before any `await`) and sets to `true`
+    /// itself (`guard !hasInitialized else { return }; hasInitialized = true`), sync or async: the rest of the body
+    /// runs once while the flag stays set. Whether anything sets it back is the index's question.
+    public var onceGuards: Set<String> = []
     /// Whether every error it throws is the app's own: `throws(DomainError)`, or an untyped `throws` whose
     /// body catches every `try` with a catch-all and throws only values it builds (`throw AppError(error)`,
     /// `throw .network(error)`), never one it received (`throw error`). A cancellation that reaches such a
@@ -173,6 +182,8 @@ public struct FunctionSummary: Sendable, Codable {
         merged.cancelledHandles.formUnion(other.cancelledHandles)
         merged.startedHandles.formUnion(other.startedHandles)
         merged.discardedTasks += other.discardedTasks
+        merged.discardedTaskUses += other.discardedTaskUses
+        merged.onceGuards = onceGuards.intersection(other.onceGuards)
         merged.rollsBack = rollsBack || other.rollsBack
         // Overloads merged err toward "it may": each must throw only the app's errors, each must reset.
         merged.throwsOnlyOwnErrors = throwsOnlyOwnErrors && other.throwsOnlyOwnErrors
@@ -192,6 +203,21 @@ public struct FunctionSummary: Sendable, Codable {
 
     /// Flags it sets back to `false`.
     public var resetFlags: Set<String> { Set(writes.filter { $0.boolValue == false }.map(\.property)) }
+}
+
+/// A `Task { }` whose handle nobody keeps, with what it uses of the code around it (`FunctionSummary.discardedTaskUses`).
+public struct DiscardedTaskUse: Sendable, Codable, Hashable {
+    public let location: SourceLocation
+    /// Bare names it uses that the function does not declare: members of `self`, or globals.
+    public let names: Set<String>
+    /// Whether it names `self` (`self.x`, `self?.x`, `[weak self]`).
+    public let namesSelf: Bool
+
+    package init(location: SourceLocation, names: Set<String>, namesSelf: Bool) {
+        self.location = location
+        self.names = names
+        self.namesSelf = namesSelf
+    }
 }
 
 /// A task handle that a function restarts the careful way: it cancels the handle and assigns it a new
@@ -273,10 +299,14 @@ public struct ViewConstruction: Sendable, Codable {
     /// Labels of the arguments given an object built right there (`Row(model: RowModel(item))`, `.init(...)`): a new
     /// one each time the enclosing body runs.
     public var builtArguments: Set<String> = []
+    /// Labels of the arguments given a property of the view that builds it, as `name` or `self.name` (label → name):
+    /// the value changes only when that property does.
+    public var forwardedArguments: [String: String] = [:]
 
     /// Memberwise, for the layers above (a synthesized one is internal to this module).
     package init(typeName: String, scope: String?, identity: Identity, location: SourceLocation, constantArguments: Set<String> = [],
-                 builtArguments: Set<String> = []) {
+                 builtArguments: Set<String> = [], forwardedArguments: [String: String] = [:]) {
+        self.forwardedArguments = forwardedArguments
         self.typeName = typeName
         self.scope = scope
         self.identity = identity

@@ -102,6 +102,8 @@ extension ProjectIndex {
             // value: nothing for `id:` to add.
             let evidence = identityEvidence(ofView: view)
             if evidence.builtOnlyPerValue { return nil }
+            // Every place that builds the view passes a value that cannot change while it stays: nothing to restart on.
+            if passesUnchangingValue(toView: view, label: value) { return nil }
             let notes: [FindingNote]
             let confidence: Confidence?
             if let kept = evidence.keptBy {
@@ -156,9 +158,18 @@ extension ProjectIndex {
         case .startsDiscardedTask(let methods, let viewType):
             for name in methods {
                 guard let key = callee(named: name, receiver: nil, callerType: viewType) else { continue }
-                if let started = reachableSummaries(from: key, depth: 1).lazy.compactMap({ $0.summary.discardedTasks.first }).first {
-                    return IndexAnswer([name], notes: [FindingNote("`\(name)()` starts this `Task`, whose handle nobody keeps", at: started)])
+                // A task that uses nothing of the object that starts it is work for someone else (a save, a post),
+                // meant to outlive the view: it does not count.
+                let reached = reachableSummaries(from: key, depth: 1).map(\.summary)
+                guard let starter = reached.first(where: { summary in summary.discardedTasks.contains { worksForStarter($0, in: summary) } }),
+                      let started = starter.discardedTasks.first(where: { worksForStarter($0, in: starter) }) else { continue }
+                // A method that runs once while its flag stays set (`guard !hasInitialized else { return }`, and nothing
+                // sets the flag back) starts the task once per view, not on every appearance: medium.
+                let runsOnce = [summary(of: key), starter].contains { summary in
+                    summary.map { summary in summary.onceGuards.contains { isNeverReset($0, ofType: summary.key.typeName) } } ?? false
                 }
+                return IndexAnswer([name], notes: [FindingNote("`\(name)()` starts this `Task`, whose handle nobody keeps", at: started)],
+                                   confidence: runsOnce ? .medium : nil)
             }
             return nil
         case .taskIDMember(let rootType, let members):
@@ -177,6 +188,41 @@ extension ProjectIndex {
 }
 
 extension ProjectIndex {
+    /// Whether a discarded task started in `summary`'s body works for the object that starts it: it names `self`,
+    /// or uses a member of its type (a stored or computed property, a method). A task of a free function, or one
+    /// that uses only its parameters and globals (`CoreDataManager.shared.setOpened(...)`), does not.
+    package func worksForStarter(_ task: SourceLocation, in summary: FunctionSummary) -> Bool {
+        // Summaries stored without the uses (none recorded): count the task.
+        guard let use = summary.discardedTaskUses.first(where: { $0.location == task }) else { return true }
+        if use.namesSelf { return true }
+        guard let typeName = summary.key.typeName, !use.names.isEmpty else { return false }
+        let members = Set(properties(of: typeName).map(\.name)).union(methods(of: typeName).map(\.name))
+        return !use.names.isDisjoint(with: members)
+    }
+
+    /// Whether no function of the type sets the flag back to `false`: a guard on it lets the guarded code run once.
+    package func isNeverReset(_ flag: String, ofType typeName: String?) -> Bool {
+        !functionSummaries.values.contains { summary in
+            summary.key.typeName == typeName && summary.writes.contains { $0.property == flag && $0.boolValue != true }
+        }
+    }
+
+    /// Whether every construction of the view in app code passes, for `label`, a value that cannot change while the
+    /// view stays: a constant (`"Done"`, `.red`), or a property of the building view that is a plain `let` without a
+    /// value of its own and is itself given such a value wherever that view is built (followed `depth` views out).
+    package func passesUnchangingValue(toView view: String, label: String, depth: Int = ProjectIndex.callDepth) -> Bool {
+        guard depth > 0 else { return false }
+        let built = constructions(ofView: view).filter { codeKind(of: $0.location) == .app }
+        guard !built.isEmpty else { return false }
+        return built.allSatisfy { construction in
+            if construction.constantArguments.contains(label) { return true }
+            guard let forwarded = construction.forwardedArguments[label], let scope = construction.scope,
+                  let property = property(forwarded, of: scope), property.isLet, !property.isComputed, !property.isStatic,
+                  !property.hasDefault, property.attributes.isEmpty else { return false }
+            return passesUnchangingValue(toView: scope, label: forwarded, depth: depth - 1)
+        }
+    }
+
     /// What the app's constructions of a SwiftUI view tell about its identity: whether every one gives it a new
     /// identity per value (a list row, a view re-identified with `.id(…)`, directly or through the view that builds
     /// it), and else the construction, if any, where it keeps its identity while its argument changes (a split

@@ -18,6 +18,8 @@ public final class ProjectIndex: Sendable {
     public let coreDataModels: [CoreDataModel]
     /// Every function's own summary, overloads merged.
     public let functionSummaries: [FunctionKey: FunctionSummary]
+    /// Lines of code proven never to run, by file (`isProvenDead(_:)`).
+    let deadLines: [String: [ClosedRange<Int>]]
     /// Where view types are constructed, by the simple name they are called with.
     let viewConstructionsBySimpleName: [String: [ViewConstruction]]
     /// Every call of the project by the called name, built on first use (most runs never ask).
@@ -98,6 +100,7 @@ public final class ProjectIndex: Sendable {
         }
         self.coreData = coreData
         self.functionSummaries = summaries
+        self.deadLines = Self.deadLines(of: files, isXcodeProject: !layout.xcodeProjects.isEmpty)
         self.viewConstructionsBySimpleName = constructions
         self.typesByName = types
         var bySimpleName: [String: [String]] = [:]
@@ -132,6 +135,29 @@ public final class ProjectIndex: Sendable {
         }
         self.coreDataModels = models
         self.warnings = warnings
+    }
+
+    // MARK: Dead code
+
+    /// Whether the code at a place never runs: under `if false` or `#if false`, or in a type that is never built (in an
+    /// Xcode project with an entry point, a struct or enum only Swift code can build whose name no file refers to outside
+    /// the type itself; see `DeadCodeFacts`). Findings there say nothing about the app.
+    public func isProvenDead(_ location: SourceLocation) -> Bool {
+        deadLines[location.file]?.contains { $0.contains(location.line) } ?? false
+    }
+
+    static func deadLines(of files: [FileFacts], isXcodeProject: Bool) -> [String: [ClosedRange<Int>]] {
+        // Without an entry point (a library, a snippet) every type may be built by code the project does not show; a
+        // folder of sources outside any Xcode project (case studies side by side, one with an app) is no one program.
+        let hasEntryPoint = isXcodeProject && files.contains { $0.deadCode.hasEntryPoint }
+        let referenced = hasEntryPoint ? files.reduce(into: Set<String>()) { $0.formUnion($1.deadCode.referencedTypeNames) } : []
+        var dead: [String: [ClosedRange<Int>]] = [:]
+        for facts in files {
+            var lines = facts.deadCode.unreachableLines
+            if hasEntryPoint { lines += facts.deadCode.unbuiltCandidates.filter { !referenced.contains($0.name) }.map(\.lines) }
+            if !lines.isEmpty { dead[facts.deadCode.file, default: []] += lines }
+        }
+        return dead
     }
 
     // MARK: Where code lives

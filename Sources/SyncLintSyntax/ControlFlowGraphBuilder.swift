@@ -25,7 +25,8 @@ package struct BuiltControlFlowGraph {
 ///   `continue`, an error leaving it), innermost and latest first;
 /// - inside an expression, nodes are made in evaluation order (operands first): an `await` after the call it
 ///   waits for, a write after its value. A closure is one node; nested functions and types are skipped.
-/// `if` and `switch` used as expressions (`let x = if …`) are not branched: their parts are taken in source order.
+/// `if` and `switch` used as expressions (`let x = if …`) are not branched: their parts are taken in source order;
+/// a statement that is one ternary (`ready ? start() : stop()`) is, its arms alternatives.
 package final class ControlFlowGraphBuilder {
     private enum Scope {
         /// A `defer` of the block being built: runs when control leaves that block.
@@ -152,6 +153,10 @@ package final class ControlFlowGraphBuilder {
     private func buildExpressionStatement(_ expression: ExprSyntax) {
         if let ifExpression = expression.as(IfExprSyntax.self) { buildIf(ifExpression, label: nil); return }
         if let switchExpression = expression.as(SwitchExprSyntax.self) { buildSwitch(switchExpression, label: nil); return }
+        if let sequence = expression.as(SequenceExprSyntax.self), let ternary = Self.statementTernary(sequence) {
+            buildTernary(sequence, ternary)
+            return
+        }
         effects(of: expression)
         append(.statement, expression)
         if Self.neverReturns(expression) { current = nil }
@@ -229,6 +234,34 @@ package final class ControlFlowGraphBuilder {
         }
         if label != nil { scopes.removeLast() }
         finish([thenEnd, current], breakTarget: breakTarget, ifExpression)
+    }
+
+    /// `condition ? a() : b()` as a statement: the two arms are alternatives, as an `if`/`else`'s are (only one runs).
+    /// The condition is every element before the `?`; the statement's own node follows the merge.
+    private func buildTernary(_ sequence: SequenceExprSyntax, _ ternary: UnresolvedTernaryExprSyntax) {
+        let elements = Array(sequence.elements)
+        for element in elements.dropLast(2) { effects(of: element) }
+        append(.condition, ternary.questionMark)
+        let tested = current
+        effects(of: ternary.thenExpression)
+        let thenEnd = current
+        current = tested
+        if let otherwise = elements.last { effects(of: otherwise) }
+        join([thenEnd, current], sequence)
+        append(.statement, sequence)
+    }
+
+    /// The `?:` of a statement that is one ternary (`ready ? start() : stop()`, `a == b ? x() : y()`): its `else` arm is
+    /// the last element and nothing else in the sequence has a lower precedence (no assignment, no second `?:`).
+    /// A ternary inside a larger expression (`x = c ? a : b`) keeps the source order.
+    static func statementTernary(_ sequence: SequenceExprSyntax) -> UnresolvedTernaryExprSyntax? {
+        let elements = Array(sequence.elements)
+        guard elements.count >= 3, let ternary = elements[elements.count - 2].as(UnresolvedTernaryExprSyntax.self) else { return nil }
+        let others = elements.dropLast(2)
+        guard !others.contains(where: { $0.is(UnresolvedTernaryExprSyntax.self) || $0.is(AssignmentExprSyntax.self)
+            || $0.as(BinaryOperatorExprSyntax.self).map { $0.operator.text.hasSuffix("=") && !["==", "!=", "<=", ">=", "===", "!=="].contains($0.operator.text) } == true
+        }) else { return nil }
+        return ternary
     }
 
     /// Merges `ends`; a labelled statement's `break` target takes the merge's place when something jumps to it.

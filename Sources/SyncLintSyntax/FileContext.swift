@@ -110,6 +110,8 @@ public final class FileContext {
         self.lines = LineTable(text)
         self.text = text
         facts.codePlaces.file = path
+        facts.deadCode.file = path
+        facts.deadCode.hasEntryPoint = path.hasSuffix("/main.swift") || path == "main.swift"
     }
 
     public func location(of node: some SyntaxProtocol) -> SourceLocation {

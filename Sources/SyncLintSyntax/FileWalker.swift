@@ -62,6 +62,9 @@ final class FileWalker: SyntaxVisitor {
         .whileStmt,
         .importDecl,
         .macroExpansionExpr,
+        .identifierType,
+        .memberType,
+        .ifConfigDecl,
     ]
     static let supportedKinds = Set(dispatchedKinds)
 
@@ -103,6 +106,9 @@ final class FileWalker: SyntaxVisitor {
         case .whileStmt: return 31
         case .importDecl: return 32
         case .macroExpansionExpr: return 33
+        case .identifierType: return 34
+        case .memberType: return 35
+        case .ifConfigDecl: return 36
         default: return nil
         }
     }
@@ -237,6 +243,12 @@ final class FileWalker: SyntaxVisitor {
     override func visitPost(_ node: ThrowStmtSyntax) { exit(Syntax(node), .throwStmt) }
     override func visit(_ node: WhileStmtSyntax) -> SyntaxVisitorContinueKind { enter(Syntax(node), .whileStmt) }
     override func visitPost(_ node: WhileStmtSyntax) { exit(Syntax(node), .whileStmt) }
+    override func visit(_ node: IdentifierTypeSyntax) -> SyntaxVisitorContinueKind { enter(Syntax(node), .identifierType) }
+    override func visitPost(_ node: IdentifierTypeSyntax) { exit(Syntax(node), .identifierType) }
+    override func visit(_ node: MemberTypeSyntax) -> SyntaxVisitorContinueKind { enter(Syntax(node), .memberType) }
+    override func visitPost(_ node: MemberTypeSyntax) { exit(Syntax(node), .memberType) }
+    override func visit(_ node: IfConfigDeclSyntax) -> SyntaxVisitorContinueKind { enter(Syntax(node), .ifConfigDecl) }
+    override func visitPost(_ node: IfConfigDeclSyntax) { exit(Syntax(node), .ifConfigDecl) }
 }
 
 /// Adapts a rule to the walker's listener list.

@@ -53,4 +53,24 @@ public struct ViewProperties {
         }
         return used
     }
+
+    /// The injected properties the subtree works on: those of `injectedNames(usedIn:)` it uses other than as the
+    /// target of a plain assignment. A `@Binding` the code only assigns (`errorOutReason = error.localizedDescription`)
+    /// is where it reports a result, an output: that it changes says nothing about the work.
+    public func injectedInputs(usedIn node: some SyntaxProtocol) -> [String] {
+        var read: Set<String> = []
+        for token in node.tokens(viewMode: .sourceAccurate) {
+            guard case .identifier(let name) = token.tokenKind, injected[name] != nil, !read.contains(name),
+                  let reference = token.parent?.as(DeclReferenceExprSyntax.self) else { continue }
+            var expression = ExprSyntax(reference)
+            if let member = reference.parent?.as(MemberAccessExprSyntax.self), member.declName.id == reference.id {
+                guard let base = member.base, SyntaxFacts.isSelf(base) else { continue }
+                expression = ExprSyntax(member)
+            }
+            if let sequence = expression.parent?.as(ExprListSyntax.self)?.parent?.as(SequenceExprSyntax.self),
+               SyntaxFacts.assignment(sequence)?.target.id == expression.id { continue }
+            read.insert(name)
+        }
+        return injectedNames(usedIn: node).filter(read.contains)
+    }
 }

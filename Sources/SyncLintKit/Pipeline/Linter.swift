@@ -440,10 +440,11 @@ public enum Linter {
                 }
             }
         }
-        // Each rule speaks about the kinds of code it declares (app code, by default).
+        // Each rule speaks about the kinds of code it declares (app code, by default), and never about code that
+        // is proven not to run.
         return projectFindings.filter { finding in
-            descriptions[finding.ruleID]?.appliesTo.contains(
-                index.codeKind(of: SourceLocation(file: finding.file, line: finding.line, column: finding.column))) ?? true
+            let location = SourceLocation(file: finding.file, line: finding.line, column: finding.column)
+            return !index.isProvenDead(location) && descriptions[finding.ruleID]?.appliesTo.contains(index.codeKind(of: location)) ?? true
         }
     }
 

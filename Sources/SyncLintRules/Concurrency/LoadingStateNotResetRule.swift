@@ -223,6 +223,24 @@ public final class LoadingStateNotResetRule: SyntaxRule {
                     if strategy == .background { isRefreshing = false } else { isLoading = false }
                 }
                 """),
+            // The indicator is set from the argument, then the body loads and stops it after: the early return skips that.
+            RuleExample("""
+                func showHistory(_ isVisible: Bool) async {
+                    if isVisible { activityIndicator.startAnimating() } else { activityIndicator.stopAnimating() }
+                    guard let note else { ↓return }
+                    versions = await loader.versions(of: note)
+                    activityIndicator.stopAnimating()
+                }
+                """, message: "exit_leaves_state_on", confidence: .high),
+            // Shown under a parameter, hidden under the same one at the end; the early return skips it.
+            RuleExample("""
+                func reload(showsProgress: Bool) async {
+                    if showsProgress { hud.showLoading() }
+                    guard let account else { ↓return }
+                    items = await api.items(for: account)
+                    if showsProgress { hud.hideLoading() }
+                }
+                """, message: "exit_leaves_state_on", confidence: .high),
         ],
         nonTriggeringExamples: [
             // The method that cancels the task resets the flag the cancelled task leaves set.
@@ -460,6 +478,53 @@ public final class LoadingStateNotResetRule: SyntaxRule {
                     isSaving = false
                 }
                 """),
+            // A setter: the indicator follows the argument; start and stop are under opposite conditions.
+            RuleExample("""
+                func setActivityIndicatorVisible(_ isVisible: Bool) {
+                    if isVisible {
+                        activityIndicator.startAnimating()
+                    } else {
+                        activityIndicator.stopAnimating()
+                    }
+                }
+                """),
+            // A cell's configuration: a ternary's arms are alternatives, and so are an `if` and its `else`.
+            RuleExample("""
+                enum LoaderSection {
+                    static func configure(cell: LoaderCell, attribute: LoaderAttribute) {
+                        attribute.isNoResult ? cell.spinner.stopAnimating() : cell.spinner.startAnimating()
+                        cell.emptyStatusLabel.isHidden = !attribute.isNoResult
+                    }
+                }
+                """),
+            RuleExample("""
+                final class RequestCell: UITableViewCell {
+                    func configure(with request: FollowRequest) {
+                        let state = request.state
+                        if state == .accepting {
+                            acceptIndicator.startAnimating()
+                            acceptButton.tintColor = .clear
+                        } else {
+                            acceptIndicator.stopAnimating()
+                            acceptButton.tintColor = .white
+                        }
+                        guard state == .accepted else { return }
+                        acceptButton.isEnabled = false
+                    }
+                }
+                """),
+            // The same parameter decides both: shown and hidden together, or neither.
+            RuleExample("""
+                func reload(showsProgress: Bool) async {
+                    if showsProgress { hud.showLoading() }
+                    guard let account else {
+                        if showsProgress { hud.hideLoading() }
+                        return
+                    }
+                    items = await api.items(for: account)
+                    if showsProgress { hud.hideLoading() }
+                }
+                """),
         ],
         knownLimitations: """
             Opt-in by its figure on 25 apps nobody tuned on (docs/precision.md, round of issue 21): 1 of 12 findings over the round was right (the flag reset by a task started before the return, a `defer`, or the caller's `catch`). \
@@ -481,7 +546,9 @@ public final class LoadingStateNotResetRule: SyntaxRule {
             resets it (the code that cancels the task may end the state; which method cancels it is not followed). \
             The end of a body is reported only when the body itself turns the state off on another path and no \
             closure in it (a completion handler) does. A finished flag is on from the function's entry: an exit under a \
-            test of the flag itself (`guard !didFinishLoading else { return }`) is not reported. A pair of calls is \
+            test of the flag itself (`guard !didFinishLoading else { return }`) is not reported. A reset counts as the body's own only where some path reaches it from \
+            where the state is turned on: start and stop under opposite conditions (`if visible { start } else { stop }`, \
+            the two arms of a ternary) make the function a setter of the state, not a load. A pair of calls is \
             known by its verbs and words only (`show`/`hide`, `start`/`stop`, `begin`/`end` with `Loading`, `Progress`, \
             `HUD`, `Activity`, `Animating`, `Refreshing`, ...), matched by the receiver's text; a helper called on the \
             way is not known to hide the progress. A flag of a parameter or a local (`state.isLoading` on a reducer's \
@@ -596,10 +663,16 @@ public final class LoadingStateNotResetRule: SyntaxRule {
             }
             let setLine = context.location(of: setNode).line
             let resetNodes = Set(offs.flatMap { built.nodes(for: $0) })
-            let question = UnresetExit(graph: built.graph, starts: starts, resets: resetNodes, branches: state.kind == .flag ? branches : .init(groups: []))
+            // Two `if`s on one unchanging condition take the same side, for a pair of calls as for a flag.
+            let question = UnresetExit(graph: built.graph, starts: starts, resets: resetNodes, branches: state.kind == .finishedFlag ? .init(groups: []) : branches)
+            // Only a reset that some path reaches from where the state is turned on shows the body ends what it
+            // began (`Self.resetsAfterTurningOn`): one under the opposite condition (`if visible { start } else { stop }`,
+            // a ternary's other arm) or before the set makes the function a setter of the state, not a load.
+            let endsWhatItBegins = state.kind == .finishedFlag ? !offs.isEmpty
+                : Self.resetsAfterTurningOn(starts: starts, resets: resetNodes, in: built.graph, branches: question.branches)
             // The state's name is all that says it is loading state; the body's own reset on another path proves it
             // is meant to be turned off again. Without one, the finding has medium confidence.
-            let confidence: Confidence = offs.isEmpty ? .medium : .high
+            let confidence: Confidence = endsWhatItBegins ? .high : .medium
             let (message, arguments): (RuleMessage, [String: String])
             switch state.kind {
             case .flag: (message, arguments) = (Self.exitLeavesFlagSet, ["flag": state.name, "setLine": String(setLine)])
@@ -632,7 +705,7 @@ public final class LoadingStateNotResetRule: SyntaxRule {
                 }
             }
             // Progress the body shows and never hides itself is followed only into the closures it hands it to.
-            if case .shownBy = state.kind, offs.isEmpty {
+            if case .shownBy = state.kind, !endsWhatItBegins {
                 reportHandOvers(of: state, in: body, typeName: typeName, arguments: arguments, notes: notes, context: context)
                 continue
             }
@@ -660,7 +733,7 @@ public final class LoadingStateNotResetRule: SyntaxRule {
             }
             // The end of the body, reached on some path with the state still on, when the body turns it off on other
             // paths itself and no closure in it (a completion handler, a task) turns it off later.
-            if !offs.isEmpty, !Self.closuresTurnOff(state, in: body, names: names, excluded: excluded), question.leaksAtEnd(avoiding: []) {
+            if endsWhatItBegins, !Self.closuresTurnOff(state, in: body, names: names, excluded: excluded), question.leaksAtEnd(avoiding: []) {
                 let endMessage: RuleMessage
                 switch state.kind {
                 case .flag: endMessage = Self.endLeavesFlagSet
@@ -838,6 +911,18 @@ public final class LoadingStateNotResetRule: SyntaxRule {
             if !leaks(nodes) { closing.append(candidate) }
         }
         return closing
+    }
+
+    /// Whether some path from where the state is turned on reaches a reset (keeping to one side of each correlated
+    /// branch group): a reset only under the opposite condition, or only before the state is turned on, is no
+    /// reset of what the body began.
+    static func resetsAfterTurningOn(starts: [Int], resets: Set<Int>, in graph: ControlFlowGraph, branches: CorrelatedBranches) -> Bool {
+        guard !resets.isEmpty else { return false }
+        if branches.groups.isEmpty {
+            return starts.contains { start in !graph.reachable(from: start).isDisjoint(with: resets) }
+        }
+        return graph.reachable(from: starts.map { branches.start(at: graph.nodes[$0]) }, consistentWith: branches)
+            .contains { resets.contains($0.node) }
     }
 
     /// `if` statements of the body on the same condition over the function's parameters only (which cannot

@@ -128,6 +128,53 @@ public final class OnAppearTaskRule: SyntaxRule {
                 }
                 """, message: "task_started_by_callee",
                 notes: ["`load()` starts this `Task`, whose handle nobody keeps"], confidence: .high),
+            // Run once per view (the flag is never set back): the task is started once, not on every appearance, and
+            // `.task` would be cancelled and never run again; it still outlives the view.
+            RuleExample("""
+                struct EditorView: View {
+                    @State private var store = EditorStore()
+                    @State private var hasInitialized = false
+                    var body: some View {
+                        TextEditor(text: $store.text)
+                            ↓.onAppear {
+                                guard !hasInitialized else { return }
+                                hasInitialized = true
+                                Task { await store.prepare() }
+                            }
+                    }
+                }
+                """, message: "task_outlives_view", confidence: .medium),
+            RuleExample("""
+                struct StopsView: View {
+                    @State private var stops: [String] = []
+                    @State private var didLoad = false
+                    var body: some View {
+                        List(stops, id: \\.self) { Text($0) }
+                            ↓.onAppear { load() }
+                    }
+                    func load() {
+                        guard !didLoad else { return }
+                        didLoad = true
+                        Task { stops = await fetchStops() }
+                    }
+                }
+                """, message: "task_started_by_callee", confidence: .medium),
+            // The flag is set back when the view goes: the task starts again on every appearance.
+            RuleExample("""
+                struct FeedView: View {
+                    @State private var model = FeedModel()
+                    @State private var isShown = false
+                    var body: some View {
+                        List(model.posts) { Text($0.title) }
+                            ↓.onAppear {
+                                guard !isShown else { return }
+                                isShown = true
+                                Task { await model.refresh() }
+                            }
+                            .onDisappear { isShown = false }
+                    }
+                }
+                """, message: "task_outlives_view", confidence: .high),
         ],
         nonTriggeringExamples: [
             // The method keeps the task's handle, and the view cancels it when it goes.
@@ -178,10 +225,33 @@ public final class OnAppearTaskRule: SyntaxRule {
                     }
                 }
                 """),
+            // One call away, a task that uses nothing of the view: a save for the app, meant to outlive the screen.
+            RuleExample("""
+                struct UpdatesView: View {
+                    let entries: [Entry]
+                    var body: some View {
+                        List(entries) { entry in
+                            NavigationLink(destination: MangaView(manga: entry.manga).onAppear { setOpened(manga: entry.manga) }) {
+                                Text(entry.title)
+                            }
+                        }
+                    }
+                    private func setOpened(manga: Manga) {
+                        Task {
+                            await LibraryStore.shared.setOpened(mangaId: manga.key)
+                            NotificationCenter.default.post(name: .updateLibrary, object: nil)
+                        }
+                    }
+                }
+                """),
         ],
         knownLimitations: """
             A task that must outlive the view on purpose (fire-and-forget analytics, a save that must finish) is \
-            reported too; suppress it there. The fix (unsafe: the task is now cancelled when the view disappears, \
+            reported when it is in the closure itself; one call away, a task that uses nothing of the object that starts \
+            it (neither `self` nor a member of its type: only its parameters and globals) is taken for such work and not \
+            reported. A closure or method that runs its work once per view (`guard !hasInitialized else { return }` and \
+            sets the flag `true`, with nothing setting it back) is reported with medium confidence: the task starts once, \
+            and `.task` would be cancelled and never run again. The fix (unsafe: the task is now cancelled when the view disappears, \
             which is the point, and changes what the code does) rewrites `.onAppear { Task { ... } }` to \
             `.task { ... }` only when the `Task { }` is the whole closure, with no arguments and no capture list; \
             other shapes are left to you. There is no fix, and the message says why, when the view is shown under \
@@ -206,6 +276,10 @@ public final class OnAppearTaskRule: SyntaxRule {
         guard let call = node.as(FunctionCallExprSyntax.self), context.calleeMethodName(call) == "onAppear",
               let member = call.calledExpression.as(MemberAccessExprSyntax.self),
               let closure = SyntaxFacts.closures(of: call).first else { return }
+        // A closure that runs its work once per view (`guard !hasInitialized else { return }; hasInitialized = true`,
+        // nothing in the view sets the flag back) starts the task once, not on every appearance; and `.task` would be
+        // cancelled and never run again. What is left is a task outliving the view: medium.
+        let confidence: Confidence = context.scope.currentType.map { Self.runsOnce(closure, in: $0.node) } == true ? .medium : .high
         let startsTask = closure.statements.contains { item in
             guard let started = Syntax(item.item).as(FunctionCallExprSyntax.self) else { return false }
             return TaskFacts.isTaskCreation(started) && SyntaxFacts.calleeName(started) == "Task"
@@ -215,7 +289,8 @@ public final class OnAppearTaskRule: SyntaxRule {
             let ownMethods = Self.ownMethodCalls(in: closure, context: context)
             guard !ownMethods.isEmpty else { return }
             context.report(member.period, [Self.startedByCallee],
-                           answering: .startsDiscardedTask(methods: ownMethods.sorted(), viewType: context.scope.currentType?.qualifiedName))
+                           answering: .startsDiscardedTask(methods: ownMethods.sorted(), viewType: context.scope.currentType?.qualifiedName),
+                           confidence: confidence)
             return
         }
         // A view shown only while a condition holds (a load-more marker under `if hasNextPage`) disappears when
@@ -223,14 +298,15 @@ public final class OnAppearTaskRule: SyntaxRule {
         // the closure touches or the view's own methods it calls write, is that state: then there is no fix.
         let conditionNames = Self.namesShowingView(call)
         guard !conditionNames.isEmpty else {
-            context.report(member.period, Self.outlivesView)
+            context.report(member.period, Self.outlivesView, confidence: confidence)
             return
         }
         let touched = Self.identifiers(in: closure)
         let shared = conditionNames.intersection(touched)
         guard shared.isEmpty else {
             context.report(member.period, Self.hidesOwnView, [Self.hidingStateArgument: shared.sorted().joined(separator: ", "),
-                                                              "states": shared.sorted().map { "`\($0)`" }.joined(separator: ", ")])
+                                                              "states": shared.sorted().map { "`\($0)`" }.joined(separator: ", ")],
+                           confidence: confidence)
             return
         }
         let ownMethods = Self.ownMethodCalls(in: closure, context: context)
@@ -238,7 +314,7 @@ public final class OnAppearTaskRule: SyntaxRule {
         // Whether the view's own methods the closure calls write that state is known once the index is built.
         context.report(member.period, [Self.outlivesView, Self.hidesOwnView],
                        answering: .viewStateWrittenBy(methods: ownMethods.sorted(), viewType: viewType, conditionNames: conditionNames),
-                       answerArguments: [Self.hidingStateArgument, "states"])
+                       answerArguments: [Self.hidingStateArgument, "states"], confidence: confidence)
     }
 
     /// The state that shows the view and that its load may change (`hasNextPage`); present, there is no fix.
@@ -259,6 +335,46 @@ public final class OnAppearTaskRule: SyntaxRule {
             node = parent
         }
         return names
+    }
+
+    /// Whether the closure's first statements return on a flag of the view (`guard !hasInitialized else { return }`,
+    /// `if hasInitialized { return }`) that the closure then sets `true`, and that nothing in the view's declaration
+    /// sets back to anything else: the rest of the closure runs once per view.
+    static func runsOnce(_ closure: ClosureExprSyntax, in view: Syntax) -> Bool {
+        var guarded: Set<String> = []
+        for item in closure.statements {
+            if let guardStatement = item.item.as(GuardStmtSyntax.self) {
+                for condition in guardStatement.conditions {
+                    if let negation = condition.condition.as(PrefixOperatorExprSyntax.self), negation.operator.text == "!",
+                       let flag = stateName(negation.expression) { guarded.insert(flag) }
+                }
+            } else if let ifStatement = item.item.as(ExpressionStmtSyntax.self)?.expression.as(IfExprSyntax.self) ?? item.item.as(IfExprSyntax.self),
+                      ifStatement.body.statements.last?.item.is(ReturnStmtSyntax.self) == true {
+                for condition in ifStatement.conditions {
+                    if let expression = condition.condition.as(ExprSyntax.self), let flag = stateName(expression) { guarded.insert(flag) }
+                }
+            } else {
+                break
+            }
+        }
+        guard !guarded.isEmpty else { return false }
+        var setTrue: Set<String> = []
+        var setOtherwise: Set<String> = []
+        for node in view.tokens(viewMode: .sourceAccurate) {
+            guard case .identifier(let name) = node.tokenKind, guarded.contains(name),
+                  let sequence = node.parent?.parent?.parent?.parent?.as(SequenceExprSyntax.self)
+                    ?? node.parent?.parent?.parent?.as(SequenceExprSyntax.self),
+                  let assignment = SyntaxFacts.assignment(sequence), stateName(assignment.target) == name else { continue }
+            if SyntaxFacts.boolLiteral(assignment.value) == true, sequence.isInside(closure) { setTrue.insert(name) } else { setOtherwise.insert(name) }
+        }
+        return !setTrue.subtracting(setOtherwise).isEmpty
+    }
+
+    /// `flag` or `self.flag`.
+    static func stateName(_ expression: ExprSyntax) -> String? {
+        if let reference = expression.as(DeclReferenceExprSyntax.self) { return reference.baseName.text }
+        if let member = expression.as(MemberAccessExprSyntax.self), let base = member.base, SyntaxFacts.isSelf(base) { return member.declName.baseName.text }
+        return nil
     }
 
     static func identifiers(in node: some SyntaxProtocol) -> Set<String> {

@@ -280,6 +280,38 @@ public final class TaskWithoutIDRule: SyntaxRule {
                     }
                 }
                 """),
+            // A binding the task reads, in a split view's detail column.
+            RuleExample("""
+                struct Shell: View {
+                    @State private var query = ""
+                    var body: some View {
+                        NavigationSplitView { TextField("Search", text: $query) } detail: { ResultsBox(query: $query) }
+                    }
+                }
+                struct ResultsBox: View {
+                    @Binding var query: String
+                    @State private var results: [String] = []
+                    var body: some View {
+                        List(results, id: \\.self) { Text($0) }↓.task { results = await search(query) }
+                    }
+                }
+                """, message: "key_on_unknown_identity", confidence: .high),
+            // The column is given a value that changes while it stays.
+            RuleExample("""
+                struct Shell: View {
+                    @State private var feed = "home"
+                    var body: some View {
+                        NavigationSplitView { FeedPicker(feed: $feed) } detail: { FeedColumn(feedName: feed) }
+                    }
+                }
+                struct FeedColumn: View {
+                    let feedName: String
+                    @State private var posts: [String] = []
+                    var body: some View {
+                        List(posts, id: \\.self) { Text($0) }↓.task { posts = await load(feedName) }
+                    }
+                }
+                """, confidence: .high),
         ],
         nonTriggeringExamples: [
             // Re-identified through the container it is built in: a new identity, and a new task, per task.
@@ -448,6 +480,58 @@ public final class TaskWithoutIDRule: SyntaxRule {
                     }
                 }
                 """),
+            // A binding the task only assigns is where it reports a result: an output, not a value it works on.
+            RuleExample("""
+                struct Shell: View {
+                    @State private var errorText: String?
+                    var body: some View {
+                        NavigationSplitView { Text("Sidebar") } detail: { UpdatesBox(errorOutReason: $errorText) }
+                    }
+                }
+                struct UpdatesBox: View {
+                    @Binding var errorOutReason: String?
+                    @State private var count = 0
+                    var body: some View {
+                        ProgressView().task {
+                            do { count = try await tracker.outdatedCount() } catch { errorOutReason = error.localizedDescription }
+                        }
+                    }
+                }
+                """),
+            // Every place that builds the column passes the same constant, directly or through a `let` of the view
+            // that builds it: the value never changes while the view stays.
+            RuleExample("""
+                struct Shell: View {
+                    var body: some View {
+                        NavigationSplitView { Text("Sidebar") } detail: { FeedColumn(feedName: "home") }
+                    }
+                }
+                struct FeedColumn: View {
+                    let feedName: String
+                    @State private var posts: [String] = []
+                    var body: some View {
+                        List(posts, id: \\.self) { Text($0) }.task { posts = await load(feedName) }
+                    }
+                }
+                """),
+            RuleExample("""
+                struct Shell: View {
+                    var body: some View {
+                        NavigationSplitView { Text("Sidebar") } detail: { Column(feedName: "home") }
+                    }
+                }
+                struct Column: View {
+                    let feedName: String
+                    var body: some View { FeedList(feedName: feedName) }
+                }
+                struct FeedList: View {
+                    let feedName: String
+                    @State private var posts: [String] = []
+                    var body: some View {
+                        List(posts, id: \\.self) { Text($0) }.task { posts = await load(feedName) }
+                    }
+                }
+                """),
         ],
         knownLimitations: """
             Opt-in by its figure on 35 apps nobody tuned on (docs/precision.md, round 4 of issue 21): 3 findings, 1 right (a modal sheet whose value cannot change while shown; a flag set only while another screen is shown). \
@@ -457,7 +541,10 @@ public final class TaskWithoutIDRule: SyntaxRule {
             value gets its own task. A destination pushed from a split view's sidebar is reported: the detail \
             column keeps it while the selection changes. A plain value in a view built inside a view that is shown \
             in a split view's column is reported with medium confidence (its argument may not follow the selection). \
-            Only properties declared in the view's own declaration count; a `.task` in an extension of the \
+            A `@Binding` (or other injected value) the task only assigns (`errorText = error.localizedDescription`) is an \
+            output, not a value it works on. A view that every construction in the app gives the same constant (`"home"`, \
+            `.red`) for the value, directly or through a `let` of the view that builds it, is not reported: the value \
+            never changes while the view stays. Only properties declared in the view's own declaration count; a `.task` in an extension of the \
             view is not checked. To stay precise on real apps (tried on IceCubes: one-time `@State` setup and \
             one-shot loads of plain values made most of the noise) the rule stays quiet when the closure never \
             awaits, and when the value is not a persistent model and holds none the index knows: a detail view \
@@ -494,7 +581,8 @@ public final class TaskWithoutIDRule: SyntaxRule {
               let member = call.calledExpression.as(MemberAccessExprSyntax.self) else { return }
         guard SyntaxFacts.containsAwait(closure.statements) else { return }
         let properties = ViewProperties(typeNode: view.node)
-        guard let used = properties.injectedNames(usedIn: closure).first else { return }
+        // What the task works on: a `@Binding` it only assigns is an output, not a value it depends on.
+        guard let used = properties.injectedInputs(usedIn: closure).first else { return }
         let typeName = properties.injected[used] ?? ""
         let isOptional = properties.optional.contains(used)
         let viewName = view.qualifiedName

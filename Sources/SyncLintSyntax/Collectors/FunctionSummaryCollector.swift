@@ -1,3 +1,4 @@
+import SwiftLexicalLookup
 import SwiftSyntax
 
 /// Builds a `FunctionSummary` for every method, initializer, free function and computed property during
@@ -191,6 +192,10 @@ package final class FunctionSummaryCollector: FactCollector {
            let body = node.as(FunctionDeclSyntax.self)?.body {
             last.summary.reentryGuards = Self.reentryGuards(body, locals: last.locals, writes: last.summary.writes)
         }
+        // The same first statements, sync or async: a body that runs once while its flag stays set.
+        if last.summary.writes.contains(where: { $0.boolValue == true }), let body = node.as(FunctionDeclSyntax.self)?.body {
+            last.summary.onceGuards = Self.reentryGuards(body, locals: last.locals, writes: last.summary.writes)
+        }
         if frames.isEmpty { context.localNames.close() }
         context.facts.functionSummaries.append(last.summary)
     }
@@ -271,6 +276,7 @@ package final class FunctionSummaryCollector: FactCollector {
             } else if TaskFacts.isTaskCreation(call, context: context), Self.isDiscarded(call),
                       context.scope.currentClosure.map({ $0.node.position < frames[index].start }) ?? true {
                 frames[index].summary.discardedTasks.append(context.location(of: call))
+                frames[index].summary.discardedTaskUses.append(Self.uses(of: call, locals: frames[index].locals, at: context.location(of: call)))
             }
         default:
             break
@@ -371,7 +377,35 @@ package final class FunctionSummaryCollector: FactCollector {
             }),
             builtArguments: Set(call.arguments.compactMap { argument in
                 argument.label.flatMap { Self.buildsObject(argument.expression) ? $0.text : nil }
-            })))
+            }),
+            forwardedArguments: Dictionary(call.arguments.compactMap { argument in
+                argument.label.flatMap { label in Self.forwardedProperty(argument.expression, context: context).map { (label.text, $0) } }
+            }, uniquingKeysWith: { first, _ in first })))
+    }
+
+    /// `name` or `self.name` where `name` is no local of the code that builds the view: a property of the building view.
+    static func forwardedProperty(_ expression: ExprSyntax, context: FileContext) -> String? {
+        let reference: DeclReferenceExprSyntax
+        if let member = expression.as(MemberAccessExprSyntax.self), let base = member.base, SyntaxFacts.isSelf(base) {
+            reference = member.declName
+        } else if let bare = expression.as(DeclReferenceExprSyntax.self) {
+            switch context.localNames.answer(bare) {
+            case .declaration: return nil
+            case .notLocal: break
+            case .cannotTell:
+                // Ahead of the walk (an argument of the call being entered): swift-syntax's lookup, for a few names.
+                guard let identifier = Identifier(bare.baseName) else { return nil }
+                for result in ValueTypes.lookup(bare, identifier) {
+                    if case .lookForMembers = result { break }
+                    if !result.names.isEmpty { return nil }
+                }
+            }
+            reference = bare
+        } else {
+            return nil
+        }
+        let name = reference.baseName.text
+        return name.startsLowercase && reference.argumentNames == nil ? name : nil
     }
 
     /// `Model(...)`, `Model.init(...)`, `.init(...)`: an object built by the expression itself.
@@ -405,6 +439,38 @@ package final class FunctionSummaryCollector: FactCollector {
     }
 
     /// A call whose value nobody keeps: a statement of its own, or `_ = call`.
+    /// What a discarded `Task { }` uses of the code around it: bare lowercase names that are neither the function's
+    /// locals nor declared in the task (its own `let`s, parameters, captures), and whether it names `self`.
+    static func uses(of task: FunctionCallExprSyntax, locals: Set<String>, at location: SourceLocation) -> DiscardedTaskUse {
+        var names: Set<String> = []
+        var namesSelf = false
+        for closure in SyntaxFacts.closures(of: task) {
+            let declared = FlowFacts.localNames(in: closure).union(closureParameterNames(closure))
+            for token in closure.tokens(viewMode: .sourceAccurate) {
+                if token.tokenKind == .keyword(.self) { namesSelf = true; continue }
+                guard case .identifier(let name) = token.tokenKind, name.startsLowercase,
+                      let reference = token.parent?.as(DeclReferenceExprSyntax.self) else { continue }
+                // `other.name` is someone else's member.
+                if let member = reference.parent?.as(MemberAccessExprSyntax.self), member.declName.id == reference.id { continue }
+                if !locals.contains(name), !declared.contains(name) { names.insert(name) }
+            }
+        }
+        return DiscardedTaskUse(location: location, names: names, namesSelf: namesSelf)
+    }
+
+    /// The names a closure's signature declares: parameters and captures (`{ [weak model] item in ... }`).
+    static func closureParameterNames(_ closure: ClosureExprSyntax) -> Set<String> {
+        guard let signature = closure.signature else { return [] }
+        var names: Set<String> = []
+        for capture in signature.capture?.items ?? [] { names.insert(capture.name.text) }
+        switch signature.parameterClause {
+        case .simpleInput(let parameters): for parameter in parameters { names.insert(parameter.name.text) }
+        case .parameterClause(let clause): for parameter in clause.parameters { names.insert((parameter.secondName ?? parameter.firstName).text) }
+        case nil: break
+        }
+        return names
+    }
+
     static func isDiscarded(_ call: FunctionCallExprSyntax) -> Bool {
         if call.parent?.is(CodeBlockItemSyntax.self) == true { return true }
         guard let sequence = call.parent?.as(ExprListSyntax.self)?.parent?.as(SequenceExprSyntax.self),

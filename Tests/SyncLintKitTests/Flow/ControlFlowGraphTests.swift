@@ -22,6 +22,24 @@ struct ControlFlowGraphTests {
         }
     }
 
+    @Test func aTernaryStatementsArmsAreAlternatives() {
+        let probe = FlowProbe("""
+            func f() {
+                state == .done ? spinner.stopAnimating() : spinner.startAnimating()
+                x = c ? first() : second()
+                g = 4
+            }
+            """)
+        let g = probe.graph
+        let stop = probe.one(.call, "spinner.stopAnimating()")
+        let start = probe.one(.call, "spinner.startAnimating()")
+        #expect(!g.hasPath(from: stop, to: start))
+        #expect(!g.hasPath(from: start, to: stop))
+        #expect(g.hasPath(from: start, to: probe.write("g = 4")) && g.hasPath(from: stop, to: probe.write("g = 4")))
+        // Inside an assignment the ternary keeps the source order (both arms are nodes on one path).
+        #expect(g.hasPath(from: probe.one(.call, "first()"), to: probe.one(.call, "second()")))
+    }
+
     @Test func codeAfterAGuardIsReachedOnlyThroughItsConditions() {
         let probe = FlowProbe("""
             func f() async {
