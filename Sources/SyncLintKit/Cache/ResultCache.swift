@@ -28,7 +28,7 @@ import Darwin
 /// created or written turns the cache off for the run, with one warning line.
 public final class ResultCache: @unchecked Sendable {
     /// Bumped whenever the entry layout or what it stores changes.
-    static let formatVersion = 2
+    static let formatVersion = 3
 
     /// How entries' headers and payloads are encoded. `compact` (`CompactCoding`) is what SyncLint uses; the
     /// others stay for `Benchmarks/cache.sh`, which compares them (`SYNCLINT_CACHE_CODEC=json|plist|compact`):
