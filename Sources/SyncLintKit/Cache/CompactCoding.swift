@@ -214,11 +214,20 @@ extension CompactCoding {
         if Value.self == String.self { return Node(bytes: scalarBytes(strings.number(unsafeBitCast(value, to: String.self)))) }
         if Value.self == Int.self { return Node(bytes: scalarBytes(unsafeBitCast(value, to: Int.self))) }
         if Value.self == Bool.self { return Node(bytes: scalarBytes(unsafeBitCast(value, to: Bool.self))) }
+        // Collections of strings as `encode(to:)` writes them (an unkeyed container of string numbers), without its detour.
+        if Value.self == Set<String>.self { return stringsNode(unsafeBitCast(value, to: Set<String>.self), strings: strings) }
+        if Value.self == [String].self { return stringsNode(unsafeBitCast(value, to: [String].self), strings: strings) }
         if let laidOut = try CompactLayouts.node(for: value, strings: strings) { return laidOut }
         let node = Node()
         try value.encode(to: NodeEncoder(node: node, strings: strings, codingPath: codingPath))
         // A value that asked for no container (a struct without stored properties) must not read back as nil.
         if case .empty = node.content, !node.isNil { node.content = .keyed([]) }
+        return node
+    }
+
+    static func stringsNode(_ values: some Collection<String>, strings: StringTable) -> Node {
+        let node = Node()
+        node.content = .unkeyed(values.map { Node(bytes: scalarBytes(strings.number($0))) })
         return node
     }
 
