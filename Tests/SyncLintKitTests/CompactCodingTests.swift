@@ -170,3 +170,37 @@ struct CompactCodingTests {
         #expect(try CompactCoding.decode([[String]].self, from: CompactCoding.encode([[], ["x"]])) == [[], ["x"]])
     }
 }
+
+/// Xcode projects in the cache: an unchanged `project.pbxproj` is taken from its entry (no parse), an edited
+/// one is parsed again, and the report is the one a run without the cache gives either way.
+@Suite(.serialized) struct XcodeProjectCacheTests {
+    @Test func anUnchangedProjectIsReadFromItsEntryAndAnEditedOneIsParsedAgain() throws {
+        let scratch = try Repository.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let folder = scratch.appendingPathComponent("AppAndWidget")
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: Repository.path("Tests/SyncLintKitTests/Fixtures/Projects/AppAndWidget")), to: folder)
+        let root = scratch.appendingPathComponent("cache").path
+        let paths = [folder.path]
+        func cached() -> ResultCacheTests.Run {
+            ResultCacheTests.lint(paths, cacheRoot: root, limits: WholeRunCacheTests.settled)
+        }
+        let uncached = ResultCacheTests.lint(paths, cacheRoot: nil)
+        let cold = cached()
+        #expect(cold.rendered == uncached.rendered)
+        #expect(cold.statistics.projectHits == 0 && cold.warning == nil)
+        try ResultCacheTests.removeWholeRunEntries(root: root)
+        let warm = cached()
+        #expect(warm.rendered == uncached.rendered)
+        #expect(warm.statistics.projectHits == 1, "\(warm.statistics)")
+
+        // An edit the property list allows (a comment) changes the bytes: the entry no longer answers.
+        let project = folder.appendingPathComponent("Notes.xcodeproj/project.pbxproj")
+        try (String(contentsOf: project, encoding: .utf8) + "\n// edited\n").write(to: project, atomically: true, encoding: .utf8)
+        try ResultCacheTests.removeWholeRunEntries(root: root)
+        let edited = cached()
+        #expect(edited.statistics.projectHits == 0, "\(edited.statistics)")
+        #expect(edited.rendered == ResultCacheTests.lint(paths, cacheRoot: nil).rendered)
+        try ResultCacheTests.removeWholeRunEntries(root: root)
+        #expect(cached().statistics.projectHits == 1)
+    }
+}

@@ -89,6 +89,8 @@ public final class ResultCache: @unchecked Sendable {
         public var writes = 0
         /// Entries that could not be read or decoded (corrupt, truncated, another format).
         public var unreadable = 0
+        /// Xcode projects taken from their entries instead of parsing their `project.pbxproj`.
+        public var projectHits = 0
         /// Whether the run's result came whole from its whole-run entry (no per-file entry read, no source read).
         public var wholeRunReused = false
         /// Whether the run stored its result as a whole-run entry.
@@ -357,6 +359,55 @@ public final class ResultCache: @unchecked Sendable {
             }
             return false
         }
+    }
+
+    // MARK: - Xcode projects
+
+    /// The key an Xcode project's entry is stored under: apart from any source file's.
+    static func projectKey(_ path: String) -> String { "xcodeproj:" + path }
+
+    /// The targets of the `project.pbxproj` at `path`: from its entry when the file's stamp (trusted) or, failing
+    /// that, its bytes are unchanged, else parsed and stored; or the one warning line about the file.
+    func xcodeProject(at path: String) -> (project: XcodeProject?, warning: String?) {
+        let disabled = lock.withLock { self.disabled }
+        let key = Self.projectKey(path), entryPath = entryPath(for: key)
+        let entry = disabled ? nil : readEntry(at: entryPath, for: key)
+        if let entry, entry.header.stampTrusted, FileStamp.of(path) == entry.header.stamp, let project = decodedProject(entry) {
+            return (project, nil)
+        }
+        // The stamp comes from the same `fstat` as the bytes, so the two stored together always belong together.
+        let bytes: [UInt8], stamp: FileStamp
+        switch SourceReader.readStampedBytes(path, limit: SourceReader.maximumFileSize) {
+        case .success(let read): (bytes, stamp) = read
+        case .failure(let failure): return (nil, failure.description)
+        }
+        let content = ContentHash(bytes)
+        if let entry, entry.header.content == content, let project = decodedProject(entry) { return (project, nil) }
+        let text: String
+        switch SourceReader.text(of: bytes, path: path) {
+        case .success(let decoded): text = decoded
+        case .failure(let failure): return (nil, failure.description)
+        }
+        switch XcodeProject.read(path: path, text: text) {
+        case .failure(let failure): return (nil, failure.description)
+        case .success(let project):
+            if !disabled, let payload = try? Codec.current.encode(project) {
+                let header = Header(tool: tool, path: key, fingerprint: "xcodeproj", content: content, stamp: stamp,
+                                    stampTrusted: !stamp.isRacy(window: limits.stampSettleTime), payload: ContentHash(payload))
+                write(header: header, payload: payload, to: entryPath, countsAsFileEntry: false)
+            }
+            return (project, nil)
+        }
+    }
+
+    private func decodedProject(_ entry: Entry) -> XcodeProject? {
+        guard ContentHash(entry.payload) == entry.header.payload,
+              let project = try? Codec.current.decode(XcodeProject.self, from: entry.payload) else {
+            noteUnreadable(entry.header.path)
+            return nil
+        }
+        count { $0.projectHits += 1 }
+        return project
     }
 
     // MARK: - The whole-run entry
