@@ -3,7 +3,7 @@ import Foundation
 /// A native target of an Xcode project, read from its `project.pbxproj`: which files it compiles,
 /// which folders it takes whole (Xcode 16's synchronized folders), and which entitlements it signs with.
 /// Plain values only, so the layout can be cached with the rest of the index.
-public struct XcodeTarget: Sendable, Hashable {
+public struct XcodeTarget: Sendable, Hashable, Codable {
     public let name: String
     /// `com.apple.product-type.application`, `...app-extension`, `...bundle.unit-test`, ...
     public let productType: String
@@ -46,7 +46,7 @@ public struct XcodeTarget: Sendable, Hashable {
 
 /// The targets of one `.xcodeproj`, read with Foundation's `PropertyListSerialization` (a
 /// `project.pbxproj` is an old-style property list; Foundation reads that format on Linux too).
-public struct XcodeProject: Sendable, Hashable {
+public struct XcodeProject: Sendable, Hashable, Codable {
     /// The `project.pbxproj` file.
     public let path: String
     /// The folder file references are relative to (the folder holding the `.xcodeproj`).

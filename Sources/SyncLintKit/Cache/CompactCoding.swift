@@ -39,13 +39,13 @@ enum CompactCoding {
     }
 
     static func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws -> Value {
+        // Unkeyed containers keep their positions in 32 bits.
+        guard data.count < Int(Int32.max) else { throw Failure(description: "a payload over 2 GiB") }
         let payload = Payload(bytes: [UInt8](data))
         var cursor = 0
-        let keys = try payload.stringTable(at: &cursor)
+        payload.keys = try payload.stringTable(at: &cursor)
         payload.strings = try payload.stringTable(at: &cursor)
-        payload.keys = keys
-        payload.keyNumbers = Dictionary(keys.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-        return try value(Value.self, payload: payload, start: cursor, end: payload.bytes.count, codingPath: [])
+        return try value(Value.self, payload: payload, start: cursor, end: payload.bytes.count)
     }
 
     static func writeVarint(_ value: UInt64, to out: inout [UInt8]) {
@@ -210,16 +210,24 @@ extension CompactCoding {
     /// Encodes one value into a fresh node: scalars directly, anything else through its `encode(to:)`.
     static func node<Value: Encodable>(for value: Value, strings: StringTable, codingPath: [any CodingKey]) throws -> Node {
         // Exact types, not casts: a cast would also unwrap an optional, and decoding must see what encoding saw.
-        // cannot fail: Value is String, checked on the same line.
-        if Value.self == String.self { return Node(bytes: scalarBytes(strings.number(value as! String))) }
-        // cannot fail: Value is Int, checked on the same line.
-        if Value.self == Int.self { return Node(bytes: scalarBytes(value as! Int)) }
-        // cannot fail: Value is Bool, checked on the same line.
-        if Value.self == Bool.self { return Node(bytes: scalarBytes(value as! Bool)) }
+        // Each `unsafeBitCast` is between a type and itself (a cast would cost a runtime call per value).
+        if Value.self == String.self { return Node(bytes: scalarBytes(strings.number(unsafeBitCast(value, to: String.self)))) }
+        if Value.self == Int.self { return Node(bytes: scalarBytes(unsafeBitCast(value, to: Int.self))) }
+        if Value.self == Bool.self { return Node(bytes: scalarBytes(unsafeBitCast(value, to: Bool.self))) }
+        // Collections of strings as `encode(to:)` writes them (an unkeyed container of string numbers), without its detour.
+        if Value.self == Set<String>.self { return stringsNode(unsafeBitCast(value, to: Set<String>.self), strings: strings) }
+        if Value.self == [String].self { return stringsNode(unsafeBitCast(value, to: [String].self), strings: strings) }
+        if let laidOut = try CompactLayouts.node(for: value, strings: strings) { return laidOut }
         let node = Node()
         try value.encode(to: NodeEncoder(node: node, strings: strings, codingPath: codingPath))
         // A value that asked for no container (a struct without stored properties) must not read back as nil.
         if case .empty = node.content, !node.isNil { node.content = .keyed([]) }
+        return node
+    }
+
+    static func stringsNode(_ values: some Collection<String>, strings: StringTable) -> Node {
+        let node = Node()
+        node.content = .unkeyed(values.map { Node(bytes: scalarBytes(strings.number($0))) })
         return node
     }
 
@@ -363,7 +371,6 @@ extension CompactCoding {
     final class Payload {
         let bytes: [UInt8]
         var keys: [String] = []
-        var keyNumbers: [String: Int] = [:]
         var strings: [String] = []
 
         init(bytes: [UInt8]) { self.bytes = bytes }
@@ -412,6 +419,22 @@ extension CompactCoding {
             return strings[Int(number)]
         }
 
+        /// An unkeyed container of strings (a `[String]` or `Set<String>`), read without a container.
+        func strings(_ start: Int, _ end: Int) throws -> [String] {
+            var cursor = start
+            let count = try varint(at: &cursor, limit: end)
+            guard count <= UInt64(end - start) else { throw Failure(description: "unkeyed container longer than its span") }
+            var result: [String] = []
+            result.reserveCapacity(Int(count))
+            for _ in 0..<count {
+                let length = try varint(at: &cursor, limit: end)
+                guard length <= UInt64(end - cursor) else { throw Failure(description: "element past its container's end") }
+                result.append(try string(cursor, cursor + Int(length)))
+                cursor += Int(length)
+            }
+            return result
+        }
+
         func bool(_ start: Int, _ end: Int) throws -> Bool {
             guard end == start + 1, bytes[start] <= 1 else { throw Failure(description: "not a Bool") }
             return bytes[start] == 1
@@ -442,72 +465,125 @@ extension CompactCoding {
         }
     }
 
-    /// Decodes a value held in `bytes[start..<end]`.
+    /// Decodes a value held in `bytes[start..<end]`. Three words, so that as `any Decoder` it is stored
+    /// inline in the existential, not boxed on the heap (the same holds for the single-value and unkeyed
+    /// containers): one allocation less for each of the hundreds of thousands of values a large run decodes.
     struct SpanDecoder: Decoder {
         let payload: Payload
         let start: Int
         let end: Int
-        let codingPath: [any CodingKey]
+        var codingPath: [any CodingKey] { [] }
         var userInfo: [CodingUserInfoKey: Any] { [:] }
 
         func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-            KeyedDecodingContainer(try KeyedDecoding<Key>(payload: payload, start: start, end: end, codingPath: codingPath))
+            KeyedDecodingContainer(try KeyedDecoding<Key>(payload: payload, start: start, end: end))
         }
 
         func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-            try UnkeyedDecoding(payload: payload, start: start, end: end, codingPath: codingPath)
+            try UnkeyedDecoding(payload: payload, start: start, end: end)
         }
 
         func singleValueContainer() throws -> any SingleValueDecodingContainer {
-            SingleValueDecoding(payload: payload, start: start, end: end, codingPath: codingPath)
+            SingleValueDecoding(payload: payload, start: start, end: end)
         }
     }
 
-    static func value<T: Decodable>(_ type: T.Type, payload: Payload, start: Int, end: Int, codingPath: [any CodingKey]) throws -> T {
-        // The common scalars without a decoder between.
-        // cannot fail: T is String, checked on the same line.
-        if T.self == String.self { return try payload.string(start, end) as! T }
-        // cannot fail: T is Int, checked on the same line.
-        if T.self == Int.self { return try payload.signed(Int.self, start, end) as! T }
-        // cannot fail: T is Bool, checked on the same line.
-        if T.self == Bool.self { return try payload.bool(start, end) as! T }
-        return try T(from: SpanDecoder(payload: payload, start: start, end: end, codingPath: codingPath))
+    static func value<T: Decodable>(_ type: T.Type, payload: Payload, start: Int, end: Int) throws -> T {
+        // The common scalars and collections of strings without a decoder between.
+        // Each `unsafeBitCast` is between a type and itself (a cast would cost a runtime call per value).
+        if T.self == String.self { return unsafeBitCast(try payload.string(start, end), to: T.self) }
+        if T.self == Int.self { return unsafeBitCast(try payload.signed(Int.self, start, end), to: T.self) }
+        if T.self == Bool.self { return unsafeBitCast(try payload.bool(start, end), to: T.self) }
+        if T.self == Set<String>.self { return unsafeBitCast(Set(try payload.strings(start, end)), to: T.self) }
+        if T.self == [String].self { return unsafeBitCast(try payload.strings(start, end), to: T.self) }
+        if let laidOut = try CompactLayouts.value(T.self, payload: payload, start: start, end: end) { return laidOut }
+        // An empty array, set or dictionary (one zero byte: no elements) without a container. Most of a
+        // function summary's collections are empty.
+        if end == start + 1, payload.bytes[start] == 0, let empty = T.self as? any CompactEmptyCollection.Type {
+            // cannot fail: `empty` is T's own type.
+            return empty.emptyCollection as! T
+        }
+        return try T(from: SpanDecoder(payload: payload, start: start, end: end))
+    }
+
+    /// A keyed container's entries (key number and value span), in the order written, with the position
+    /// where the next lookup starts: synthesized `init(from:)`s ask for keys in the order `encode(to:)`
+    /// wrote them, so a lookup usually compares one key. One allocation holds it all.
+    final class EntryTable: ManagedBuffer<EntryTable.Cursor, EntryTable.Entry> {
+        struct Cursor {
+            var count: Int
+            var next: Int
+        }
+
+        struct Entry {
+            var key: Int
+            var start: Int
+            var end: Int
+        }
+
+        static func make(capacity: Int) -> EntryTable {
+            // cannot fail: `create` on a subclass makes an instance of that subclass.
+            create(minimumCapacity: capacity) { _ in Cursor(count: 0, next: 0) } as! EntryTable
+        }
+
+        func append(_ entry: Entry) {
+            withUnsafeMutablePointers { cursor, entries in
+                (entries + cursor.pointee.count).initialize(to: entry)
+                cursor.pointee.count += 1
+            }
+        }
+
+        var count: Int { header.count }
+
+        /// The span of the entry whose key is `name`, looked for from the entry after the last one found.
+        func span(named name: String, keys: [String]) -> (start: Int, end: Int)? {
+            withUnsafeMutablePointers { cursor, entries in
+                let count = cursor.pointee.count
+                guard count > 0 else { return nil }
+                var index = cursor.pointee.next
+                for _ in 0..<count {
+                    if index >= count { index = 0 }
+                    let entry = entries[index]
+                    if keys[entry.key] == name {
+                        cursor.pointee.next = index + 1
+                        return (entry.start, entry.end)
+                    }
+                    index += 1
+                }
+                return nil
+            }
+        }
+
+        func key(at index: Int) -> Int { withUnsafeMutablePointerToElements { $0[index].key } }
     }
 
     struct KeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let payload: Payload
-        let codingPath: [any CodingKey]
-        /// Each entry's key number and value span, in the order written.
-        private let entries: [(key: Int, start: Int, end: Int)]
+        let entries: EntryTable
+        var codingPath: [any CodingKey] { [] }
 
-        init(payload: Payload, start: Int, end: Int, codingPath: [any CodingKey]) throws {
+        init(payload: Payload, start: Int, end: Int) throws {
             self.payload = payload
-            self.codingPath = codingPath
             var cursor = start
             let count = try payload.varint(at: &cursor, limit: end)
             guard count <= UInt64(end - start) else { throw Failure(description: "keyed container longer than its span") }
-            var entries: [(key: Int, start: Int, end: Int)] = []
-            entries.reserveCapacity(Int(count))
+            let entries = EntryTable.make(capacity: Int(count))
             for _ in 0..<count {
                 let key = try payload.varint(at: &cursor, limit: end)
                 let length = try payload.varint(at: &cursor, limit: end)
                 guard key < UInt64(payload.keys.count), length <= UInt64(end - cursor) else {
                     throw Failure(description: "keyed entry past its container's end")
                 }
-                entries.append((Int(key), cursor, cursor + Int(length)))
+                entries.append(.init(key: Int(key), start: cursor, end: cursor + Int(length)))
                 cursor += Int(length)
             }
             guard cursor == end else { throw Failure(description: "keyed container with bytes left over") }
             self.entries = entries
         }
 
-        var allKeys: [Key] { entries.compactMap { Key(stringValue: payload.keys[$0.key]) } }
+        var allKeys: [Key] { (0..<entries.count).compactMap { Key(stringValue: payload.keys[entries.key(at: $0)]) } }
 
-        private func span(_ key: Key) -> (start: Int, end: Int)? {
-            guard let number = payload.keyNumbers[key.stringValue] else { return nil }
-            for entry in entries where entry.key == number { return (entry.start, entry.end) }
-            return nil
-        }
+        private func span(_ key: Key) -> (start: Int, end: Int)? { entries.span(named: key.stringValue, keys: payload.keys) }
 
         private func required(_ key: Key) throws -> (start: Int, end: Int) {
             guard let span = span(key) else {
@@ -540,72 +616,92 @@ extension CompactCoding {
         func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { let s = try required(key); return try payload.unsigned(type, s.start, s.end) }
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
             let s = try required(key)
-            return try CompactCoding.value(type, payload: payload, start: s.start, end: s.end, codingPath: codingPath)
+            return try CompactCoding.value(type, payload: payload, start: s.start, end: s.end)
+        }
+
+        // One lookup each, where the protocol's defaults look the key up three times (contains, decodeNil, decode).
+        func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+            guard let s = span(key), s.start != s.end else { return nil }
+            return try payload.string(s.start, s.end)
+        }
+        func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+            guard let s = span(key), s.start != s.end else { return nil }
+            return try payload.bool(s.start, s.end)
+        }
+        func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+            guard let s = span(key), s.start != s.end else { return nil }
+            return try payload.signed(type, s.start, s.end)
+        }
+        func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+            guard let s = span(key), s.start != s.end else { return nil }
+            return try CompactCoding.value(type, payload: payload, start: s.start, end: s.end)
         }
 
         func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
             let s = try required(key)
-            return KeyedDecodingContainer(try KeyedDecoding<NestedKey>(payload: payload, start: s.start, end: s.end, codingPath: codingPath))
+            return KeyedDecodingContainer(try KeyedDecoding<NestedKey>(payload: payload, start: s.start, end: s.end))
         }
 
         func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
             let s = try required(key)
-            return try UnkeyedDecoding(payload: payload, start: s.start, end: s.end, codingPath: codingPath)
+            return try UnkeyedDecoding(payload: payload, start: s.start, end: s.end)
         }
 
         func superDecoder() throws -> any Decoder {
-            guard let number = payload.keyNumbers["super"], let entry = entries.first(where: { $0.key == number }) else {
-                throw Failure(description: "no super entry")
-            }
-            return SpanDecoder(payload: payload, start: entry.start, end: entry.end, codingPath: codingPath)
+            guard let s = entries.span(named: "super", keys: payload.keys) else { throw Failure(description: "no super entry") }
+            return SpanDecoder(payload: payload, start: s.start, end: s.end)
         }
 
         func superDecoder(forKey key: Key) throws -> any Decoder {
             let s = try required(key)
-            return SpanDecoder(payload: payload, start: s.start, end: s.end, codingPath: codingPath)
+            return SpanDecoder(payload: payload, start: s.start, end: s.end)
         }
     }
 
+    /// Positions as 32-bit numbers (a payload is at most 2 GiB: `decode` refuses larger), so the container
+    /// is three words and stored inline in its existential.
     struct UnkeyedDecoding: UnkeyedDecodingContainer {
         let payload: Payload
-        let codingPath: [any CodingKey]
-        let count: Int?
-        private(set) var currentIndex = 0
-        private var cursor: Int
-        private let end: Int
+        private var cursor: Int32
+        private let end: Int32
+        private let elementCount: Int32
+        private var index: Int32 = 0
+        var codingPath: [any CodingKey] { [] }
+        var count: Int? { Int(elementCount) }
+        var currentIndex: Int { Int(index) }
 
-        init(payload: Payload, start: Int, end: Int, codingPath: [any CodingKey]) throws {
+        init(payload: Payload, start: Int, end: Int) throws {
             self.payload = payload
-            self.codingPath = codingPath
-            self.end = end
             var cursor = start
             let count = try payload.varint(at: &cursor, limit: end)
             guard count <= UInt64(end - start) else { throw Failure(description: "unkeyed container longer than its span") }
-            self.count = Int(count)
-            self.cursor = cursor
+            elementCount = Int32(count)
+            self.cursor = Int32(cursor)
+            self.end = Int32(end)
         }
 
-        var isAtEnd: Bool { currentIndex >= (count ?? 0) }
+        var isAtEnd: Bool { index >= elementCount }
 
         private mutating func next() throws -> (start: Int, end: Int) {
             guard !isAtEnd else {
                 throw DecodingError.valueNotFound(Any.self, .init(codingPath: codingPath, debugDescription: "past the last element"))
             }
-            let length = try payload.varint(at: &cursor, limit: end)
-            guard length <= UInt64(end - cursor) else { throw Failure(description: "element past its container's end") }
-            let span = (cursor, cursor + Int(length))
-            cursor += Int(length)
-            currentIndex += 1
+            var position = Int(cursor)
+            let length = try payload.varint(at: &position, limit: Int(end))
+            guard length <= UInt64(Int(end) - position) else { throw Failure(description: "element past its container's end") }
+            let span = (position, position + Int(length))
+            cursor = Int32(span.1)
+            index += 1
             return span
         }
 
         mutating func decodeNil() throws -> Bool {
             guard !isAtEnd else { return false }
-            var probe = cursor
-            let length = try payload.varint(at: &probe, limit: end)
+            var probe = Int(cursor)
+            let length = try payload.varint(at: &probe, limit: Int(end))
             if length == 0 {
-                cursor = probe
-                currentIndex += 1
+                cursor = Int32(probe)
+                index += 1
                 return true
             }
             return false
@@ -616,22 +712,22 @@ extension CompactCoding {
         mutating func decode(_ type: Int.Type) throws -> Int { let s = try next(); return try payload.signed(type, s.start, s.end) }
         mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
             let s = try next()
-            return try CompactCoding.value(type, payload: payload, start: s.start, end: s.end, codingPath: codingPath)
+            return try CompactCoding.value(type, payload: payload, start: s.start, end: s.end)
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
             let s = try next()
-            return KeyedDecodingContainer(try KeyedDecoding<NestedKey>(payload: payload, start: s.start, end: s.end, codingPath: codingPath))
+            return KeyedDecodingContainer(try KeyedDecoding<NestedKey>(payload: payload, start: s.start, end: s.end))
         }
 
         mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
             let s = try next()
-            return try UnkeyedDecoding(payload: payload, start: s.start, end: s.end, codingPath: codingPath)
+            return try UnkeyedDecoding(payload: payload, start: s.start, end: s.end)
         }
 
         mutating func superDecoder() throws -> any Decoder {
             let s = try next()
-            return SpanDecoder(payload: payload, start: s.start, end: s.end, codingPath: codingPath)
+            return SpanDecoder(payload: payload, start: s.start, end: s.end)
         }
     }
 
@@ -639,7 +735,7 @@ extension CompactCoding {
         let payload: Payload
         let start: Int
         let end: Int
-        let codingPath: [any CodingKey]
+        var codingPath: [any CodingKey] { [] }
 
         func decodeNil() -> Bool { start == end }
         func decode(_ type: Bool.Type) throws -> Bool { try payload.bool(start, end) }
@@ -657,7 +753,25 @@ extension CompactCoding {
         func decode(_ type: UInt32.Type) throws -> UInt32 { try payload.unsigned(type, start, end) }
         func decode(_ type: UInt64.Type) throws -> UInt64 { try payload.unsigned(type, start, end) }
         func decode<T: Decodable>(_ type: T.Type) throws -> T {
-            try CompactCoding.value(type, payload: payload, start: start, end: end, codingPath: codingPath)
+            try CompactCoding.value(type, payload: payload, start: start, end: end)
         }
     }
+}
+
+/// Collections whose empty value `CompactCoding` makes without a decoder: what `init(from:)` gives for a
+/// container with no elements.
+protocol CompactEmptyCollection {
+    static var emptyCollection: Self { get }
+}
+
+extension Array: CompactEmptyCollection where Element: Decodable {
+    static var emptyCollection: Self { [] }
+}
+
+extension Set: CompactEmptyCollection where Element: Decodable {
+    static var emptyCollection: Self { [] }
+}
+
+extension Dictionary: CompactEmptyCollection where Key: Decodable, Value: Decodable {
+    static var emptyCollection: Self { [:] }
 }

@@ -96,7 +96,7 @@ extension Linter {
         // The layout sees only the project folder as a command-line path, exactly as `lint ROOT` would.
         let layoutPaths = root.map { [$0] } ?? files
         let inputs = ProjectInputs(resourcePaths: resourcePaths) { [bufferResource, inputWarnings] in
-            var loaded = readResources(discovered)
+            var loaded = readResources(discovered, cache: cache)
             if let bufferResource {
                 loaded.resources.removeAll { $0.path == bufferResource.path }
                 loaded.resources.append(bufferResource)
