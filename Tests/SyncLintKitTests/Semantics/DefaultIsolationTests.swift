@@ -200,4 +200,33 @@ struct DefaultIsolationTests {
             """
         #expect(Self.findings("model_not_main_actor", Self.inBothTargets(code)) == ["/pkg/Sources/Legacy/Code.swift:2"])
     }
+
+    /// Interleaving across an `await` needs an actor: in a module that defaults to the main actor, a plain class's async
+    /// method has one; in a module without, and in a `nonisolated` type, it has none and the rules stay quiet.
+    @Test func checkThenActAndStaleSnapshotSeeTheDefaultActor() {
+        let code = """
+            final class XXReader {
+                var content: String?
+                var balance = 0
+                func load() async {
+                    guard content == nil else { return }
+                    content = await service.fetch()
+                }
+                func pay(_ amount: Int) async {
+                    let current = balance
+                    let fee = await pricing.fee()
+                    balance = current - amount - fee
+                }
+            }
+            nonisolated final class XXLoose {
+                var content: String?
+                func load() async {
+                    guard content == nil else { return }
+                    content = await service.fetch()
+                }
+            }
+            """
+        #expect(Self.findings("check_then_act_across_await", Self.inBothTargets(code)) == ["/pkg/Sources/Feature/Code.swift:5"])
+        #expect(Self.findings("stale_snapshot_write_across_await", Self.inBothTargets(code)) == ["/pkg/Sources/Feature/Code.swift:11"])
+    }
 }
