@@ -229,4 +229,33 @@ struct DefaultIsolationTests {
         #expect(Self.findings("check_then_act_across_await", Self.inBothTargets(code)) == ["/pkg/Sources/Feature/Code.swift:5"])
         #expect(Self.findings("stale_snapshot_write_across_await", Self.inBothTargets(code)) == ["/pkg/Sources/Feature/Code.swift:11"])
     }
+
+    /// Tasks started in a loop inherit the function's actor: in a module that defaults to the main actor they run one at a
+    /// time and a captured counter does not race; a global queue's closures still do.
+    @Test func unsynchronizedCaptureMutationSeesTheDefaultActor() {
+        let code = """
+            import Foundation
+            final class XXRoller {
+                func rollAll(_ dice: [Die], completion: @escaping () -> Void) {
+                    var completed = 0
+                    for die in dice {
+                        Task {
+                            await die.roll()
+                            completed += 1
+                            if completed == dice.count { completion() }
+                        }
+                    }
+                }
+                func sum(_ parts: [Int]) {
+                    var total = 0
+                    for part in parts {
+                        DispatchQueue.global().async { total += part }
+                    }
+                }
+            }
+            """
+        #expect(Self.findings("unsynchronized_capture_mutation", Self.inBothTargets(code)) == [
+            "/pkg/Sources/Feature/Code.swift:16", "/pkg/Sources/Legacy/Code.swift:8", "/pkg/Sources/Legacy/Code.swift:16",
+        ])
+    }
 }
