@@ -149,7 +149,9 @@ extension ProjectIndex {
         }
         func visit(_ key: FunctionKey, remaining: Int) {
             guard let summary = functionSummaries[key], let typeName = key.typeName, seen.insert(key).inserted,
-                  !summary.isAsync, !summary.hopsToMainActor, runsWhereCalled(summary.declaredContext) else { return }
+                  !summary.isAsync, !summary.hopsToMainActor, runsWhereCalled(summary.declaredContext),
+                  // A method whose module makes it `@MainActor` (Swift 6.2's default isolation) is `@MainActor` too.
+                  !(defaultsToMainActor(summary.location.file) && resolved(summary.declaredContext) == .mainActor) else { return }
             for write in summary.writes where runsWhereCalled(write.context) && property(write.property, of: typeName)?.isStoredVar == true {
                 result.append((key, write))
             }

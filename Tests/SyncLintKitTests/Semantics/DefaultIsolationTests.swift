@@ -258,4 +258,24 @@ struct DefaultIsolationTests {
             "/pkg/Sources/Feature/Code.swift:16", "/pkg/Sources/Legacy/Code.swift:8", "/pkg/Sources/Legacy/Code.swift:16",
         ])
     }
+
+    /// A helper an off-main notification handler calls writes state on the handler's thread, unless it is `@MainActor`:
+    /// as written, or by its module's default.
+    @Test func unsynchronizedNotificationStateFollowsNoMainActorHelper() {
+        let code = """
+            import Foundation
+            final class XXNoteList: ObservableObject {
+                @Published var notes: [String] = []
+                func observe() {
+                    NotificationCenter.default.addObserver(forName: .NSPersistentStoreRemoteChange, object: nil, queue: nil) { [weak self] _ in
+                        self?.reload()
+                    }
+                }
+                private func reload() { apply(fetchTitles()) }
+                private func apply(_ titles: [String]) { notes = titles }
+                private func fetchTitles() -> [String] { [] }
+            }
+            """
+        #expect(Self.findings("unsynchronized_notification_state", Self.inBothTargets(code)) == ["/pkg/Sources/Legacy/Code.swift:6"])
+    }
 }
