@@ -6,7 +6,8 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
         id: "check_then_act_across_await",
         name: "Check Then Act Across Await",
         whatItDoes: """
-            In an actor or a `@MainActor` type, finds an async method that checks a stored property in a `guard` \
+            In an actor or a `@MainActor` type (written, or a type with no isolation of its own in a module that \
+            defaults to the main actor: Swift 6.2's `SWIFT_DEFAULT_ACTOR_ISOLATION`, `.defaultIsolation(MainActor.self)`), finds an async method that checks a stored property in a `guard` \
             or in an `if` that decides whether the write happens (one of its outcomes cannot reach it), then suspends (`await`), then writes that same property, with nothing between the check and \
             the suspension that stops a second call: no in-flight task handle cancelled or awaited, and no \
             assignment to a property the check also reads (a flag such as `isLoading`).

@@ -7,7 +7,8 @@ public final class StaleSnapshotWriteAcrossAwaitRule: SyntaxRule {
         id: "stale_snapshot_write_across_await",
         name: "Stale Snapshot Write Across Await",
         whatItDoes: """
-            In an actor or a `@MainActor` type, finds an async method that copies a stored property into a local \
+            In an actor or a `@MainActor` type (written, or a type with no isolation of its own in a module that \
+            defaults to the main actor: Swift 6.2's `SWIFT_DEFAULT_ACTOR_ISOLATION`, `.defaultIsolation(MainActor.self)`), finds an async method that copies a stored property into a local \
             (`var items = self.items`), and on some path after an `await` writes the property back from that copy \
             (`self.items = items`, `balance = current - fee`), without reading the property again on the way; and \
             `property = property + await f()`, where the left operand is read before the suspension. A re-check after \

@@ -9,7 +9,7 @@ public final class UnsynchronizedCaptureMutationRule: SyntaxRule {
             Finds a local `var` captured and mutated inside closures that run concurrently: \
             `DispatchQueue.*.async`, `DispatchQueue.concurrentPerform`, `group.addTask`, `Task.detached`, or \
             completion handlers (closures passed as `completion:`/`handler:`/`callback:`, trailing closures passed \
-            to a project function whose last parameter is `@escaping`, and non-isolated `Task`s) started in a loop.
+            to a project function whose last parameter is `@escaping`, and non-isolated `Task`s: not in main-actor code, written or by the module's default isolation) started in a loop.
             """,
         whyIsThisBad: """
             Each closure reads and writes the same variable with no synchronization: increments are lost and \
