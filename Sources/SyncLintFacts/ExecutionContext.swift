@@ -24,6 +24,11 @@ public enum ExecutionContext: Sendable, Hashable, Codable {
     case typeIsolation(String, isAsync: Bool)
     /// No isolation of its own: a synchronous nonisolated function runs where its callers run.
     case callers
+    /// A free function with no isolation written (no `nonisolated`, `@concurrent` or global actor): its module's
+    /// default isolation decides (Swift 6.2's `SWIFT_DEFAULT_ACTOR_ISOLATION = MainActor`,
+    /// `.defaultIsolation(MainActor.self)`), known once the index has the file's target. In a module with no
+    /// default, an async function runs on the concurrent executor and a synchronous one where its callers run.
+    case moduleDefault(file: String, isAsync: Bool)
 
     /// Certainly not the main thread.
     public var isOffMain: Bool {

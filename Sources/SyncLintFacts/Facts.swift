@@ -102,6 +102,8 @@ public struct TypeFact: Sendable, Codable {
     public let location: SourceLocation
     /// Macros expanded among the members, such as `#Unique<Article>([\.url])`: name and place.
     public var memberMacros: [MemberMacro] = []
+    /// Declared `nonisolated` (`nonisolated struct`, `nonisolated extension`): its members take no default isolation.
+    public var isNonisolated = false
 
     public func hasAttribute(_ name: String) -> Bool {
         attributes.contains { $0.name == name }

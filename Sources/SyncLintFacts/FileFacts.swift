@@ -24,8 +24,26 @@ public struct FileFacts: Sendable, Codable {
     public var viewReadNames: Set<String> = []
     /// Code that never runs, and what decides whether a type is ever built; see `DeadCodeFacts`.
     public var deadCode = DeadCodeFacts()
+    /// The targets a `Package.swift` declares, with the folders of their sources and their default isolation.
+    public var packageTargets: [PackageTargetFact] = []
 
     public init() {}
+}
+
+/// A target declared in a `Package.swift`: the folder its sources are in (`path:`, else `Sources/<name>`, or
+/// `Tests/<name>` for a test target, below the manifest's folder) and whether its `swiftSettings` make the module
+/// default to the main actor (`.defaultIsolation(MainActor.self)`, Swift 6.2).
+public struct PackageTargetFact: Sendable, Codable, Hashable {
+    public let name: String
+    /// Absolute path of the folder of the target's sources.
+    public let folder: String
+    public let defaultsToMainActor: Bool
+
+    package init(name: String, folder: String, defaultsToMainActor: Bool) {
+        self.name = name
+        self.folder = folder
+        self.defaultsToMainActor = defaultsToMainActor
+    }
 }
 
 /// A place that lists `@Model` types for a container: `.modelContainer(for:)`, `ModelContainer(for:)`,

@@ -8,6 +8,10 @@ public indirect enum IndexCondition: Sendable, Hashable, Codable {
     case isPersistentModel(ValueType)
     /// Some context the function runs in is off the main thread (`ProjectIndex.executionContexts`).
     case runsOffMain(FunctionKey)
+    /// The file is compiled in a module that defaults to the main actor (Swift 6.2's `SWIFT_DEFAULT_ACTOR_ISOLATION =
+    /// MainActor`, `.defaultIsolation(MainActor.self)`; `ProjectIndex.defaultsToMainActor`): a declaration there with no
+    /// isolation of its own is `@MainActor`.
+    case moduleDefaultsToMainActor(file: String)
     /// The call may throw a cancellation to its caller: its callee is not a project function, or one that
     /// may throw errors other than the app's own (`FunctionSummary.throwsOnlyOwnErrors`).
     case mayThrowCancellation(CallReference)

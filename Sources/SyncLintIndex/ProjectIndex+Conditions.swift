@@ -10,6 +10,8 @@ extension ProjectIndex {
             return isPersistentModel(type.name)
         case .runsOffMain(let key):
             return executionContexts(of: key).contains(where: isOffMain)
+        case .moduleDefaultsToMainActor(let file):
+            return defaultsToMainActor(file)
         case .mayThrowCancellation(let call):
             guard let callee = callee(of: call), let summary = summary(of: callee) else { return true }
             return !summary.throwsOnlyOwnErrors

@@ -41,16 +41,54 @@ extension ProjectIndex {
                    isolation(ofType: resolved, seen: seen.union([qualified])) == .mainActor { return .mainActor }
             }
         }
+        // A type with no isolation of its own in a module that defaults to the main actor is `@MainActor` (SE-0466).
+        // The primary declaration decides; a type the project only extends is decided by its extensions' modules.
+        let primary = declarations.filter { $0.kind != .extension }
+        if let decisive = primary.isEmpty ? nonEmpty(declarations) : primary,
+           decisive.allSatisfy({ !$0.isNonisolated && !hasOtherGlobalActor($0) && defaultsToMainActor($0.location.file) }) {
+            return .mainActor
+        }
         return .none
     }
 
-    /// A context with the type isolation it names resolved.
+    private func nonEmpty(_ declarations: [TypeFact]) -> [TypeFact]? {
+        declarations.isEmpty ? nil : declarations
+    }
+
+    /// Whether a declaration names a global actor of the project's other than the main actor (`@DatabaseActor`).
+    private func hasOtherGlobalActor(_ declaration: TypeFact) -> Bool {
+        declaration.attributes.contains { attribute in
+            attribute.name != "MainActor" && (typesByName[attribute.name] ?? []).contains { $0.hasAttribute("globalActor") }
+        }
+    }
+
+    /// Whether the file is compiled in a module whose declarations default to the main actor (Swift 6.2's
+    /// `SWIFT_DEFAULT_ACTOR_ISOLATION = MainActor`, `.defaultIsolation(MainActor.self)`): the package target whose
+    /// folder holds it decides, else the Xcode targets that compile it, when every one of them defaults to it.
+    public func defaultsToMainActor(_ file: String) -> Bool {
+        mainActorDefaultFiles.value(for: file) {
+            let package = packageTargets.filter { file.hasPrefix($0.folder.hasSuffix("/") ? $0.folder : $0.folder + "/") }
+                .max { $0.folder.count < $1.folder.count }
+            if let package { return package.defaultsToMainActor }
+            let targets = layout.targets(containing: file)
+            return !targets.isEmpty && targets.allSatisfy(\.defaultsToMainActor)
+        }
+    }
+
+    /// A context with the type isolation or module default it names resolved.
     public func resolved(_ context: ExecutionContext) -> ExecutionContext {
-        guard case .typeIsolation(let typeName, let isAsync) = context else { return context }
-        switch isolation(ofType: typeName) {
-        case .mainActor: return .mainActor
-        case .actor: return .actor
-        case .none: return isAsync ? .concurrent : .callers
+        switch context {
+        case .typeIsolation(let typeName, let isAsync):
+            switch isolation(ofType: typeName) {
+            case .mainActor: return .mainActor
+            case .actor: return .actor
+            case .none: return isAsync ? .concurrent : .callers
+            }
+        case .moduleDefault(let file, let isAsync):
+            if defaultsToMainActor(file) { return .mainActor }
+            return isAsync ? .concurrent : .callers
+        default:
+            return context
         }
     }
 
@@ -111,7 +149,9 @@ extension ProjectIndex {
         }
         func visit(_ key: FunctionKey, remaining: Int) {
             guard let summary = functionSummaries[key], let typeName = key.typeName, seen.insert(key).inserted,
-                  !summary.isAsync, !summary.hopsToMainActor, runsWhereCalled(summary.declaredContext) else { return }
+                  !summary.isAsync, !summary.hopsToMainActor, runsWhereCalled(summary.declaredContext),
+                  // A method whose module makes it `@MainActor` (Swift 6.2's default isolation) is `@MainActor` too.
+                  !(defaultsToMainActor(summary.location.file) && resolved(summary.declaredContext) == .mainActor) else { return }
             for write in summary.writes where runsWhereCalled(write.context) && property(write.property, of: typeName)?.isStoredVar == true {
                 result.append((key, write))
             }

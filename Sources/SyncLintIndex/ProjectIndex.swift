@@ -56,6 +56,10 @@ public final class ProjectIndex: Sendable {
     public let schemaMembers: [SchemaMemberFact]
     /// Members of models that `#Predicate`s read.
     public let predicateMembers: [PredicateMemberFact]
+    /// The targets the project's `Package.swift` files declare.
+    public let packageTargets: [PackageTargetFact]
+    /// Whether each file asked about is in a module that defaults to the main actor, answered on first ask.
+    let mainActorDefaultFiles = LazyCache<String, Bool>()
 
     public init(files: [FileFacts], resources: [ResourceFile] = [], cloudKitMode: CloudKitMode = .auto,
                 layout: ProjectLayout = ProjectLayout()) {
@@ -71,7 +75,9 @@ public final class ProjectIndex: Sendable {
         var viewReads: Set<String> = []
         var schemaMembers: [SchemaMemberFact] = []
         var predicateMembers: [PredicateMemberFact] = []
+        var packageTargets: [PackageTargetFact] = []
         for facts in files {
+            packageTargets += facts.packageTargets
             schemaMembers += facts.schemaMembers
             predicateMembers += facts.predicateMembers
             viewReads.formUnion(facts.viewReadNames)
@@ -114,6 +120,7 @@ public final class ProjectIndex: Sendable {
         self.viewReadNames = viewReads
         self.schemaMembers = schemaMembers
         self.predicateMembers = predicateMembers
+        self.packageTargets = packageTargets
         self.modelRegistrations = registrations
         self.storeConfigurations = stores
         self.containerFacts = containers

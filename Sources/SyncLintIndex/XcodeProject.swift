@@ -15,15 +15,19 @@ public struct XcodeTarget: Sendable, Hashable, Codable {
     public let excludedFiles: Set<String>
     /// Absolute path of the `CODE_SIGN_ENTITLEMENTS` plist, when the target names one.
     public let entitlements: String?
+    /// Whether its module defaults to the main actor (`SWIFT_DEFAULT_ACTOR_ISOLATION = MainActor`, Swift 6.2): every
+    /// declaration with no isolation of its own is `@MainActor`.
+    public let defaultsToMainActor: Bool
 
     public init(name: String, productType: String, files: Set<String>, folders: Set<String> = [],
-                excludedFiles: Set<String> = [], entitlements: String?) {
+                excludedFiles: Set<String> = [], entitlements: String?, defaultsToMainActor: Bool = false) {
         self.name = name
         self.productType = productType
         self.files = files
         self.folders = folders
         self.excludedFiles = excludedFiles
         self.entitlements = entitlements
+        self.defaultsToMainActor = defaultsToMainActor
     }
 
     /// Unit and UI test bundles.
@@ -85,7 +89,8 @@ public struct XcodeProject: Sendable, Hashable, Codable {
         if let projectDir = project["projectDirPath"] as? String, !projectDir.isEmpty {
             graph.sourceRoot = Self.join(graph.sourceRoot, projectDir)
         }
-        let targets = (project["targets"] as? [String] ?? []).compactMap { graph.target($0) }
+        let projectSettings = graph.settingsByConfiguration(of: project)
+        let targets = (project["targets"] as? [String] ?? []).compactMap { graph.target($0, projectSettings: projectSettings) }
         return .success(XcodeProject(path: path, sourceRoot: graph.sourceRoot, targets: targets))
     }
 
@@ -157,7 +162,7 @@ public struct XcodeProject: Sendable, Hashable, Codable {
             XcodeProject.lexicallyStandardized(path)
         }
 
-        mutating func target(_ id: String) -> XcodeTarget? {
+        mutating func target(_ id: String, projectSettings: [String: [String: Any]] = [:]) -> XcodeTarget? {
             let entry = object(id)
             guard entry["isa"] as? String == "PBXNativeTarget", let name = entry["name"] as? String else { return nil }
             var files: Set<String> = []
@@ -182,7 +187,33 @@ public struct XcodeProject: Sendable, Hashable, Codable {
                 }
             }
             return XcodeTarget(name: name, productType: entry["productType"] as? String ?? "", files: files,
-                               folders: folders, excludedFiles: excluded, entitlements: entitlements(of: entry, targetName: name))
+                               folders: folders, excludedFiles: excluded, entitlements: entitlements(of: entry, targetName: name),
+                               defaultsToMainActor: defaultsToMainActor(entry, projectSettings: projectSettings))
+        }
+
+        /// The build settings of each configuration of a project or target, by configuration name (`Debug`, `Release`).
+        func settingsByConfiguration(of entry: [String: Any]) -> [String: [String: Any]] {
+            guard let listID = entry["buildConfigurationList"] as? String else { return [:] }
+            var result: [String: [String: Any]] = [:]
+            for configurationID in object(listID)["buildConfigurations"] as? [String] ?? [] {
+                let configuration = object(configurationID)
+                result[configuration["name"] as? String ?? configurationID] = configuration["buildSettings"] as? [String: Any] ?? [:]
+            }
+            return result
+        }
+
+        /// `SWIFT_DEFAULT_ACTOR_ISOLATION = MainActor` in every configuration that sets it: the target's own setting,
+        /// else the project's configuration of the same name. Configurations that disagree (Debug `MainActor`, Release
+        /// `nonisolated`) decide nothing. A setting in an `.xcconfig` file is not read.
+        func defaultsToMainActor(_ target: [String: Any], projectSettings: [String: [String: Any]]) -> Bool {
+            let key = "SWIFT_DEFAULT_ACTOR_ISOLATION"
+            let own = settingsByConfiguration(of: target)
+            let names = own.isEmpty ? Set(projectSettings.keys) : Set(own.keys)
+            var values: Set<String> = []
+            for name in names {
+                if let value = (own[name]?[key] ?? projectSettings[name]?[key]) as? String { values.insert(value) }
+            }
+            return values == ["MainActor"]
         }
 
         /// `CODE_SIGN_ENTITLEMENTS` of the target's first configuration that sets it (Debug and Release

@@ -3,7 +3,13 @@ import SwiftSyntax
 /// Which closures and declarations decide where code runs.
 public enum ExecutionContexts {
     /// Where the code at the walker's position runs.
-    public static func current(in scope: ScopeStack) -> ExecutionContext {
+    public static func current(in context: FileContext) -> ExecutionContext {
+        current(in: context.scope, file: context.path)
+    }
+
+    /// Where the code at a position of `file` runs. What only the module decides (a default isolation, Swift 6.2)
+    /// is left to the index: `.typeIsolation` for members of a type, `.moduleDefault` for free functions.
+    public static func current(in scope: ScopeStack, file: String) -> ExecutionContext {
         for frame in scope.frames.reversed() {
             switch frame {
             case .closure(let closure):
@@ -15,12 +21,14 @@ public enum ExecutionContexts {
                 if let type = enclosingType(of: frame, in: scope) {
                     if type.isActor { return .actor }
                     if type.isMainActor || type.isView { return .mainActor }
+                    if type.isNonisolated { return function.isAsync ? .concurrent : .callers }
                     return .typeIsolation(type.qualifiedName, isAsync: function.isAsync)
                 }
-                return function.isAsync ? .concurrent : .callers
+                return .moduleDefault(file: file, isAsync: function.isAsync)
             case .type(let type):
                 if type.isActor { return .actor }
                 if type.isMainActor || type.isView { return .mainActor }
+                if type.isNonisolated { return .callers }
                 return .typeIsolation(type.qualifiedName, isAsync: false)
             }
         }

@@ -30,7 +30,7 @@ public final class FileContext {
     package func executionContextHere() -> ExecutionContext {
         let frame = scope.frames.last?.nodeID
         if let memo = executionContextMemo, memo.frame == frame { return memo.value }
-        let value = ExecutionContexts.current(in: scope)
+        let value = ExecutionContexts.current(in: scope, file: path)
         executionContextMemo = (frame, value)
         return value
     }

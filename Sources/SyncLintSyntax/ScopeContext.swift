@@ -14,6 +14,10 @@ public struct TypeScope {
     public var isView: Bool { inheritedTypes.contains("View") }
     public var isActor: Bool { kind == .actor }
     public var isMainActor: Bool { hasAttribute("MainActor") }
+    /// `nonisolated struct` / `nonisolated extension`: its members take no isolation from the type or the module.
+    public var isNonisolated: Bool {
+        node.asProtocol(WithModifiersSyntax.self)?.modifiers.contains { $0.name.tokenKind == .keyword(.nonisolated) } ?? false
+    }
     public var isObservable: Bool { hasAttribute("Observable") || inheritedTypes.contains("ObservableObject") }
     public var isSwiftDataModel: Bool { hasAttribute("Model") }
     public var isManagedObject: Bool { inheritedTypes.contains("NSManagedObject") }

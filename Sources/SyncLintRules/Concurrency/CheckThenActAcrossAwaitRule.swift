@@ -6,7 +6,8 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
         id: "check_then_act_across_await",
         name: "Check Then Act Across Await",
         whatItDoes: """
-            In an actor or a `@MainActor` type, finds an async method that checks a stored property in a `guard` \
+            In an actor or a `@MainActor` type (written, or a type with no isolation of its own in a module that \
+            defaults to the main actor: Swift 6.2's `SWIFT_DEFAULT_ACTOR_ISOLATION`, `.defaultIsolation(MainActor.self)`), finds an async method that checks a stored property in a `guard` \
             or in an `if` that decides whether the write happens (one of its outcomes cannot reach it), then suspends (`await`), then writes that same property, with nothing between the check and \
             the suspension that stops a second call: no in-flight task handle cancelled or awaited, and no \
             assignment to a property the check also reads (a flag such as `isLoading`).
@@ -137,8 +138,13 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
         guard let function = node.as(FunctionDeclSyntax.self), let body = function.body,
               function.signature.effectSpecifiers?.asyncSpecifier != nil,
               let type = context.scope.currentType,
-              type.isActor || type.isMainActor || SyntaxFacts.hasAttribute("MainActor", function.attributes),
               !function.modifiers.contains(where: { $0.name.text == "nonisolated" }) else { return }
+        // Isolated as written, or (a type with no isolation of its own, not a view) by a module that defaults to the
+        // main actor (Swift 6.2), which only the index knows.
+        let isolatedAsWritten = type.isActor || type.isMainActor || SyntaxFacts.hasAttribute("MainActor", function.attributes)
+        guard isolatedAsWritten || (!type.isView && !type.isNonisolated && !SyntaxFacts.hasAttribute("concurrent", function.attributes))
+        else { return }
+        let isolation: IndexCondition? = isolatedAsWritten ? nil : .moduleDefaultsToMainActor(file: context.path)
         var locals = FlowFacts.localNames(in: body)
         for parameter in function.signature.parameterClause.parameters { locals.insert((parameter.secondName ?? parameter.firstName).text) }
         var checks: [(node: Syntax, reads: Set<String>)] = []
@@ -168,7 +174,7 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
                   let property = Self.unprotectedWrite(after: check, events: later, in: built) else { continue }
             let keyword = check.node.as(GuardStmtSyntax.self)?.guardKeyword ?? check.node.as(IfExprSyntax.self)?.ifKeyword
             guard let keyword else { continue }
-            context.report(keyword, Self.checkThenAct, ["property": property], when: .someStoredVar([property], ofType: typeName))
+            context.report(keyword, Self.checkThenAct, ["property": property], when: Self.condition(.someStoredVar([property], ofType: typeName), isolation))
             return
         }
     }
@@ -238,5 +244,10 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
             }
         }
         return reads
+    }
+
+    /// The finding's condition, and the module's default isolation when the code is isolated only by it.
+    static func condition(_ condition: IndexCondition, _ isolation: IndexCondition?) -> IndexCondition {
+        isolation.map { .all([condition, $0]) } ?? condition
     }
 }

@@ -7,7 +7,8 @@ public final class StaleSnapshotWriteAcrossAwaitRule: SyntaxRule {
         id: "stale_snapshot_write_across_await",
         name: "Stale Snapshot Write Across Await",
         whatItDoes: """
-            In an actor or a `@MainActor` type, finds an async method that copies a stored property into a local \
+            In an actor or a `@MainActor` type (written, or a type with no isolation of its own in a module that \
+            defaults to the main actor: Swift 6.2's `SWIFT_DEFAULT_ACTOR_ISOLATION`, `.defaultIsolation(MainActor.self)`), finds an async method that copies a stored property into a local \
             (`var items = self.items`), and on some path after an `await` writes the property back from that copy \
             (`self.items = items`, `balance = current - fee`), without reading the property again on the way; and \
             `property = property + await f()`, where the left operand is read before the suspension. A re-check after \
@@ -106,9 +107,13 @@ public final class StaleSnapshotWriteAcrossAwaitRule: SyntaxRule {
     public func enter(_ node: Syntax, context: FileContext) {
         guard let function = node.as(FunctionDeclSyntax.self), let body = function.body,
               function.signature.effectSpecifiers?.asyncSpecifier != nil, let type = context.scope.currentType,
-              type.isActor || type.isMainActor || type.isView || SyntaxFacts.hasAttribute("MainActor", function.attributes),
               !function.modifiers.contains(where: { $0.name.text == "nonisolated" }),
               SyntaxFacts.containsAwait(body) else { return }
+        // Isolated as written, or (a type with no isolation of its own) by a module that defaults to the main actor
+        // (Swift 6.2), which only the index knows.
+        let isolatedAsWritten = type.isActor || type.isMainActor || type.isView || SyntaxFacts.hasAttribute("MainActor", function.attributes)
+        guard isolatedAsWritten || (!type.isNonisolated && !SyntaxFacts.hasAttribute("concurrent", function.attributes)) else { return }
+        let isolation: IndexCondition? = isolatedAsWritten ? nil : .moduleDefaultsToMainActor(file: context.path)
         var locals = FlowFacts.localNames(in: body)
         for parameter in function.signature.parameterClause.parameters { locals.insert((parameter.secondName ?? parameter.firstName).text) }
         // Locals copied from a property: local → (property, the declaration).
@@ -144,7 +149,7 @@ public final class StaleSnapshotWriteAcrossAwaitRule: SyntaxRule {
             if names.contains(write.property), let firstRead = write.value.flatMap({ Self.offsets(of: write.property, in: Syntax($0)) }).min(),
                awaits.contains(where: { $0.start > firstRead && $0.end <= valueEnd }) {
                 context.report(write.target, Self.staleWrite, ["property": write.property],
-                               when: .someStoredVar([write.property], ofType: type.qualifiedName))
+                               when: Self.condition(.someStoredVar([write.property], ofType: type.qualifiedName), isolation))
                 continue
             }
             guard !names.contains(write.property) else { continue }
@@ -159,7 +164,7 @@ public final class StaleSnapshotWriteAcrossAwaitRule: SyntaxRule {
             }
             if stale {
                 context.report(write.target, Self.staleWrite, ["property": write.property],
-                               when: .someStoredVar([write.property], ofType: type.qualifiedName))
+                               when: Self.condition(.someStoredVar([write.property], ofType: type.qualifiedName), isolation))
             }
         }
     }
@@ -193,5 +198,10 @@ public final class StaleSnapshotWriteAcrossAwaitRule: SyntaxRule {
                let base = member.base, !SyntaxFacts.isSelf(base) { return nil }
             return token.positionAfterSkippingLeadingTrivia.utf8Offset
         }
+    }
+
+    /// The finding's condition, and the module's default isolation when the code is isolated only by it.
+    static func condition(_ condition: IndexCondition, _ isolation: IndexCondition?) -> IndexCondition {
+        isolation.map { .all([condition, $0]) } ?? condition
     }
 }

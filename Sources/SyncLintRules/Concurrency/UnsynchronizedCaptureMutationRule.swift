@@ -9,7 +9,7 @@ public final class UnsynchronizedCaptureMutationRule: SyntaxRule {
             Finds a local `var` captured and mutated inside closures that run concurrently: \
             `DispatchQueue.*.async`, `DispatchQueue.concurrentPerform`, `group.addTask`, `Task.detached`, or \
             completion handlers (closures passed as `completion:`/`handler:`/`callback:`, trailing closures passed \
-            to a project function whose last parameter is `@escaping`, and non-isolated `Task`s) started in a loop.
+            to a project function whose last parameter is `@escaping`, and non-isolated `Task`s: not in main-actor code, written or by the module's default isolation) started in a loop.
             """,
         whyIsThisBad: """
             Each closure reads and writes the same variable with no synchronization: increments are lost and \
@@ -190,6 +190,13 @@ public final class UnsynchronizedCaptureMutationRule: SyntaxRule {
         guard let outermost = closures.last,
               let declaration = Self.localVarDeclaration(name, in: body), declaration < outermost.node.position else { return }
         let isolated = context.scope.isMainActorIsolated || context.scope.currentType?.isActor == true
+        // Code with no isolation of its own is main-actor code in a module that defaults to it (Swift 6.2): only the
+        // index knows, so a race that needs the code unisolated (tasks that inherit its actor) holds when it does not.
+        let unisolatedUnlessDefault: IndexCondition?
+        switch ExecutionContexts.current(in: context) {
+        case .typeIsolation, .moduleDefault: unisolatedUnlessDefault = isolated ? nil : .not(.moduleDefaultsToMainActor(file: context.path))
+        default: unisolatedUnlessDefault = nil
+        }
         let concurrentClosures = closures.filter { closure in
             // `queue.sync { }` runs the closure before the caller goes on: never concurrently with it.
             if let call = closure.call, ["sync", "asyncAndWait", "performAndWait"].contains(SyntaxFacts.calleeMethodName(call)) { return false }
@@ -206,7 +213,9 @@ public final class UnsynchronizedCaptureMutationRule: SyntaxRule {
         if !concurrentClosures.isEmpty {
             // A closure taken for a completion handler only by its argument label (`completion:`) is a guess: medium.
             let byLabelOnly = concurrentClosures.allSatisfy { if case .other = $0.kind { return true } else { return false } }
-            context.report(target, Self.racingMutation, ["name": name], confidence: byLabelOnly ? .medium : .high)
+            let onlyTasks = concurrentClosures.allSatisfy { $0.kind == .task }
+            context.report(target, Self.racingMutation, ["name": name], when: onlyTasks ? unisolatedUnlessDefault : nil,
+                           confidence: byLabelOnly ? .medium : .high)
             return
         }
         // A trailing closure started in a loop, passed to a project function whose last parameter escapes

@@ -261,10 +261,11 @@ public final class TimerWithoutRunLoopRule: SyntaxRule {
     /// with no isolation in this file is asked of the index (a project superclass or protocol may make it `@MainActor`).
     private func reportIfOnConcurrencyPool(_ call: FunctionCallExprSyntax, function: FunctionScope, context: FileContext) {
         let arguments = ["function": function.name]
-        switch ExecutionContexts.current(in: context.scope) {
+        switch ExecutionContexts.current(in: context) {
         case .concurrent:
             context.report(call, Self.scheduledOnPool, arguments)
-        case .typeIsolation:
+        // The type's isolation, or the module's default for a free function (Swift 6.2), is known to the index.
+        case .typeIsolation, .moduleDefault:
             context.report(call, Self.scheduledOnPool, arguments,
                            when: .runsOffMain(FunctionKey(typeName: context.scope.currentType?.qualifiedName, name: function.name)))
         default:

@@ -186,6 +186,8 @@ public final class ViewContextOffMainRule: SyntaxRule {
         case offMain(String)
         /// An async method of a type whose isolation the index knows.
         case ifTypeHasNoIsolation(FunctionKey)
+        /// A free async function with no isolation written, whose module's default the index knows.
+        case ifModuleHasNoDefault(FunctionKey)
         /// A synchronous function with no isolation of its own: where its callers run.
         case callers(FunctionKey, function: String)
     }
@@ -212,11 +214,13 @@ public final class ViewContextOffMainRule: SyntaxRule {
         }
         guard let function = context.scope.currentFunction else { return nil }
         let key = FunctionKey(typeName: context.scope.currentType?.qualifiedName, name: function.name)
-        switch ExecutionContexts.current(in: context.scope) {
+        switch ExecutionContexts.current(in: context) {
         case .concurrent: return .offMain("in `\(function.name)`, an async function with no isolation, which runs on the concurrency pool")
         case .actor: return .offMain("in `\(function.name)`, an actor's method, on the actor's executor")
         case .typeIsolation(_, isAsync: true): return .ifTypeHasNoIsolation(key)
-        case .typeIsolation(_, isAsync: false), .callers: return .callers(key, function: function.name)
+        // A free async function: its module may default to the main actor (Swift 6.2); the index knows.
+        case .moduleDefault(_, isAsync: true): return .ifModuleHasNoDefault(key)
+        case .typeIsolation(_, isAsync: false), .moduleDefault(_, isAsync: false), .callers: return .callers(key, function: function.name)
         default: return nil
         }
     }
@@ -236,6 +240,10 @@ public final class ViewContextOffMainRule: SyntaxRule {
             context.report(reference, Self.usedOffMain, arguments.merging(["place": text]) { $1 }, when: holder)
         case .ifTypeHasNoIsolation(let key):
             let text = "in `\(key.name)`, an async method of a type with no isolation, which runs on the concurrency pool"
+            context.report(reference, Self.usedOffMain, arguments.merging(["place": text]) { $1 },
+                           when: holder.map { IndexCondition.all([$0, .runsOffMain(key)]) } ?? .runsOffMain(key))
+        case .ifModuleHasNoDefault(let key):
+            let text = "in `\(key.name)`, an async function with no isolation, which runs on the concurrency pool"
             context.report(reference, Self.usedOffMain, arguments.merging(["place": text]) { $1 },
                            when: holder.map { IndexCondition.all([$0, .runsOffMain(key)]) } ?? .runsOffMain(key))
         case .callers(let key, let function):

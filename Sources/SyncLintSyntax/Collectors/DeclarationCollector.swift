@@ -35,6 +35,7 @@ package final class DeclarationCollector: FactCollector {
             inheritedTypes: type.inheritedTypes, properties: properties, methods: methods,
             docComment: Self.docComment(node), location: context.location(of: node))
         fact.memberMacros = macros
+        fact.isNonisolated = node.asProtocol(WithModifiersSyntax.self)?.modifiers.contains { $0.name.tokenKind == .keyword(.nonisolated) } ?? false
         context.facts.types.append(fact)
     }
 

@@ -15,6 +15,6 @@ extension FactCollector {
 enum IndexCollectors {
     static func make() -> [any FactCollector] {
         [DeclarationCollector(), ModelContainerCollector(), NotificationCollector(), FunctionSummaryCollector(), CodePlaceCollector(), FetchKeyCollector(),
-         SchemaVersioningCollector(), PredicateMemberCollector(), DeadCodeCollector()]
+         SchemaVersioningCollector(), PredicateMemberCollector(), DeadCodeCollector(), PackageManifestCollector()]
     }
 }

@@ -20,7 +20,7 @@ struct FrameworkCallTests {
         var result: Seen?
         _ = Probe.index(["/v/Code.swift": source]) { node, context in
             guard let call = node.as(FunctionCallExprSyntax.self), SyntaxFacts.calleeName(call) == "probe" else { return }
-            result = Seen(closure: context.scope.closures.first?.kind, context: ExecutionContexts.current(in: context.scope),
+            result = Seen(closure: context.scope.closures.first?.kind, context: ExecutionContexts.current(in: context),
                           cancellation: context.cancellabilityHere())
         }
         return result
