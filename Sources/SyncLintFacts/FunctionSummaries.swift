@@ -129,6 +129,11 @@ public struct FunctionSummary: Sendable, Codable {
     /// Whether its body awaits a call with the name and first label of a URLSession transfer on a receiver the table
     /// does not know (`dataLoader.data(for: request)`, a protocol that mirrors `URLSession` for tests): likely one.
     public var awaitsTransferNamedLikeURLSession = false
+    /// Whether its body turns a cancelled transfer's `URLError.cancelled` into a `CancellationError`: a `catch` for
+    /// `URLError.cancelled` (its pattern, or a test of the code in its body) that throws `CancellationError()`. A
+    /// transfer reached through it arrives at its callers as a `CancellationError`, which `catch is
+    /// CancellationError` handles; the index follows no call past it (`ProjectIndex.reachesUnconvertedTransfer`).
+    public var convertsURLErrorCancelled = false
     /// Where a synchronous function blocks its thread on a semaphore or group (`semaphore.wait()`,
     /// `group.wait()`, `wait(timeout: .distantFuture)`) in its own body, outside closures.
     public var blockingWaits: [SourceLocation] = []
@@ -179,6 +184,8 @@ public struct FunctionSummary: Sendable, Codable {
         merged.blockingWaits += other.blockingWaits
         merged.awaitsURLSessionTransfer = awaitsURLSessionTransfer || other.awaitsURLSessionTransfer
         merged.awaitsTransferNamedLikeURLSession = awaitsTransferNamedLikeURLSession || other.awaitsTransferNamedLikeURLSession
+        // Each overload must convert for a call of the name to be converted, whichever overload it picks.
+        merged.convertsURLErrorCancelled = convertsURLErrorCancelled && other.convertsURLErrorCancelled
         merged.resetsOnEveryPath = resetsOnEveryPath.intersection(other.resetsOnEveryPath)
         merged.setsTrueOnEveryPath = setsTrueOnEveryPath.intersection(other.setsTrueOnEveryPath)
         merged.calls += other.calls
@@ -192,6 +199,10 @@ public struct FunctionSummary: Sendable, Codable {
 
     /// Flags it sets back to `false`.
     public var resetFlags: Set<String> { Set(writes.filter { $0.boolValue == false }.map(\.property)) }
+
+    /// Handles it restarts: it cancels the task stored there and stores a new one (`loadTask?.cancel(); loadTask =
+    /// Task { ... }`), so the work that task does is cancelled by the next call; a second call supersedes the first.
+    public var restartedHandles: Set<String> { startedHandles.intersection(cancelledHandles) }
 }
 
 /// A task handle that a function restarts the careful way: it cancels the handle and assigns it a new

@@ -15,7 +15,7 @@ extension ProjectIndex {
             return !summary.throwsOnlyOwnErrors
         case .reachesURLSessionTransfer(let calls):
             return calls.contains { call in
-                callee(of: call).map { reachableSummaries(from: $0).contains { $0.summary.awaitsURLSessionTransfer } } ?? false
+                callee(of: call).map { reachesUnconvertedTransfer(from: $0) { $0.awaitsURLSessionTransfer } } ?? false
             }
         case .mayReachURLSessionTransfer(let calls):
             return calls.contains { call in
@@ -24,10 +24,12 @@ extension ProjectIndex {
                     if let method = call?.callee, FrameworkCalls.mentions(method), !FrameworkCalls.entries.contains(where: {
                         $0.method == method && $0.throwsOnCancellation == .urlErrorCancelled
                     }) { return false }
-                    return projectAwaitsURLSessionTransfers
+                    // A project that converts `URLError.cancelled` centrally (its API layer throws `CancellationError`
+                    // in its place) hands its callers the error they already catch.
+                    return projectAwaitsURLSessionTransfers && !projectConvertsURLErrorCancelled
                 }
-                return reachableSummaries(from: key).contains {
-                    $0.summary.awaitsURLSessionTransfer || $0.summary.awaitsTransferNamedLikeURLSession
+                return reachesUnconvertedTransfer(from: key) {
+                    $0.awaitsURLSessionTransfer || $0.awaitsTransferNamedLikeURLSession
                 }
             }
         case .readByViews(let name):
@@ -161,6 +163,26 @@ extension ProjectIndex {
     /// Whether the app's own code (not tests or previews) awaits a `URLSession` transfer anywhere.
     var projectAwaitsURLSessionTransfers: Bool {
         functionSummaries.values.contains { $0.awaitsURLSessionTransfer && codeKind(of: $0.location) == .app }
+    }
+
+    /// Whether the app's own code converts `URLError.cancelled` into `CancellationError` somewhere
+    /// (`FunctionSummary.convertsURLErrorCancelled`): an API layer that does so for every request the app makes.
+    var projectConvertsURLErrorCancelled: Bool {
+        functionSummaries.values.contains { $0.convertsURLErrorCancelled && codeKind(of: $0.location) == .app }
+    }
+
+    /// Whether the function, or one it calls (to `callDepth` calls), has the property `awaits` asks for (it awaits a
+    /// transfer), on a path of calls that passes through no function converting `URLError.cancelled` into
+    /// `CancellationError`: a converter's transfers, and those of the functions it calls, reach its callers converted.
+    func reachesUnconvertedTransfer(from key: FunctionKey, where awaits: (FunctionSummary) -> Bool) -> Bool {
+        var seen: Set<FunctionKey> = []
+        func visit(_ key: FunctionKey, remaining: Int) -> Bool {
+            guard let summary = functionSummaries[key], seen.insert(key).inserted, !summary.convertsURLErrorCancelled else { return false }
+            if awaits(summary) { return true }
+            guard remaining > 0 else { return false }
+            return summary.calls.contains { call in callee(of: call).map { visit($0, remaining: remaining - 1) } ?? false }
+        }
+        return visit(key, remaining: ProjectIndex.callDepth)
     }
 
     /// Whether every place the function runs is a private-queue `perform` block: its own isolation says so, or it

@@ -91,6 +91,9 @@ package final class FunctionSummaryCollector: FactCollector {
             }
         case .tryExpr, .throwStmt:
             recordThrow(node, context: context)
+            if !frames.isEmpty, let statement = node.as(ThrowStmtSyntax.self), CatchFacts.convertsURLErrorCancelled(statement) {
+                frames[frames.count - 1].summary.convertsURLErrorCancelled = true
+            }
         case .forStmt:
             guard !frames.isEmpty, let loop = node.as(ForStmtSyntax.self) else { return }
             if loop.tryKeyword != nil { recordThrow(node, context: context) }
@@ -277,7 +280,7 @@ package final class FunctionSummaryCollector: FactCollector {
         }
         // Calls that may reach another function of the project: unqualified ones (a method of `self` or a
         // free function) and method calls on a receiver whose type the syntax tells.
-        guard method.startsLowercase else { return }
+        guard method.startsLikeValueName else { return }
         let receiver: ValueType?
         if let member = call.calledExpression.as(MemberAccessExprSyntax.self) {
             guard let base = member.base else { return }

@@ -311,6 +311,28 @@ struct FunctionSummaryTests {
 }
 
 struct CallSiteTests {
+    @Test func aFunctionWhoseNameStartsWithAnUnderscoreHasItsCallersFound() {
+        let index = Probe.index("""
+            final class MapRegionManager {
+                var loader: Loader = Loader()
+                func _loadSearchResponse() async {}
+                func __refresh() {}
+                func loadSearchResponse() {
+                    Task { await _loadSearchResponse() }
+                    self.__refresh()
+                    loader._fetch()
+                }
+            }
+            final class Loader { func _fetch() {} }
+            """)
+        #expect(index.callSites(of: FunctionKey(typeName: "MapRegionManager", name: "_loadSearchResponse")).map(\.caller.name)
+                == ["loadSearchResponse"])
+        #expect(index.callSites(of: FunctionKey(typeName: "MapRegionManager", name: "__refresh")).map(\.caller.name) == ["loadSearchResponse"])
+        #expect(index.callSites(of: FunctionKey(typeName: "Loader", name: "_fetch")).map(\.caller.name) == ["loadSearchResponse"])
+        // A call is still known as a task's, so the function's cancellability follows it: a dropped task is never cancelled.
+        #expect(!index.isCancellable(.ifCallersCancellable(FunctionKey(typeName: "MapRegionManager", name: "_loadSearchResponse"))))
+    }
+
     @Test func aHelperCalledFromAnOffMainHandlerAndAGlobalQueueRunsOffMain() {
         let index = Probe.index("""
             final class Syncer {
