@@ -65,6 +65,10 @@ public indirect enum IndexCondition: Sendable, Hashable, Codable {
     /// up through callers with no isolation of their own, to three calls) is inside a `perform` or `performAndWait`
     /// of a context that is not the view context (`ProjectIndex.executionContexts`).
     case runsOnlyInPerform(FunctionKey)
+    /// Some call of the function from app code, outside a private-queue context's `perform`, passes a private-queue
+    /// context as the parameter at `position` labelled `label` (`CallFact.contextArguments`; a property argument is
+    /// one when the caller's type holds a background context there).
+    case receivesBackgroundContextOutsidePerform(FunctionKey, position: Int, label: String?)
     /// The type (or an extension of it) declares a property of this name.
     case hasProperty(String, ofType: String)
     /// The type sets this Bool property to `true` in a function that also saves a context (`CoreDataFacts.localSaveFlags`).

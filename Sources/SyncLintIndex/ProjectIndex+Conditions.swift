@@ -72,6 +72,20 @@ extension ProjectIndex {
             return coreData.backgroundContextProperties.contains(property)
         case .runsOnlyInPerform(let key):
             return runsOnlyInPerform(key, remaining: ProjectIndex.callDepth)
+        case .receivesBackgroundContextOutsidePerform(let key, let position, let label):
+            return callSites(of: key).contains { site in
+                guard codeKind(of: site.location) == .app, resolved(site.context) != .privateQueue else { return false }
+                // A labelled parameter is matched by its label; an unlabelled one by its position.
+                return site.contextArguments.contains { argument in
+                    guard label.map({ argument.label == $0 }) ?? (argument.label == nil && argument.position == position) else { return false }
+                    switch argument.kind {
+                    case .backgroundContext: return true
+                    case .viewContext: return false
+                    case .contextProperty(let property):
+                        return coreData.backgroundContextProperties.contains(TypeProperty(typeName: site.caller.typeName ?? "", property: property))
+                    }
+                }
+            }
         case .holdsMainQueueContext(let member, let owner):
             guard let type = resolve(owner), !type.isCollection else { return false }
             return coreData.mainQueueContextProperties.contains(TypeProperty(typeName: type.name, property: member))

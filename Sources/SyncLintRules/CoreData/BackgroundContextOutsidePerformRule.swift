@@ -52,6 +52,24 @@ public final class BackgroundContextOutsidePerformRule: SyntaxRule {
                     }
                 }
                 """),
+            // A context passed in as a parameter, from a caller that made it and is not in its `perform`.
+            RuleExample("""
+                final class Importer {
+                    let container: NSPersistentContainer
+                    init(container: NSPersistentContainer) { self.container = container }
+                    func run(_ records: [Record]) {
+                        let context = container.newBackgroundContext()
+                        insert(records, into: context)
+                    }
+                    private func insert(_ records: [Record], into context: NSManagedObjectContext) {
+                        for record in records {
+                            let item = Item(context: ↓context)
+                            item.title = record.title
+                        }
+                        try? ↓context.save()
+                    }
+                }
+                """),
         ],
         nonTriggeringExamples: [
             RuleExample("""
@@ -107,6 +125,27 @@ public final class BackgroundContextOutsidePerformRule: SyntaxRule {
                     }
                 }
                 """),
+            // The same helper called inside the context's `perform`, and one handed the view context on the main actor.
+            RuleExample("""
+                final class Importer {
+                    let container: NSPersistentContainer
+                    init(container: NSPersistentContainer) { self.container = container }
+                    func run(_ records: [Record]) {
+                        let context = container.newBackgroundContext()
+                        context.perform { self.insert(records, into: context) }
+                    }
+                    @MainActor func addDraft(_ record: Record) {
+                        insert([record], into: container.viewContext)
+                    }
+                    private func insert(_ records: [Record], into context: NSManagedObjectContext) {
+                        for record in records {
+                            let item = Item(context: context)
+                            item.title = record.title
+                        }
+                        try? context.save()
+                    }
+                }
+                """),
         ],
         knownLimitations: """
             Opt-in by its figure on 25 apps nobody tuned on (docs/precision.md, round of issue 21): 0 of 17 findings were right (all in one app, private helpers called only inside `perform`: the rule does not follow callers). \
@@ -115,7 +154,8 @@ public final class BackgroundContextOutsidePerformRule: SyntaxRule {
             `perform`; which context's `perform` is not checked. \
             Contexts are tracked as locals made in the same function and as properties the type assigns from \
             `newBackgroundContext()`, when their name contains "context"; a context passed in as a parameter is \
-            not tracked. An actor that declares a custom executor (`unownedExecutor`) is taken to run its jobs \
+            tracked to the project's calls that pass one (made there, a local bound to one, or a property holding one) \
+            outside a `perform`, one call up (a parameter passed on again is not followed). An actor that declares a custom executor (`unownedExecutor`) is taken to run its jobs \
             inside the context's `perform`, as such executors are written for; its methods are not reported.
             """,
         messages: [outsidePerform])
@@ -154,6 +194,18 @@ public final class BackgroundContextOutsidePerformRule: SyntaxRule {
             context.report(used, Self.outsidePerform, ["context": name])
             return
         }
+        // A context passed in (`insert(_:into context:)`): a private-queue one when some caller outside a `perform`
+        // hands one over (`insert(records, into: container.newBackgroundContext())`).
+        if path.root != "self", let function = context.scope.currentFunction,
+           let (position, label) = Self.parameter(named: name, in: function.parameterClause) {
+            let key = FunctionKey(typeName: context.scope.currentType?.qualifiedName, name: function.name)
+            var conditions: [IndexCondition] = [.receivesBackgroundContextOutsidePerform(key, position: position, label: label)]
+            if !context.scope.closures.contains(where: { ExecutionContexts.ofClosure($0) != nil }) {
+                conditions.append(.not(.runsOnlyInPerform(key)))
+            }
+            context.report(used, Self.outsidePerform, ["context": name], when: .all(conditions))
+            return
+        }
         guard let type = context.scope.currentType else { return }
         let typeName = type.qualifiedName
         // An actor with a custom serial executor (`unownedExecutor`) that runs each job inside the context's
@@ -165,6 +217,15 @@ public final class BackgroundContextOutsidePerformRule: SyntaxRule {
             conditions.append(.not(.runsOnlyInPerform(FunctionKey(typeName: typeName, name: function.name))))
         }
         context.report(used, Self.outsidePerform, ["context": name], when: .all(conditions))
+    }
+
+    /// The position and call-site label (nil for `_`) of the function's parameter that the body calls `name`.
+    static func parameter(named name: String, in clause: FunctionParameterClauseSyntax?) -> (position: Int, label: String?)? {
+        for (position, parameter) in (clause?.parameters ?? []).enumerated() where (parameter.secondName ?? parameter.firstName).text == name {
+            let label = parameter.firstName.text
+            return (position, label == "_" ? nil : label)
+        }
+        return nil
     }
 
     static func isLocalBackgroundContext(_ name: String, in body: CodeBlockSyntax) -> Bool {

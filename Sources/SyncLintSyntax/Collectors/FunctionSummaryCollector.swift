@@ -303,7 +303,8 @@ package final class FunctionSummaryCollector: FactCollector {
             caller: frames[index].summary.key, callee: method, receiver: receiver,
             context: context.executionContextHere(),
             cancellation: context.cancellabilityHere(), location: context.location(of: call),
-            ifConfigClauses: context.ifConfigClauses(of: call), assignedTo: Self.storedProperty(ofValueOf: call, locals: frames[index].locals)))
+            ifConfigClauses: context.ifConfigClauses(of: call), assignedTo: Self.storedProperty(ofValueOf: call, locals: frames[index].locals),
+            contextArguments: ContextArguments.of(call, in: context.scope.currentFunction?.body, locals: frames[index].locals)))
     }
 
     /// The property of `self` a call's value is assigned to, through `await` and `try`: `result = await resolve()`.
