@@ -69,6 +69,9 @@ public indirect enum IndexCondition: Sendable, Hashable, Codable {
     /// context as the parameter at `position` labelled `label` (`CallFact.contextArguments`; a property argument is
     /// one when the caller's type holds a background context there).
     case receivesBackgroundContextOutsidePerform(FunctionKey, position: Int, label: String?)
+    /// Some call of the function from app code passes the main-queue view context as the parameter at `position`
+    /// labelled `label` (`container.viewContext`, a local bound to it, or a property the caller's type declares as it).
+    case receivesViewContext(FunctionKey, position: Int, label: String?)
     /// The type (or an extension of it) declares a property of this name.
     case hasProperty(String, ofType: String)
     /// The type sets this Bool property to `true` in a function that also saves a context (`CoreDataFacts.localSaveFlags`).

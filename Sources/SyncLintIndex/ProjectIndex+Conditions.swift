@@ -75,14 +75,24 @@ extension ProjectIndex {
         case .receivesBackgroundContextOutsidePerform(let key, let position, let label):
             return callSites(of: key).contains { site in
                 guard codeKind(of: site.location) == .app, resolved(site.context) != .privateQueue else { return false }
-                // A labelled parameter is matched by its label; an unlabelled one by its position.
-                return site.contextArguments.contains { argument in
-                    guard label.map({ argument.label == $0 }) ?? (argument.label == nil && argument.position == position) else { return false }
-                    switch argument.kind {
+                return contextArgument(of: site, position: position, label: label) { kind in
+                    switch kind {
                     case .backgroundContext: return true
                     case .viewContext: return false
                     case .contextProperty(let property):
                         return coreData.backgroundContextProperties.contains(TypeProperty(typeName: site.caller.typeName ?? "", property: property))
+                    }
+                }
+            }
+        case .receivesViewContext(let key, let position, let label):
+            return callSites(of: key).contains { site in
+                guard codeKind(of: site.location) == .app else { return false }
+                return contextArgument(of: site, position: position, label: label) { kind in
+                    switch kind {
+                    case .backgroundContext: return false
+                    case .viewContext: return true
+                    case .contextProperty(let property):
+                        return coreData.mainQueueContextProperties.contains(TypeProperty(typeName: site.caller.typeName ?? "", property: property))
                     }
                 }
             }
@@ -177,6 +187,15 @@ extension ProjectIndex {
     /// Whether the app's own code (not tests or previews) awaits a `URLSession` transfer anywhere.
     var projectAwaitsURLSessionTransfers: Bool {
         functionSummaries.values.contains { $0.awaitsURLSessionTransfer && codeKind(of: $0.location) == .app }
+    }
+
+    /// Whether the call passes, as the parameter at `position` labelled `label`, a context of a kind `matches` accepts:
+    /// a labelled parameter is matched by its label, an unlabelled one by its position.
+    func contextArgument(of site: CallFact, position: Int, label: String?, _ matches: (ContextArgument.Kind) -> Bool) -> Bool {
+        site.contextArguments.contains { argument in
+            let same = label.map { argument.label == $0 } ?? (argument.label == nil && argument.position == position)
+            return same && matches(argument.kind)
+        }
     }
 
     /// Whether the app's own code converts `URLError.cancelled` into `CancellationError` somewhere

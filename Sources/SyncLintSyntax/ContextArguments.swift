@@ -40,6 +40,16 @@ package enum ContextArguments {
         return found
     }
 
+    /// The position and call-site label (nil for `_`) of the function's parameter that the body calls `name`: the
+    /// argument a call site's `ContextArgument` must match.
+    package static func parameter(named name: String, in clause: FunctionParameterClauseSyntax?) -> (position: Int, label: String?)? {
+        for (position, parameter) in (clause?.parameters ?? []).enumerated() where (parameter.secondName ?? parameter.firstName).text == name {
+            let label = parameter.firstName.text
+            return (position, label == "_" ? nil : label)
+        }
+        return nil
+    }
+
     /// `container.newBackgroundContext()` or `NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)`.
     static func makesBackgroundContext(_ call: FunctionCallExprSyntax) -> Bool {
         let method = SyntaxFacts.calleeMethodName(call)

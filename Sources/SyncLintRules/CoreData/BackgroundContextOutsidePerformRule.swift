@@ -197,7 +197,7 @@ public final class BackgroundContextOutsidePerformRule: SyntaxRule {
         // A context passed in (`insert(_:into context:)`): a private-queue one when some caller outside a `perform`
         // hands one over (`insert(records, into: container.newBackgroundContext())`).
         if path.root != "self", let function = context.scope.currentFunction,
-           let (position, label) = Self.parameter(named: name, in: function.parameterClause) {
+           let (position, label) = ContextArguments.parameter(named: name, in: function.parameterClause) {
             let key = FunctionKey(typeName: context.scope.currentType?.qualifiedName, name: function.name)
             var conditions: [IndexCondition] = [.receivesBackgroundContextOutsidePerform(key, position: position, label: label)]
             if !context.scope.closures.contains(where: { ExecutionContexts.ofClosure($0) != nil }) {
@@ -217,15 +217,6 @@ public final class BackgroundContextOutsidePerformRule: SyntaxRule {
             conditions.append(.not(.runsOnlyInPerform(FunctionKey(typeName: typeName, name: function.name))))
         }
         context.report(used, Self.outsidePerform, ["context": name], when: .all(conditions))
-    }
-
-    /// The position and call-site label (nil for `_`) of the function's parameter that the body calls `name`.
-    static func parameter(named name: String, in clause: FunctionParameterClauseSyntax?) -> (position: Int, label: String?)? {
-        for (position, parameter) in (clause?.parameters ?? []).enumerated() where (parameter.secondName ?? parameter.firstName).text == name {
-            let label = parameter.firstName.text
-            return (position, label == "_" ? nil : label)
-        }
-        return nil
     }
 
     static func isLocalBackgroundContext(_ name: String, in body: CodeBlockSyntax) -> Bool {
