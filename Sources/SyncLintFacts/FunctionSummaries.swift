@@ -217,8 +217,9 @@ public struct FunctionSummary: Sendable, Codable {
         merged.blockingWaits += other.blockingWaits
         merged.awaitsURLSessionTransfer = awaitsURLSessionTransfer || other.awaitsURLSessionTransfer
         merged.awaitsTransferNamedLikeURLSession = awaitsTransferNamedLikeURLSession || other.awaitsTransferNamedLikeURLSession
-        // Each overload must convert for a call of the name to be converted, whichever overload it picks.
-        merged.convertsURLErrorCancelled = convertsURLErrorCancelled && other.convertsURLErrorCancelled
+        // Overloads that convert are usually one that converts and convenience ones forwarding to it (ruddarr's
+        // `API.request`): a call of the name is taken as converted when some overload converts.
+        merged.convertsURLErrorCancelled = convertsURLErrorCancelled || other.convertsURLErrorCancelled
         merged.resetsOnEveryPath = resetsOnEveryPath.intersection(other.resetsOnEveryPath)
         merged.setsTrueOnEveryPath = setsTrueOnEveryPath.intersection(other.setsTrueOnEveryPath)
         merged.calls += other.calls

@@ -75,6 +75,9 @@ extension ProjectIndex {
         case .receivesBackgroundContextOutsidePerform(let key, let position, let label):
             return callSites(of: key).contains { site in
                 guard codeKind(of: site.location) == .app, resolved(site.context) != .privateQueue else { return false }
+                // An actor with a custom executor (`unownedExecutor`) runs its methods inside its context's `perform`,
+                // as the rule takes it for the actor's own uses.
+                if let caller = site.caller.typeName, property("unownedExecutor", of: caller) != nil { return false }
                 return contextArgument(of: site, position: position, label: label) { kind in
                     switch kind {
                     case .backgroundContext: return true

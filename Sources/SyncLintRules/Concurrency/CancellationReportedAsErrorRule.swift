@@ -615,8 +615,9 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
             RuleExample("""
                 struct API {
                     var lookup: (String) async throws -> [String]
-                    static func request(_ url: URL) async throws -> Data {
-                        do { return try await URLSession.shared.data(from: url).0 }
+                    static func request(_ url: URL) async throws -> Data { try await request(URLRequest(url: url)) }
+                    static func request(_ request: URLRequest) async throws -> Data {
+                        do { return try await URLSession.shared.data(for: request).0 }
                         catch let error as URLError where error.code == .cancelled { throw CancellationError() }
                     }
                 }
@@ -692,7 +693,8 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
             it awaits a call the index cannot follow (a closure property, another package's method) in a project whose \
             code awaits URLSession transfers, the finding has medium confidence. A project function that turns \
             `URLError.cancelled` into `CancellationError` (a `catch` for it that throws `CancellationError()`) converts: \
-            a transfer reached only through it counts as handled by `catch is CancellationError`, and in a project that \
+            a transfer reached only through it counts as handled by `catch is CancellationError` (overloads of one name \
+            count as one: when one converts, all do), and in a project that \
             has one, a call the index cannot follow is taken to go through it (its API layer converts centrally), so \
             a transfer the app awaits around that layer through such a call is not seen. A catch that tests the error's code \
             against `NSURLErrorCancelled` (or `-999`) counts as handling cancellation, though it lets a \

@@ -125,6 +125,25 @@ public final class BackgroundContextOutsidePerformRule: SyntaxRule {
                     }
                 }
                 """),
+            // A helper handed the context of an actor whose custom executor runs every job in the context's `perform`.
+            RuleExample("""
+                final class Store {
+                    func createEntry(_ word: String, context: NSManagedObjectContext) {
+                        let entry = Entry(context: context)
+                        entry.word = word
+                    }
+                }
+                actor EntryWriter {
+                    private let context: NSManagedObjectContext
+                    private let executor: ContextExecutor
+                    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+                    init(container: NSPersistentContainer) {
+                        context = container.newBackgroundContext()
+                        executor = ContextExecutor(context: context)
+                    }
+                    func add(_ word: String) { Store().createEntry(word, context: context) }
+                }
+                """),
             // The same helper called inside the context's `perform`, and one handed the view context on the main actor.
             RuleExample("""
                 final class Importer {
@@ -155,7 +174,8 @@ public final class BackgroundContextOutsidePerformRule: SyntaxRule {
             Contexts are tracked as locals made in the same function and as properties the type assigns from \
             `newBackgroundContext()`, when their name contains "context"; a context passed in as a parameter is \
             tracked to the project's calls that pass one (made there, a local bound to one, or a property holding one) \
-            outside a `perform`, one call up (a parameter passed on again is not followed). An actor that declares a custom executor (`unownedExecutor`) is taken to run its jobs \
+            outside a `perform` (and outside an actor with such an executor), one call up (a parameter passed on again \
+            is not followed). An actor that declares a custom executor (`unownedExecutor`) is taken to run its jobs \
             inside the context's `perform`, as such executors are written for; its methods are not reported.
             """,
         messages: [outsidePerform])
