@@ -34,6 +34,34 @@ public struct IfConfigClause: Sendable, Hashable, Codable {
     }
 }
 
+/// A Core Data context a call passes as an argument, as the caller's file tells it: the callee's parameter then
+/// holds that kind of context.
+public struct ContextArgument: Sendable, Hashable, Codable {
+    public enum Kind: Sendable, Hashable, Codable {
+        /// A private-queue context: `newBackgroundContext()`, `NSManagedObjectContext(concurrencyType:
+        /// .privateQueueConcurrencyType)`, or a local bound to one in the caller.
+        case backgroundContext
+        /// The container's main-queue `viewContext` (`container.viewContext`).
+        case viewContext
+        /// A property of the caller's `self` whose name says it is a context (`backgroundContext`): what it holds is
+        /// the index's question (`CoreDataFacts.backgroundContextProperties`).
+        case contextProperty(String)
+    }
+
+    /// The argument's position among the call's arguments (trailing closures aside), from 0.
+    public let position: Int
+    /// Its label; nil for an unlabelled argument.
+    public let label: String?
+    public let kind: Kind
+
+    /// Memberwise, for the layers above (a synthesized one is internal to this module).
+    package init(position: Int, label: String?, kind: Kind) {
+        self.position = position
+        self.label = label
+        self.kind = kind
+    }
+}
+
 /// A call made inside a function, with where it runs.
 public struct CallFact: Sendable, Codable {
     public let caller: FunctionKey
@@ -49,10 +77,14 @@ public struct CallFact: Sendable, Codable {
     /// The property of `self` the call's value is stored in (`result = await resolve()`, `self.state = try load()`);
     /// nil when the value goes elsewhere or nowhere.
     public let assignedTo: String?
+    /// The Core Data contexts it passes as arguments (`insert(records, into: context)` with a background `context`);
+    /// arguments of other kinds are not kept.
+    public var contextArguments: [ContextArgument] = []
 
     /// Memberwise, for the layers above (a synthesized one is internal to this module).
     package init(caller: FunctionKey, callee: String, receiver: ValueType?, context: ExecutionContext, cancellation: Cancellability,
-                 location: SourceLocation, ifConfigClauses: [IfConfigClause], assignedTo: String? = nil) {
+                 location: SourceLocation, ifConfigClauses: [IfConfigClause], assignedTo: String? = nil,
+                 contextArguments: [ContextArgument] = []) {
         self.caller = caller
         self.callee = callee
         self.receiver = receiver
@@ -61,6 +93,7 @@ public struct CallFact: Sendable, Codable {
         self.location = location
         self.ifConfigClauses = ifConfigClauses
         self.assignedTo = assignedTo
+        self.contextArguments = contextArguments
     }
 }
 
@@ -138,6 +171,11 @@ public struct FunctionSummary: Sendable, Codable {
     /// Whether its body awaits a call with the name and first label of a URLSession transfer on a receiver the table
     /// does not know (`dataLoader.data(for: request)`, a protocol that mirrors `URLSession` for tests): likely one.
     public var awaitsTransferNamedLikeURLSession = false
+    /// Whether its body turns a cancelled transfer's `URLError.cancelled` into a `CancellationError`: a `catch` for
+    /// `URLError.cancelled` (its pattern, or a test of the code in its body) that throws `CancellationError()`. A
+    /// transfer reached through it arrives at its callers as a `CancellationError`, which `catch is
+    /// CancellationError` handles; the index follows no call past it (`ProjectIndex.reachesUnconvertedTransfer`).
+    public var convertsURLErrorCancelled = false
     /// Where a synchronous function blocks its thread on a semaphore or group (`semaphore.wait()`,
     /// `group.wait()`, `wait(timeout: .distantFuture)`) in its own body, outside closures.
     public var blockingWaits: [SourceLocation] = []
@@ -190,6 +228,9 @@ public struct FunctionSummary: Sendable, Codable {
         merged.blockingWaits += other.blockingWaits
         merged.awaitsURLSessionTransfer = awaitsURLSessionTransfer || other.awaitsURLSessionTransfer
         merged.awaitsTransferNamedLikeURLSession = awaitsTransferNamedLikeURLSession || other.awaitsTransferNamedLikeURLSession
+        // Overloads that convert are usually one that converts and convenience ones forwarding to it (ruddarr's
+        // `API.request`): a call of the name is taken as converted when some overload converts.
+        merged.convertsURLErrorCancelled = convertsURLErrorCancelled || other.convertsURLErrorCancelled
         merged.resetsOnEveryPath = resetsOnEveryPath.intersection(other.resetsOnEveryPath)
         merged.setsTrueOnEveryPath = setsTrueOnEveryPath.intersection(other.setsTrueOnEveryPath)
         merged.calls += other.calls
@@ -203,6 +244,10 @@ public struct FunctionSummary: Sendable, Codable {
 
     /// Flags it sets back to `false`.
     public var resetFlags: Set<String> { Set(writes.filter { $0.boolValue == false }.map(\.property)) }
+
+    /// Handles it restarts: it cancels the task stored there and stores a new one (`loadTask?.cancel(); loadTask =
+    /// Task { ... }`), so the work that task does is cancelled by the next call; a second call supersedes the first.
+    public var restartedHandles: Set<String> { startedHandles.intersection(cancelledHandles) }
 }
 
 /// A `Task { }` whose handle nobody keeps, with what it uses of the code around it (`FunctionSummary.discardedTaskUses`).

@@ -17,12 +17,14 @@ public indirect enum IndexCondition: Sendable, Hashable, Codable {
     case mayThrowCancellation(CallReference)
     /// One of the calls is a project function that awaits a `URLSession` transfer the framework table knows, itself or
     /// through the project functions it calls (to `ProjectIndex.callDepth` calls; `FunctionSummary.awaitsURLSessionTransfer`):
-    /// cancelling its task throws `URLError.cancelled` through it.
+    /// cancelling its task throws `URLError.cancelled` through it. A function that converts `URLError.cancelled`
+    /// into `CancellationError` (`FunctionSummary.convertsURLErrorCancelled`) is not followed: what it reaches arrives converted.
     case reachesURLSessionTransfer([CallReference])
     /// One of the calls likely reaches a `URLSession` transfer: the functions it reaches await a call with a transfer's
     /// name and first label (`FunctionSummary.awaitsTransferNamedLikeURLSession`), or it is a call the index cannot
     /// follow (a closure property, another package's method; nil: one that names no call) in a project whose own
-    /// code awaits URLSession transfers. Known by names: findings that need it have medium confidence.
+    /// code awaits URLSession transfers and converts none of them centrally (no function of its app code turns
+    /// `URLError.cancelled` into `CancellationError`). Known by names: findings that need it have medium confidence.
     case mayReachURLSessionTransfer([CallReference?])
     /// View code somewhere in the project reads a member or name called this (`ProjectIndex.viewReadNames`);
     /// holds too when the project has no view code.
@@ -67,6 +69,13 @@ public indirect enum IndexCondition: Sendable, Hashable, Codable {
     /// up through callers with no isolation of their own, to three calls) is inside a `perform` or `performAndWait`
     /// of a context that is not the view context (`ProjectIndex.executionContexts`).
     case runsOnlyInPerform(FunctionKey)
+    /// Some call of the function from app code, outside a private-queue context's `perform`, passes a private-queue
+    /// context as the parameter at `position` labelled `label` (`CallFact.contextArguments`; a property argument is
+    /// one when the caller's type holds a background context there).
+    case receivesBackgroundContextOutsidePerform(FunctionKey, position: Int, label: String?)
+    /// Some call of the function from app code passes the main-queue view context as the parameter at `position`
+    /// labelled `label` (`container.viewContext`, a local bound to it, or a property the caller's type declares as it).
+    case receivesViewContext(FunctionKey, position: Int, label: String?)
     /// The type (or an extension of it) declares a property of this name.
     case hasProperty(String, ofType: String)
     /// The type sets this Bool property to `true` in a function that also saves a context (`CoreDataFacts.localSaveFlags`).

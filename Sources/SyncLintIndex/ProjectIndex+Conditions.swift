@@ -17,7 +17,7 @@ extension ProjectIndex {
             return !summary.throwsOnlyOwnErrors
         case .reachesURLSessionTransfer(let calls):
             return calls.contains { call in
-                callee(of: call).map { reachableSummaries(from: $0).contains { $0.summary.awaitsURLSessionTransfer } } ?? false
+                callee(of: call).map { reachesUnconvertedTransfer(from: $0) { $0.awaitsURLSessionTransfer } } ?? false
             }
         case .mayReachURLSessionTransfer(let calls):
             return calls.contains { call in
@@ -26,10 +26,12 @@ extension ProjectIndex {
                     if let method = call?.callee, FrameworkCalls.mentions(method), !FrameworkCalls.entries.contains(where: {
                         $0.method == method && $0.throwsOnCancellation == .urlErrorCancelled
                     }) { return false }
-                    return projectAwaitsURLSessionTransfers
+                    // A project that converts `URLError.cancelled` centrally (its API layer throws `CancellationError`
+                    // in its place) hands its callers the error they already catch.
+                    return projectAwaitsURLSessionTransfers && !projectConvertsURLErrorCancelled
                 }
-                return reachableSummaries(from: key).contains {
-                    $0.summary.awaitsURLSessionTransfer || $0.summary.awaitsTransferNamedLikeURLSession
+                return reachesUnconvertedTransfer(from: key) {
+                    $0.awaitsURLSessionTransfer || $0.awaitsTransferNamedLikeURLSession
                 }
             }
         case .readByViews(let name):
@@ -72,6 +74,33 @@ extension ProjectIndex {
             return coreData.backgroundContextProperties.contains(property)
         case .runsOnlyInPerform(let key):
             return runsOnlyInPerform(key, remaining: ProjectIndex.callDepth)
+        case .receivesBackgroundContextOutsidePerform(let key, let position, let label):
+            return callSites(of: key).contains { site in
+                guard codeKind(of: site.location) == .app, resolved(site.context) != .privateQueue else { return false }
+                // An actor with a custom executor (`unownedExecutor`) runs its methods inside its context's `perform`,
+                // as the rule takes it for the actor's own uses.
+                if let caller = site.caller.typeName, property("unownedExecutor", of: caller) != nil { return false }
+                return contextArgument(of: site, position: position, label: label) { kind in
+                    switch kind {
+                    case .backgroundContext: return true
+                    case .viewContext: return false
+                    case .contextProperty(let property):
+                        return coreData.backgroundContextProperties.contains(TypeProperty(typeName: site.caller.typeName ?? "", property: property))
+                    }
+                }
+            }
+        case .receivesViewContext(let key, let position, let label):
+            return callSites(of: key).contains { site in
+                guard codeKind(of: site.location) == .app else { return false }
+                return contextArgument(of: site, position: position, label: label) { kind in
+                    switch kind {
+                    case .backgroundContext: return false
+                    case .viewContext: return true
+                    case .contextProperty(let property):
+                        return coreData.mainQueueContextProperties.contains(TypeProperty(typeName: site.caller.typeName ?? "", property: property))
+                    }
+                }
+            }
         case .holdsMainQueueContext(let member, let owner):
             guard let type = resolve(owner), !type.isCollection else { return false }
             return coreData.mainQueueContextProperties.contains(TypeProperty(typeName: type.name, property: member))
@@ -163,6 +192,35 @@ extension ProjectIndex {
     /// Whether the app's own code (not tests or previews) awaits a `URLSession` transfer anywhere.
     var projectAwaitsURLSessionTransfers: Bool {
         functionSummaries.values.contains { $0.awaitsURLSessionTransfer && codeKind(of: $0.location) == .app }
+    }
+
+    /// Whether the call passes, as the parameter at `position` labelled `label`, a context of a kind `matches` accepts:
+    /// a labelled parameter is matched by its label, an unlabelled one by its position.
+    func contextArgument(of site: CallFact, position: Int, label: String?, _ matches: (ContextArgument.Kind) -> Bool) -> Bool {
+        site.contextArguments.contains { argument in
+            let same = label.map { argument.label == $0 } ?? (argument.label == nil && argument.position == position)
+            return same && matches(argument.kind)
+        }
+    }
+
+    /// Whether the app's own code converts `URLError.cancelled` into `CancellationError` somewhere
+    /// (`FunctionSummary.convertsURLErrorCancelled`): an API layer that does so for every request the app makes.
+    var projectConvertsURLErrorCancelled: Bool {
+        functionSummaries.values.contains { $0.convertsURLErrorCancelled && codeKind(of: $0.location) == .app }
+    }
+
+    /// Whether the function, or one it calls (to `callDepth` calls), has the property `awaits` asks for (it awaits a
+    /// transfer), on a path of calls that passes through no function converting `URLError.cancelled` into
+    /// `CancellationError`: a converter's transfers, and those of the functions it calls, reach its callers converted.
+    func reachesUnconvertedTransfer(from key: FunctionKey, where awaits: (FunctionSummary) -> Bool) -> Bool {
+        var seen: Set<FunctionKey> = []
+        func visit(_ key: FunctionKey, remaining: Int) -> Bool {
+            guard let summary = functionSummaries[key], seen.insert(key).inserted, !summary.convertsURLErrorCancelled else { return false }
+            if awaits(summary) { return true }
+            guard remaining > 0 else { return false }
+            return summary.calls.contains { call in callee(of: call).map { visit($0, remaining: remaining - 1) } ?? false }
+        }
+        return visit(key, remaining: ProjectIndex.callDepth)
     }
 
     /// Whether every place the function runs is a private-queue `perform` block: its own isolation says so, or it

@@ -366,7 +366,7 @@ extension ProjectIndex {
     func overlappingTaskWrite(calls: [CallReference]) -> IndexAnswer? {
         for call in calls {
             guard let entry = callee(of: call) else { continue }
-            let reached = reachableSummaries(from: entry).map(\.summary)
+            let reached = summariesReachedOutsideRestartedTasks(from: entry)
             // One function that returns early while a call is in flight stops a second task at its door.
             guard reached.allSatisfy({ $0.reentryGuards.isEmpty }) else { continue }
             for summary in reached where summary.isAsync {
@@ -380,5 +380,26 @@ extension ProjectIndex {
             }
         }
         return nil
+    }
+
+    /// The function and those it calls (to `callDepth` calls), each once, except calls made inside a task the caller
+    /// restarts (`FunctionSummary.restartedHandles`: it cancels the handle, then stores the new task there): the next
+    /// call cancels that work, so it cannot overlap with a newer run.
+    func summariesReachedOutsideRestartedTasks(from key: FunctionKey) -> [FunctionSummary] {
+        var result: [FunctionSummary] = []
+        var seen: Set<FunctionKey> = []
+        func visit(_ key: FunctionKey, remaining: Int) {
+            guard let summary = functionSummaries[key], seen.insert(key).inserted else { return }
+            result.append(summary)
+            guard remaining > 0 else { return }
+            let restarted = summary.restartedHandles
+            for call in summary.calls {
+                if case .ifHandleCancelled(let typeName, let property) = call.cancellation, typeName == key.typeName,
+                   restarted.contains(property) { continue }
+                if let callee = callee(of: call) { visit(callee, remaining: remaining - 1) }
+            }
+        }
+        visit(key, remaining: ProjectIndex.callDepth)
+        return result
     }
 }

@@ -216,6 +216,25 @@ public struct CatchFacts: Sendable {
         return .namedLikeURLSession
     }
 
+    /// `throw CancellationError()` in a `catch` that receives `URLError.cancelled`: its pattern names it (`catch let
+    /// error as URLError where error.code == .cancelled`), or its body tests the code (`if (error as? URLError)?.code
+    /// == .cancelled`, `NSURLErrorCancelled`, `-999`). The clause converts a cancelled transfer into the error
+    /// `catch is CancellationError` handles. The nearest `catch` around the `throw` in the same function or closure.
+    package static func convertsURLErrorCancelled(_ statement: ThrowStmtSyntax) -> Bool {
+        guard let thrown = statement.expression.as(FunctionCallExprSyntax.self), thrown.arguments.isEmpty,
+              thrown.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text == "CancellationError" else { return false }
+        var parent = statement.parent
+        while let node = parent {
+            if let clause = node.as(CatchClauseSyntax.self) {
+                if catches(.urlErrorCancelled, pattern: clause.catchItems.trimmedText) { return true }
+                return testsURLErrorCode(clause.body) || clause.body.tokens(viewMode: .sourceAccurate).contains { $0.text == "cancelled" }
+            }
+            if node.is(ClosureExprSyntax.self) || node.is(FunctionDeclSyntax.self) || node.is(AccessorDeclSyntax.self) { return false }
+            parent = node.parent
+        }
+        return false
+    }
+
     /// `catch`, `catch let error`; not `catch let error as URLError`, `catch is X`, `catch X.y`, nor one with `where`.
     package static func isCatchAll(_ clause: CatchClauseSyntax) -> Bool {
         clause.catchItems.isEmpty || clause.catchItems.allSatisfy { item in

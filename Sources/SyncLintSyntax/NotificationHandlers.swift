@@ -125,6 +125,21 @@ package enum NotificationHandlers {
         return hops
     }
 
+    /// The notification centre's `publisher(for:)` call an expression's publisher chain starts from
+    /// (`NotificationCenter.default.publisher(for: .refresh)`, `....publisher(for: name).receive(on: RunLoop.main)`), by
+    /// the method and label `FrameworkObservers.registrations` lists; nil for another publisher or a stored one.
+    package static func notificationPublisher(_ expression: ExprSyntax) -> FunctionCallExprSyntax? {
+        var current: ExprSyntax? = expression
+        while let call = current?.as(FunctionCallExprSyntax.self) {
+            let method = SyntaxFacts.calleeMethodName(call)
+            if method == "publisher", FrameworkObservers.registrations.contains(where: {
+                $0.method == method && SyntaxFacts.argument($0.nameLabel, of: call) != nil
+            }) { return call }
+            current = call.calledExpression.as(MemberAccessExprSyntax.self)?.base
+        }
+        return nil
+    }
+
     /// A `.receive(on:)` with the main queue or run loop somewhere in the publisher's chain.
     static func publisherReceivesOnMain(_ publisher: FunctionCallExprSyntax) -> Bool {
         var top = Syntax(publisher)

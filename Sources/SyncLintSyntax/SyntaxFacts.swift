@@ -242,4 +242,12 @@ extension StringProtocol {
         if byte < 0x80 { return byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") }
         return first?.isLowercase == true
     }
+
+    /// Whether the name is a value's or a method's by Swift's naming convention: it starts with a lowercase letter
+    /// once leading underscores are skipped (`load`, `_loadSearchResponse`, `__fetch`), not with an uppercase one
+    /// (a type, whose call builds a value). `startsLowercase` alone took `_load()` for something else.
+    package var startsLikeValueName: Bool {
+        let name = drop { $0 == "_" }
+        return name.startsLowercase
+    }
 }

@@ -19,6 +19,9 @@ public struct RepeatingHandler: Codable, Sendable, Hashable {
     /// submitted): an earlier run's result is then for an older value. A tap or a notification without one repeats
     /// the same work, whose results agree whichever lands last.
     public var carriesValue = true
+    /// Whether the new value reaches the handler only as its closure's parameter (a publisher's output), not as
+    /// state the handler could read instead: a handler that ignores its parameter then repeats the same work.
+    public var valueOnlyInParameter = false
     /// What makes it run again, in the words a message uses ("each tap", "each change").
     public let runsOn: String
     public let documentation: String
@@ -34,7 +37,9 @@ public enum FrameworkHandlers {
         RepeatingHandler(symbol: "View.onChange(of:initial:_:)", method: "onChange", closureLabel: nil,
                          runsOn: "each change of the value", documentation: swiftUI + "view/onchange(of:initial:_:)"),
         // "Adds an action to perform when this view detects data emitted by the given publisher."
-        RepeatingHandler(symbol: "View.onReceive(_:perform:)", method: "onReceive", closureLabel: nil,
+        // "action: The action to perform when an event is emitted by publisher. The event emitted by publisher is
+        // passed as a parameter to action": the value is the closure's parameter.
+        RepeatingHandler(symbol: "View.onReceive(_:perform:)", method: "onReceive", closureLabel: nil, valueOnlyInParameter: true,
                          runsOn: "each value the publisher emits", documentation: swiftUI + "view/onreceive(_:perform:)"),
         // "Adds an action to perform when this view recognizes a tap gesture."
         RepeatingHandler(symbol: "View.onTapGesture(count:perform:)", method: "onTapGesture", closureLabel: nil,

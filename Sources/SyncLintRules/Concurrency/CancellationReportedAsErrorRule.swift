@@ -283,6 +283,28 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
                     }
                 }
                 """),
+            RuleExample("""
+                final class StopsAPI {
+                    func stops(near url: URL) async throws -> Data { try await request(url) }
+                    func arrivals(at url: URL) async throws -> Data { try await URLSession.shared.data(from: url).0 }
+                    private func request(_ url: URL) async throws -> Data {
+                        do { return try await URLSession.shared.data(from: url).0 }
+                        catch let error as URLError where error.code == .cancelled { throw CancellationError() }
+                    }
+                }
+                @MainActor final class ArrivalsModel {
+                    var loadError: Error?
+                    let api = StopsAPI()
+                    func load(_ url: URL) async {
+                        do { _ = try await api.arrivals(at: url) } catch is CancellationError {} ↓catch { loadError = error }
+                    }
+                }
+                struct ArrivalsView: View {
+                    let model: ArrivalsModel
+                    let url: URL
+                    var body: some View { Text(model.loadError == nil ? "" : "failed").task { await model.load(url) } }
+                }
+                """, message: "url_error_cancelled_shown", confidence: .high),
         ],
         nonTriggeringExamples: [
             RuleExample("""
@@ -590,6 +612,61 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
                     var body: some View { Text("\\(model.state)").refreshable { await model.fetchNewest() } }
                 }
                 """),
+            RuleExample("""
+                struct API {
+                    var lookup: (String) async throws -> [String]
+                    static func request(_ url: URL) async throws -> Data { try await request(URLRequest(url: url)) }
+                    static func request(_ request: URLRequest) async throws -> Data {
+                        do { return try await URLSession.shared.data(for: request).0 }
+                        catch let error as URLError where error.code == .cancelled { throw CancellationError() }
+                    }
+                }
+                @MainActor final class MovieLookup {
+                    var error: Error?
+                    var api: API
+                    init(api: API) { self.api = api }
+                    func search(_ query: String) async {
+                        do { _ = try await api.lookup(query) } catch is CancellationError {} catch { self.error = error }
+                    }
+                }
+                struct LookupView: View {
+                    let lookup: MovieLookup
+                    var body: some View { Text(lookup.error == nil ? "" : "failed").task { await lookup.search("a") } }
+                }
+                """),
+            RuleExample("""
+                final class StopsAPI {
+                    func stops(near url: URL) async throws -> Data { try await request(url) }
+                    private func request(_ url: URL) async throws -> Data {
+                        do { return try await URLSession.shared.data(from: url).0 } catch {
+                            if (error as? URLError)?.code == .cancelled { throw CancellationError() }
+                            throw error
+                        }
+                    }
+                }
+                @MainActor final class StopsModel {
+                    var loadError: Error?
+                    let api = StopsAPI()
+                    func load(_ url: URL) async {
+                        do { _ = try await api.stops(near: url) } catch is CancellationError {} catch { loadError = error }
+                    }
+                }
+                struct StopsView: View {
+                    let model: StopsModel
+                    let url: URL
+                    var body: some View { Text(model.loadError == nil ? "" : "failed").task { await model.load(url) } }
+                }
+                """),
+            RuleExample("""
+                final class MapRegionManager {
+                    func _loadSearchResponse() async {
+                        do { try await refreshStops() } catch { await application.displayError(error) }
+                    }
+                    func loadSearchResponse() {
+                        Task { await _loadSearchResponse() }
+                    }
+                }
+                """),
         ],
         knownLimitations: """
             A catch that shows the error only through a call named like `showError(_:)`, `presentAlert` or `displayError(_:)` is \
@@ -614,7 +691,12 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
             or a project function it awaits does (followed three calls deep), and nothing handles `URLError.cancelled`; \
             when the functions it reaches await only a call named like a transfer (`loader.data(for:)` on a protocol), or \
             it awaits a call the index cannot follow (a closure property, another package's method) in a project whose \
-            code awaits URLSession transfers, the finding has medium confidence. A catch that tests the error's code \
+            code awaits URLSession transfers, the finding has medium confidence. A project function that turns \
+            `URLError.cancelled` into `CancellationError` (a `catch` for it that throws `CancellationError()`) converts: \
+            a transfer reached only through it counts as handled by `catch is CancellationError` (overloads of one name \
+            count as one: when one converts, all do), and in a project that \
+            has one, a call the index cannot follow is taken to go through it (its API layer converts centrally), so \
+            a transfer the app awaits around that layer through such a call is not seen. A catch that tests the error's code \
             against `NSURLErrorCancelled` (or `-999`) counts as handling cancellation, though it lets a \
             `CancellationError` through. Calls from tests and previews never make a function cancellable, and a task-group \
             child is as cancellable as the task that runs its group. A callee reached through a protocol of \

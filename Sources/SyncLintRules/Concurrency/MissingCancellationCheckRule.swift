@@ -168,6 +168,46 @@ public final class MissingCancellationCheckRule: SyntaxRule {
                     }
                 }
                 """, message: "overlapping_task_call"),
+            RuleExample("""
+                @MainActor @Observable final class SourcesModel {
+                    var sources: [String] = []
+                    func reload(_ filter: String?) async {
+                        let fresh = await api.sources(filter)
+                        sources = fresh
+                    }
+                }
+                struct AddSourceView: View {
+                    @State private var model = SourcesModel()
+                    var body: some View {
+                        List(model.sources, id: \\.self) { Text($0) }
+                            .onReceive(NotificationCenter.default.publisher(for: .filterExternalSources)) { note in
+                                ↓Task { await model.reload(note.object as? String) }
+                            }
+                    }
+                }
+                """, message: "overlapping_task_call"),
+            RuleExample("""
+                @MainActor @Observable final class HomeModel {
+                    var entries: [String] = []
+                    private var loadTask: Task<Void, Never>?
+                    func reload() async {
+                        loadTask = Task { await load() }
+                        await loadTask?.value
+                    }
+                    func load() async {
+                        let page = await api.entries()
+                        entries = page
+                    }
+                }
+                struct HomeView: View {
+                    @State private var model = HomeModel()
+                    @State private var selection = 0
+                    var body: some View {
+                        List(model.entries, id: \\.self) { Text($0) }
+                            .onChange(of: selection) { ↓Task { await model.reload() } }
+                    }
+                }
+                """, message: "overlapping_task_call"),
         ],
         nonTriggeringExamples: [
             RuleExample("""
@@ -439,6 +479,48 @@ public final class MissingCancellationCheckRule: SyntaxRule {
                     var body: some View { List(model.items, id: \\.self) { Text($0) } }
                 }
                 """),
+            RuleExample("""
+                @MainActor @Observable final class SourcesModel {
+                    var sources: [String] = []
+                    func reload() async {
+                        let fresh = await api.sources()
+                        sources = fresh
+                    }
+                }
+                struct AddSourceView: View {
+                    @State private var model = SourcesModel()
+                    var body: some View {
+                        List(model.sources, id: \\.self) { Text($0) }
+                            .onReceive(NotificationCenter.default.publisher(for: .filterExternalSources)) { _ in
+                                Task { await model.reload() }
+                            }
+                    }
+                }
+                """),
+            RuleExample("""
+                @MainActor @Observable final class HomeModel {
+                    var entries: [String] = []
+                    private var loadTask: Task<Void, Never>?
+                    func reload() async {
+                        loadTask?.cancel()
+                        loadTask = Task { await load() }
+                        await loadTask?.value
+                    }
+                    func load() async {
+                        let page = await api.entries()
+                        guard !Task.isCancelled else { return }
+                        entries = page
+                    }
+                }
+                struct HomeView: View {
+                    @State private var model = HomeModel()
+                    @State private var selection = 0
+                    var body: some View {
+                        List(model.entries, id: \\.self) { Text($0) }
+                            .onChange(of: selection) { Task { await model.reload() } }
+                    }
+                }
+                """),
         ],
         knownLimitations: """
             Opt-in by its figure on 25 apps nobody tuned on (docs/precision.md, round of issue 21): 0 of 4 findings were right (a guard on the stored handle stopped any newer task; the write was cleanup or held either way). \
@@ -448,7 +530,11 @@ public final class MissingCancellationCheckRule: SyntaxRule {
             starting the next task are cleanup, not results, and are not reported. After a `try await` that throws `CancellationError` the write is \
             skipped by the throw, so it is not reported, although a callee that ignores cancellation returns normally. \
             Overlapping tasks: a button's action, a tap and a notification block repeat the same work and are not \
-            checked, although a double tap can start it twice. Only a task started directly in the handler's closure \
+            checked, although a double tap can start it twice; so is an `onReceive` of a notification centre's \
+            `publisher(for:)` whose closure ignores its parameter (another publisher's ignored value is still checked). \
+            Work a called function runs in a task it restarts (cancels the stored handle, then stores the new task) is \
+            superseded by the next call and not counted; that the restarted work checks for cancellation is the \
+            stored-task check's business. Only a task started directly in the handler's closure \
             (or observer) is checked, not one \
             started by a method the handler calls; a generation or token compared after the `await`, a button disabled \
             while loading, or a handler that cannot fire twice in practice are not seen.
@@ -725,6 +811,10 @@ enum OverlappingTasks {
                 argumentLabels: handlerCall.arguments.compactMap { $0.label?.text })
             // A repeat of the same work (a tap, a bare notification) gives results that agree whichever lands last.
             guard let handler, handler.carriesValue else { return nil }
+            // So is a notification received and ignored (`onReceive(center.publisher(for: .refresh)) { _ in ... }`):
+            // the handler's parameter is the only new value it gets, and the notification carries nothing else.
+            if handler.valueOnlyInParameter, ignoresParameter(enclosing), let publisher = handlerCall.arguments.first?.expression,
+               NotificationHandlers.notificationPublisher(publisher) != nil { return nil }
             return (handler.runsOn, enclosing)
         }
         guard closures.count == 1 else { return nil }
@@ -740,6 +830,18 @@ enum OverlappingTasks {
             current = parent
         }
         return nil
+    }
+
+    /// The closure never reads its parameter: `{ _ in ... }`, or a named one (or `$0`) it never mentions.
+    static func ignoresParameter(_ closure: ClosureExprSyntax) -> Bool {
+        let names = NotificationHandler.parameterNames(closure).subtracting(["_"])
+        return !closure.statements.tokens(viewMode: .sourceAccurate).contains { token in
+            switch token.tokenKind {
+            case .dollarIdentifier: return true
+            case .identifier(let name): return names.contains(name)
+            default: return false
+            }
+        }
     }
 
     /// The first write (in source order) of a property of `self`, a result and not a reset, that some path of the

@@ -52,6 +52,24 @@ public final class BackgroundContextOutsidePerformRule: SyntaxRule {
                     }
                 }
                 """),
+            // A context passed in as a parameter, from a caller that made it and is not in its `perform`.
+            RuleExample("""
+                final class Importer {
+                    let container: NSPersistentContainer
+                    init(container: NSPersistentContainer) { self.container = container }
+                    func run(_ records: [Record]) {
+                        let context = container.newBackgroundContext()
+                        insert(records, into: context)
+                    }
+                    private func insert(_ records: [Record], into context: NSManagedObjectContext) {
+                        for record in records {
+                            let item = Item(context: ↓context)
+                            item.title = record.title
+                        }
+                        try? ↓context.save()
+                    }
+                }
+                """),
         ],
         nonTriggeringExamples: [
             RuleExample("""
@@ -107,6 +125,46 @@ public final class BackgroundContextOutsidePerformRule: SyntaxRule {
                     }
                 }
                 """),
+            // A helper handed the context of an actor whose custom executor runs every job in the context's `perform`.
+            RuleExample("""
+                final class Store {
+                    func createEntry(_ word: String, context: NSManagedObjectContext) {
+                        let entry = Entry(context: context)
+                        entry.word = word
+                    }
+                }
+                actor EntryWriter {
+                    private let context: NSManagedObjectContext
+                    private let executor: ContextExecutor
+                    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+                    init(container: NSPersistentContainer) {
+                        context = container.newBackgroundContext()
+                        executor = ContextExecutor(context: context)
+                    }
+                    func add(_ word: String) { Store().createEntry(word, context: context) }
+                }
+                """),
+            // The same helper called inside the context's `perform`, and one handed the view context on the main actor.
+            RuleExample("""
+                final class Importer {
+                    let container: NSPersistentContainer
+                    init(container: NSPersistentContainer) { self.container = container }
+                    func run(_ records: [Record]) {
+                        let context = container.newBackgroundContext()
+                        context.perform { self.insert(records, into: context) }
+                    }
+                    @MainActor func addDraft(_ record: Record) {
+                        insert([record], into: container.viewContext)
+                    }
+                    private func insert(_ records: [Record], into context: NSManagedObjectContext) {
+                        for record in records {
+                            let item = Item(context: context)
+                            item.title = record.title
+                        }
+                        try? context.save()
+                    }
+                }
+                """),
         ],
         knownLimitations: """
             Opt-in by its figure on 25 apps nobody tuned on (docs/precision.md, round of issue 21): 0 of 17 findings were right (all in one app, private helpers called only inside `perform`: the rule does not follow callers). \
@@ -115,7 +173,9 @@ public final class BackgroundContextOutsidePerformRule: SyntaxRule {
             `perform`; which context's `perform` is not checked. \
             Contexts are tracked as locals made in the same function and as properties the type assigns from \
             `newBackgroundContext()`, when their name contains "context"; a context passed in as a parameter is \
-            not tracked. An actor that declares a custom executor (`unownedExecutor`) is taken to run its jobs \
+            tracked to the project's calls that pass one (made there, a local bound to one, or a property holding one) \
+            outside a `perform` (and outside an actor with such an executor), one call up (a parameter passed on again \
+            is not followed). An actor that declares a custom executor (`unownedExecutor`) is taken to run its jobs \
             inside the context's `perform`, as such executors are written for; its methods are not reported.
             """,
         messages: [outsidePerform])
@@ -152,6 +212,18 @@ public final class BackgroundContextOutsidePerformRule: SyntaxRule {
         guard !insidePerform else { return }
         if path.root != "self", let body = context.scope.currentFunction?.body, Self.isLocalBackgroundContext(name, in: body) {
             context.report(used, Self.outsidePerform, ["context": name])
+            return
+        }
+        // A context passed in (`insert(_:into context:)`): a private-queue one when some caller outside a `perform`
+        // hands one over (`insert(records, into: container.newBackgroundContext())`).
+        if path.root != "self", let function = context.scope.currentFunction,
+           let (position, label) = ContextArguments.parameter(named: name, in: function.parameterClause) {
+            let key = FunctionKey(typeName: context.scope.currentType?.qualifiedName, name: function.name)
+            var conditions: [IndexCondition] = [.receivesBackgroundContextOutsidePerform(key, position: position, label: label)]
+            if !context.scope.closures.contains(where: { ExecutionContexts.ofClosure($0) != nil }) {
+                conditions.append(.not(.runsOnlyInPerform(key)))
+            }
+            context.report(used, Self.outsidePerform, ["context": name], when: .all(conditions))
             return
         }
         guard let type = context.scope.currentType else { return }

@@ -83,8 +83,36 @@ public final class ViewContextOffMainRule: SyntaxRule {
                     }
                 }
                 """, message: "caller_dispatch_queue"),
+            // The view context passed as a parameter to a function that uses it on a background queue.
+            RuleExample("""
+                final class Exporter {
+                    let container: NSPersistentContainer
+                    init(container: NSPersistentContainer) { self.container = container }
+                    @MainActor func start() { export(from: container.viewContext) }
+                    func export(from context: NSManagedObjectContext) {
+                        DispatchQueue.global().async {
+                            let items = try? ↓context.fetch(Item.fetchRequest())
+                            print(items?.count ?? 0)
+                        }
+                    }
+                }
+                """),
         ],
         nonTriggeringExamples: [
+            // The same function handed a background context: not the view context (its queue is another rule's matter).
+            RuleExample("""
+                final class Exporter {
+                    let container: NSPersistentContainer
+                    init(container: NSPersistentContainer) { self.container = container }
+                    func start() { export(from: container.newBackgroundContext()) }
+                    func export(from context: NSManagedObjectContext) {
+                        DispatchQueue.global().async {
+                            let items = try? context.fetch(Item.fetchRequest())
+                            print(items?.count ?? 0)
+                        }
+                    }
+                }
+                """),
             RuleExample("""
                 func refresh() {
                     viewContext.perform {
@@ -147,8 +175,9 @@ public final class ViewContextOffMainRule: SyntaxRule {
             Opt-in by its figure on 35 apps nobody tuned on (docs/precision.md, round 4 of issue 21): 8 findings, 4 right (the wrong ones: a `performAndWait` on the view context itself taken for a private queue's, and a wrapper around `performAndWait`). \
             The view context is known by its name (`viewContext`), or by a local or a property declared as one \
             (`let context = container.viewContext`, `var context: NSManagedObjectContext { container.viewContext }`, \
-            `Stack.shared.context` for such a property of another type). A context passed as a parameter is not \
-            followed, nor are objects fetched from it and used off the main thread. Off the main thread means: a \
+            `Stack.shared.context` for such a property of another type). A context passed as a parameter is \
+            the view context when some call in the project passes it there (`container.viewContext`, a local or a \
+            property declared as it), one call up. Objects fetched from it and used off the main thread are not followed. Off the main thread means: a \
             background queue, a detached task, another context's `perform`, a task-group child, an async function \
             with no isolation or an actor's method; for a synchronous function with no isolation of its own, a \
             caller (to three calls up) on one of those or in a handler of an off-main notification. Completion \
@@ -274,6 +303,12 @@ public final class ViewContextOffMainRule: SyntaxRule {
             guard let type = context.scope.currentType else { return nil }
             return .some(.holdsMainQueueContext(member: name, of: .named(type.qualifiedName, scope: nil)))
         case .local(let initializer):
+            // A parameter (`save(into context:)`): the view context when some caller passes it there.
+            if initializer == nil, let function = context.scope.currentFunction,
+               let (position, label) = ContextArguments.parameter(named: name, in: function.parameterClause) {
+                let key = FunctionKey(typeName: context.scope.currentType?.qualifiedName, name: function.name)
+                return .some(.receivesViewContext(key, position: position, label: label))
+            }
             guard let initializer, let path = SyntaxFacts.memberPath(initializer), path.members.last == "viewContext" else { return nil }
             return .some(nil)
         case .unknown:

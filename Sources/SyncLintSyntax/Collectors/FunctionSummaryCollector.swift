@@ -92,6 +92,9 @@ package final class FunctionSummaryCollector: FactCollector {
             }
         case .tryExpr, .throwStmt:
             recordThrow(node, context: context)
+            if !frames.isEmpty, let statement = node.as(ThrowStmtSyntax.self), CatchFacts.convertsURLErrorCancelled(statement) {
+                frames[frames.count - 1].summary.convertsURLErrorCancelled = true
+            }
         case .forStmt:
             guard !frames.isEmpty, let loop = node.as(ForStmtSyntax.self) else { return }
             if loop.tryKeyword != nil { recordThrow(node, context: context) }
@@ -283,7 +286,7 @@ package final class FunctionSummaryCollector: FactCollector {
         }
         // Calls that may reach another function of the project: unqualified ones (a method of `self` or a
         // free function) and method calls on a receiver whose type the syntax tells.
-        guard method.startsLowercase else { return }
+        guard method.startsLikeValueName else { return }
         let receiver: ValueType?
         if let member = call.calledExpression.as(MemberAccessExprSyntax.self) {
             guard let base = member.base else { return }
@@ -306,7 +309,8 @@ package final class FunctionSummaryCollector: FactCollector {
             caller: frames[index].summary.key, callee: method, receiver: receiver,
             context: context.executionContextHere(),
             cancellation: context.cancellabilityHere(), location: context.location(of: call),
-            ifConfigClauses: context.ifConfigClauses(of: call), assignedTo: Self.storedProperty(ofValueOf: call, locals: frames[index].locals)))
+            ifConfigClauses: context.ifConfigClauses(of: call), assignedTo: Self.storedProperty(ofValueOf: call, locals: frames[index].locals),
+            contextArguments: ContextArguments.of(call, in: context.scope.currentFunction?.body, locals: frames[index].locals)))
     }
 
     /// The property of `self` a call's value is assigned to, through `await` and `try`: `result = await resolve()`.

@@ -197,6 +197,63 @@ struct FunctionSummaryTests {
         }
         """
 
+    @Test func aCatchThatThrowsCancellationErrorForURLErrorCancelledConverts() {
+        let index = Probe.index("""
+            final class API {
+                func byPattern(_ url: URL) async throws -> Data {
+                    do { return try await URLSession.shared.data(from: url).0 }
+                    catch let error as URLError where error.code == .cancelled { throw CancellationError() }
+                }
+                func byTest(_ url: URL) async throws -> Data {
+                    do { return try await URLSession.shared.data(from: url).0 } catch {
+                        if (error as? URLError)?.code == .cancelled { throw CancellationError() }
+                        throw error
+                    }
+                }
+                func passesOn(_ url: URL) async throws -> Data {
+                    do { return try await URLSession.shared.data(from: url).0 } catch is CancellationError { throw CancellationError() }
+                }
+                func inAClosure(_ url: URL) async throws {
+                    do { try await load(url) } catch let error as URLError where error.code == .cancelled {
+                        let rethrow = { throw CancellationError() }
+                        try rethrow()
+                    }
+                }
+            }
+            """)
+        func converts(_ name: String) -> Bool? { index.summary(of: FunctionKey(typeName: "API", name: name))?.convertsURLErrorCancelled }
+        #expect(converts("byPattern") == true)
+        #expect(converts("byTest") == true)
+        #expect(converts("passesOn") == false, "a CancellationError passed on converts nothing")
+        #expect(converts("inAClosure") == false, "the throw must stand in the catch itself, not in a closure")
+    }
+
+    @Test func contextsPassedAsArgumentsAreKeptWithTheirKind() {
+        let index = Probe.index("""
+            final class Importer {
+                let container: NSPersistentContainer
+                private lazy var backgroundContext = container.newBackgroundContext()
+                func run(_ count: Int) {
+                    let context = container.newBackgroundContext()
+                    let main = container.viewContext
+                    insert(count, into: context)
+                    insert(count, into: container.viewContext)
+                    insert(count, into: backgroundContext)
+                    insert(count, into: main)
+                    insert(count, into: NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType))
+                    log(count)
+                }
+                func insert(_ count: Int, into context: NSManagedObjectContext) {}
+                func log(_ count: Int) {}
+            }
+            """)
+        let calls = index.summary(of: FunctionKey(typeName: "Importer", name: "run"))?.calls.filter { $0.callee == "insert" || $0.callee == "log" } ?? []
+        #expect(calls.map { $0.contextArguments.map(\.kind) } == [
+            [.backgroundContext], [.viewContext], [.contextProperty("backgroundContext")], [], [.backgroundContext], [],
+        ])
+        #expect(calls.first?.contextArguments.first.map { [String(describing: $0.label), String($0.position)] } == ["Optional(\"into\")", "1"])
+    }
+
     @Test func effectsOfAHelperTwoCallsDeep() {
         let index = Probe.index(Self.store)
         let reached = index.reachableSummaries(from: FunctionKey(typeName: "Store", name: "handle"))
@@ -311,6 +368,28 @@ struct FunctionSummaryTests {
 }
 
 struct CallSiteTests {
+    @Test func aFunctionWhoseNameStartsWithAnUnderscoreHasItsCallersFound() {
+        let index = Probe.index("""
+            final class MapRegionManager {
+                var loader: Loader = Loader()
+                func _loadSearchResponse() async {}
+                func __refresh() {}
+                func loadSearchResponse() {
+                    Task { await _loadSearchResponse() }
+                    self.__refresh()
+                    loader._fetch()
+                }
+            }
+            final class Loader { func _fetch() {} }
+            """)
+        #expect(index.callSites(of: FunctionKey(typeName: "MapRegionManager", name: "_loadSearchResponse")).map(\.caller.name)
+                == ["loadSearchResponse"])
+        #expect(index.callSites(of: FunctionKey(typeName: "MapRegionManager", name: "__refresh")).map(\.caller.name) == ["loadSearchResponse"])
+        #expect(index.callSites(of: FunctionKey(typeName: "Loader", name: "_fetch")).map(\.caller.name) == ["loadSearchResponse"])
+        // A call is still known as a task's, so the function's cancellability follows it: a dropped task is never cancelled.
+        #expect(!index.isCancellable(.ifCallersCancellable(FunctionKey(typeName: "MapRegionManager", name: "_loadSearchResponse"))))
+    }
+
     @Test func aHelperCalledFromAnOffMainHandlerAndAGlobalQueueRunsOffMain() {
         let index = Probe.index("""
             final class Syncer {
