@@ -19,7 +19,8 @@ struct CompactCodingTests {
     static var summary: FunctionSummary {
         let contexts: [ExecutionContext] = [.mainActor, .actor, .concurrent, .serialQueue, .privateQueue, .detachedTask,
                                             .notificationHandler("didChange"), .completionHandler,
-                                            .typeIsolation("Store", isAsync: true), .typeIsolation("Other", isAsync: false), .callers]
+                                            .typeIsolation("Store", isAsync: true), .typeIsolation("Other", isAsync: false), .callers,
+                                            .moduleDefault(file: "App/Model.swift", isAsync: true), .moduleDefault(file: "", isAsync: false)]
         let cancellabilities: [Cancellability] = [.always, .never, .ifHandleCancelled(typeName: "Store", property: "task"), .ifCallersCancellable(key)]
         let receivers: [ValueType?] = [nil, .unknown, .named("Deck", scope: nil), .named("Inner", scope: "Outer"),
                                        .member(.element(.named("Card", scope: "Deck")), "title"), .element(.unknown)]
@@ -38,6 +39,9 @@ struct CompactCodingTests {
         summary.cancelledHandles = ["task"]
         summary.startedHandles = ["task", "other"]
         summary.discardedTasks = [location, SourceLocation(file: "", line: 0, column: 0)]
+        summary.discardedTaskUses = [DiscardedTaskUse(location: location, names: ["model", "load"], namesSelf: true)]
+        summary.onceGuards = ["hasLoaded"]
+        summary.convertsURLErrorCancelled = true
         summary.throwsOnlyOwnErrors = true
         summary.awaitsURLSessionTransfer = true
         summary.awaitsTransferNamedLikeURLSession = true
@@ -53,13 +57,15 @@ struct CompactCodingTests {
                      ifConfigClauses: index % 3 == 0 ? [] : [IfConfigClause(file: "App/Model.swift", offset: index * 10, clause: index % 2)],
                      assignedTo: index % 2 == 0 ? nil : "result")
         }
+        summary.calls[0].contextArguments = [ContextArgument(position: 0, label: "in", kind: .viewContext),
+                                             ContextArgument(position: 1, label: nil, kind: .contextProperty("background"))]
         summary.unresolvedCalls = ["load": [.always, .never], "refresh": []]
         return summary
     }
 
     static var type: TypeFact {
         let attribute = AttributeFact(name: "Model", arguments: "")
-        return TypeFact(
+        var type = TypeFact(
             name: "Card", qualifiedName: "Deck.Card", kind: .class, attributes: [attribute, AttributeFact(name: "MainActor", arguments: "x: 1")],
             inheritedTypes: ["Identifiable", "Codable"],
             properties: [PropertyFact(name: "title", isLet: false, isStatic: false, typeName: "String", isOptional: true, defaultValue: "\"\"",
@@ -68,6 +74,8 @@ struct CompactCodingTests {
                                       attributes: [], isComputed: true, location: location)],
             methods: [MethodFact(name: "load", isAsync: true, isStatic: false, location: location)],
             docComment: "/// A card.", location: location, memberMacros: [MemberMacro(name: "Observable", location: location)])
+        type.isNonisolated = true
+        return type
     }
 
     /// JSON of a value with sorted keys and sets in a stable order: what the synthesized `Codable` sees.

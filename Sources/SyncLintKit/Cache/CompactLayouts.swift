@@ -16,17 +16,19 @@ enum CompactLayouts {
     static let functionSummaryFields = [
         "key", "isAsync", "declaredContext", "location", "lastParameterEscapes", "reads", "passedReferences", "writes",
         "awaits", "hopsToMainActor", "posts", "timers", "saves", "rollsBack", "cancelledHandles", "startedHandles",
-        "discardedTasks", "throwsOnlyOwnErrors", "awaitsURLSessionTransfer", "awaitsTransferNamedLikeURLSession",
-        "blockingWaits", "resetsOnEveryPath", "writesAfterAwait", "reentryGuards", "setsTrueOnEveryPath", "calls",
+        "discardedTasks", "discardedTaskUses", "onceGuards", "throwsOnlyOwnErrors", "awaitsURLSessionTransfer",
+        "awaitsTransferNamedLikeURLSession", "convertsURLErrorCancelled", "blockingWaits", "resetsOnEveryPath", "writesAfterAwait", "reentryGuards", "setsTrueOnEveryPath", "calls",
         "unresolvedCalls",
     ]
-    static let callFactFields = ["caller", "callee", "receiver", "context", "cancellation", "location", "ifConfigClauses", "assignedTo"]
+    static let callFactFields = ["caller", "callee", "receiver", "context", "cancellation", "location", "ifConfigClauses", "assignedTo",
+                                  "contextArguments"]
     static let stateWriteFields = ["property", "boolValue", "context", "location"]
     static let sourceLocationFields = ["file", "line", "column"]
     static let functionKeyFields = ["typeName", "name"]
     static let ifConfigClauseFields = ["file", "offset", "clause"]
 
-    static let typeFactFields = ["name", "qualifiedName", "kind", "attributes", "inheritedTypes", "properties", "methods", "docComment", "location", "memberMacros"]
+    static let typeFactFields = ["name", "qualifiedName", "kind", "attributes", "inheritedTypes", "properties", "methods", "docComment", "location", "memberMacros",
+                                  "isNonisolated"]
     static let propertyFactFields = ["name", "isLet", "isStatic", "typeName", "isOptional", "defaultValue", "attributes", "isComputed", "location"]
     static let methodFactFields = ["name", "isAsync", "isStatic", "location"]
     static let attributeFactFields = ["name", "arguments"]
@@ -85,6 +87,7 @@ enum CompactLayouts {
             let call = unsafeBitCast(value, to: CallFact.self)
             try fields.add(call.caller); try fields.add(call.callee); try fields.add(call.receiver); try fields.add(call.context)
             try fields.add(call.cancellation); try fields.add(call.location); try fields.addArray(call.ifConfigClauses); try fields.add(call.assignedTo)
+            try fields.add(call.contextArguments)
         } else if Value.self == FunctionSummary.self, functionSummaryMatches {
             let summary = unsafeBitCast(value, to: FunctionSummary.self)
             try fields.add(summary.key); try fields.add(summary.isAsync); try fields.add(summary.declaredContext)
@@ -92,8 +95,10 @@ enum CompactLayouts {
             try fields.add(summary.passedReferences); try fields.addArray(summary.writes); try fields.add(summary.awaits)
             try fields.add(summary.hopsToMainActor); try fields.add(summary.posts); try fields.addArray(summary.timers)
             try fields.add(summary.saves); try fields.add(summary.rollsBack); try fields.add(summary.cancelledHandles)
-            try fields.add(summary.startedHandles); try fields.addArray(summary.discardedTasks); try fields.add(summary.throwsOnlyOwnErrors)
+            try fields.add(summary.startedHandles); try fields.addArray(summary.discardedTasks); try fields.add(summary.discardedTaskUses)
+            try fields.add(summary.onceGuards); try fields.add(summary.throwsOnlyOwnErrors)
             try fields.add(summary.awaitsURLSessionTransfer); try fields.add(summary.awaitsTransferNamedLikeURLSession)
+            try fields.add(summary.convertsURLErrorCancelled)
             try fields.addArray(summary.blockingWaits); try fields.add(summary.resetsOnEveryPath); try fields.add(summary.writesAfterAwait)
             try fields.add(summary.reentryGuards); try fields.add(summary.setsTrueOnEveryPath); try fields.addArray(summary.calls)
             try fields.add(summary.unresolvedCalls)
@@ -116,6 +121,7 @@ enum CompactLayouts {
             try fields.add(type.name); try fields.add(type.qualifiedName); try fields.add(type.kind.rawValue); try fields.addArray(type.attributes)
             try fields.add(type.inheritedTypes); try fields.addArray(type.properties); try fields.addArray(type.methods)
             try fields.add(type.docComment); try fields.add(type.location); try fields.addArray(type.memberMacros)
+            try fields.add(type.isNonisolated)
         } else if Value.self == ValueType.self {
             // Enums: a case number, then the case's values. The switches have no `default`, so a case added to
             // the type does not compile until it is added here.
@@ -137,6 +143,7 @@ enum CompactLayouts {
             case .completionHandler: try fields.add(7)
             case .typeIsolation(let typeName, let isAsync): try fields.add(8); try fields.add(typeName); try fields.add(isAsync)
             case .callers: try fields.add(9)
+            case .moduleDefault(let file, let isAsync): try fields.add(10); try fields.add(file); try fields.add(isAsync)
             }
         } else if Value.self == Cancellability.self {
             switch unsafeBitCast(value, to: Cancellability.self) {
@@ -199,15 +206,16 @@ enum CompactLayouts {
             return unsafeBitCast(write, to: T.self)
         }
         if T.self == CallFact.self, callFactMatches {
-            var fields = try FieldReader(payload: payload, start: start, end: end, count: 8)
-            let call = CallFact(caller: try fields.next(), callee: try fields.next(), receiver: try fields.optional(), context: try fields.next(),
+            var fields = try FieldReader(payload: payload, start: start, end: end, count: 9)
+            var call = CallFact(caller: try fields.next(), callee: try fields.next(), receiver: try fields.optional(), context: try fields.next(),
                                 cancellation: try fields.next(), location: try fields.next(), ifConfigClauses: try fields.array(),
                                 assignedTo: try fields.optional())
+            call.contextArguments = try fields.next()
             try fields.finish()
             return unsafeBitCast(call, to: T.self)
         }
         if T.self == FunctionSummary.self, functionSummaryMatches {
-            var fields = try FieldReader(payload: payload, start: start, end: end, count: 27)
+            var fields = try FieldReader(payload: payload, start: start, end: end, count: 30)
             var summary = FunctionSummary(key: try fields.next(), isAsync: try fields.next(), declaredContext: try fields.next(), location: try fields.next())
             summary.lastParameterEscapes = try fields.next()
             summary.reads = try fields.next()
@@ -222,9 +230,12 @@ enum CompactLayouts {
             summary.cancelledHandles = try fields.next()
             summary.startedHandles = try fields.next()
             summary.discardedTasks = try fields.array()
+            summary.discardedTaskUses = try fields.next()
+            summary.onceGuards = try fields.next()
             summary.throwsOnlyOwnErrors = try fields.next()
             summary.awaitsURLSessionTransfer = try fields.next()
             summary.awaitsTransferNamedLikeURLSession = try fields.next()
+            summary.convertsURLErrorCancelled = try fields.next()
             summary.blockingWaits = try fields.array()
             summary.resetsOnEveryPath = try fields.next()
             summary.writesAfterAwait = try fields.next()
@@ -262,12 +273,13 @@ enum CompactLayouts {
             return unsafeBitCast(property, to: T.self)
         }
         if T.self == TypeFact.self, typeFactMatches {
-            var fields = try FieldReader(payload: payload, start: start, end: end, count: 10)
+            var fields = try FieldReader(payload: payload, start: start, end: end, count: 11)
             let name: String = try fields.next(), qualifiedName: String = try fields.next()
             guard let kind = TypeKind(rawValue: try fields.next()) else { throw CompactCoding.Failure(description: "an unknown TypeKind") }
-            let type = TypeFact(name: name, qualifiedName: qualifiedName, kind: kind, attributes: try fields.array(), inheritedTypes: try fields.next(),
+            var type = TypeFact(name: name, qualifiedName: qualifiedName, kind: kind, attributes: try fields.array(), inheritedTypes: try fields.next(),
                                 properties: try fields.array(), methods: try fields.array(), docComment: try fields.next(), location: try fields.next(),
                                 memberMacros: try fields.array())
+            type.isNonisolated = try fields.next()
             try fields.finish()
             return unsafeBitCast(type, to: T.self)
         }
@@ -298,6 +310,7 @@ enum CompactLayouts {
             case 7: context = .completionHandler
             case 8: context = .typeIsolation(try fields.next(), isAsync: try fields.next())
             case 9: context = .callers
+            case 10: context = .moduleDefault(file: try fields.next(), isAsync: try fields.next())
             default: throw CompactCoding.Failure(description: "an unknown case of ExecutionContext")
             }
             try fields.finish()
