@@ -27,4 +27,32 @@ struct DeterminismTests {
             }
         }
     }
+
+    /// Each process hashes with its own seed, so anything taken from a `Set` in its iteration order differs from run
+    /// to run. Here two nodes of the control-flow graph start at the same place (`Date()` and the call of its member),
+    /// and the message names the first: eight processes must name the same one.
+    @Test func findingsDoNotDependOnTheProcessHashSeed() throws {
+        let folder = try Repository.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try """
+            import SwiftUI
+            struct PulseView: View {
+                @State private var elapsed: TimeInterval = 0
+                let start = Date()
+                var body: some View {
+                    Text("\\(elapsed)").task {
+                        try? await Task.sleep(for: .seconds(1))
+                        let waited = Date().timeIntervalSince(start)
+                        elapsed = waited
+                    }
+                }
+            }
+            """.write(to: folder.appendingPathComponent("PulseView.swift"), atomically: true, encoding: .utf8)
+        let outputs = try (1...8).map { _ in
+            try Repository.run(["lint", "--no-cache", "--only-rule", "cancellation_swallowed_by_try_optional", "--confidence", "medium"],
+                               in: folder).stdout
+        }
+        #expect(outputs[0].contains("(cancellation_swallowed_by_try_optional)"), "the example fires: \(outputs[0])")
+        #expect(Set(outputs).count == 1, "\(Set(outputs))")
+    }
 }

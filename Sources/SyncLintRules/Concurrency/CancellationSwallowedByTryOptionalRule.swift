@@ -135,14 +135,16 @@ public final class CancellationSwallowedByTryOptionalRule: SyntaxRule {
         let locals = FlowFacts.localNames(in: body)
         let reached = starts.flatMap { graph.reachable(from: $0, avoiding: { $0.kind == .cancellationCheck }) }
         let ownNodes = Set(starts + built.nodes(for: call))
-        let work = Set(reached).subtracting(ownNodes).map { graph.nodes[$0] }.filter { node in
+        // Ordered by place, then by the graph's own node order: two nodes can start at the same offset (a call
+        // and the member it reads), and a set's order differs from run to run.
+        let work = Set(reached).subtracting(ownNodes).sorted().map { graph.nodes[$0] }.filter { node in
             switch node.kind {
             case .call, .await: return true
             case .write: return !(node.label.map { locals.contains($0) } ?? false)
             default: return false
             }
-        }.sorted { $0.start < $1.start }
-        guard let first = work.first else { return }
+        }
+        guard let first = work.min(by: { $0.start < $1.start }) else { return }
         let callee = SyntaxFacts.calleeName(call)
         let next = first.kind == .await ? "another `await`" : "`\(first.label ?? "it")`"
         let arguments = ["callee": callee, "next": next]
