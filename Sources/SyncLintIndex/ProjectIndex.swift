@@ -191,11 +191,6 @@ public final class ProjectIndex: Sendable {
 
     // MARK: Types
 
-    /// Whether the project declares a type of this simple name, at the top level or nested (`SchemaV1.Item`).
-    public func declaresType(named simpleName: String) -> Bool {
-        typesByName[simpleName] != nil || qualifiedNamesBySimpleName[simpleName] != nil
-    }
-
     /// Every declaration (primary and extensions) of a type. The name is resolved as `resolveType` does
     /// from the top level; a simple name that several nested types share resolves to none of them.
     public func declarations(of typeName: String, from scope: String? = nil) -> [TypeFact] {

@@ -41,8 +41,9 @@ public enum UnregisteredModelRule: ProjectRule {
             RuleExample("""
                 @Model public final class LibraryModel { var name: String = "" }
                 """),
-            // The schema lists a generic parameter: either model may be the one registered.
+            // The schema lists a generic parameter (and a view of the same name exists): either model may be registered.
             RuleExample("""
+                struct Row: View { var body: some View { Text("row") } }
                 protocol CacheRow: PersistentModel {}
                 @Model final class CachedRecord: CacheRow { var key: String = "" }
                 @Model final class IndexedCachedRecord: CacheRow { var key: String = "" }
@@ -56,7 +57,7 @@ public enum UnregisteredModelRule: ProjectRule {
         knownLimitations: """
             Silent when the project registers no models at all (a library whose app registers them). Models \
             registered through a helper that builds the type list at run time are not seen and are reported. A \
-            registration that lists a name the project does not declare (a generic parameter, a model of another \
+            registration that lists a name that is no model of the project (a generic parameter, a model of another \
             module) leaves what is registered unknown, and the rule is then silent for the project.
             """,
         messages: [reachedOnlyThroughRelationships, unregistered])
@@ -67,9 +68,10 @@ public enum UnregisteredModelRule: ProjectRule {
         guard !index.modelRegistrations.isEmpty else { return [] }
         let schema = ModelSchema(index: index)
         let listed = Set(index.modelRegistrations.flatMap(\.typeNames))
-        // A listed name the project does not declare (a generic parameter, `Schema([Row.self])`, or a type from
-        // another module) may stand for any model: what the containers hold is then unknown, so nothing is reported.
-        guard listed.allSatisfy(index.declaresType(named:)) else { return [] }
+        // A listed name that is no model the project declares (a generic parameter, `Schema([Row.self])`, even when
+        // some view is also called `Row`; or a model of another module) may stand for any model: what the
+        // containers hold is then unknown, so nothing is reported.
+        guard listed.isSubset(of: Set(schema.models.map(\.name))) else { return [] }
         let reachable = schema.reachable(from: listed)
         let strict = options.bool("strict", default: false)
         let registered = index.modelRegistrations.map { FindingNote("models are registered here", at: $0.location) }.prefix(3)
