@@ -176,14 +176,20 @@ struct FuzzTests {
         }
     }
 
-    /// Runs `work` on a worker thread and waits at most the bound: its seconds, or nil when it did not finish.
+    /// Runs `work` on a thread of its own and waits at most the bound from when the work started: its seconds, or nil
+    /// when it did not finish. Not the global queue: under a parallel test run its threads are all busy, and a work
+    /// item that waited its turn there was once taken for a hang.
     static func runWithinBound(_ work: @escaping @Sendable () -> Void) -> Double? {
-        let done = DispatchSemaphore(value: 0)
-        let start = DispatchTime.now()
-        DispatchQueue.global().async {
+        let started = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            started.signal()
             work()
             done.signal()
         }
+        thread.stackSize = 16 << 20  // a deeply nested mutant recurses as far as on the main thread
+        thread.start()
+        started.wait()
+        let start = DispatchTime.now()
         guard done.wait(timeout: start + secondsPerRun) == .success else { return nil }
         return Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
     }

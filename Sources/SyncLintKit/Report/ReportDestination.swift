@@ -153,7 +153,8 @@ public enum ReportDestination {
             return mkstemp(base)
         }
         guard descriptor >= 0 else { throw failure(path, errno) }
-        let temporary = String(cString: template)
+        // mkstemp filled in the X's; the template is a C string (its last byte the terminating NUL).
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var renamed = false
         defer {
             if !renamed { unlink(temporary) }
