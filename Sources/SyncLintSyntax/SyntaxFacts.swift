@@ -161,6 +161,16 @@ public enum SyntaxFacts {
         expression.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind == .keyword(.self)
     }
 
+    /// The conditions of a `guard`, or of an `if` whose body returns: a test that ends the function early when it
+    /// holds (or fails). Nil for any other node.
+    public static func earlyExitConditions(_ node: Syntax) -> ConditionElementListSyntax? {
+        if let statement = node.as(GuardStmtSyntax.self) { return statement.conditions }
+        if let statement = node.as(IfExprSyntax.self), statement.body.statements.contains(where: { $0.item.is(ReturnStmtSyntax.self) }) {
+            return statement.conditions
+        }
+        return nil
+    }
+
     /// `true`/`false` literal value of an expression, if it is one.
     public static func boolLiteral(_ expression: ExprSyntax) -> Bool? {
         guard let literal = expression.as(BooleanLiteralExprSyntax.self) else { return nil }

@@ -629,7 +629,7 @@ public final class MissingCancellationCheckRule: SyntaxRule {
             }
         case .sequenceExpr:
             guard let sequence = node.as(SequenceExprSyntax.self), let target = SyntaxFacts.writeTarget(sequence),
-                  !methods[last].awaits.isEmpty || Self.assignsAwaitedValue(sequence), !Self.resetsToLiteral(sequence),
+                  !methods[last].awaits.isEmpty || Self.assignsAwaitedValue(sequence), !FunctionSummaryCollector.resetsToLiteral(sequence),
                   inMethodBody() else { return }
             let locals = FlowFacts.localNames(in: methods[last].body).union(methods[last].parameters)
             guard let property = FlowFacts.selfProperty(target, locals: locals) else { return }
@@ -666,7 +666,7 @@ public final class MissingCancellationCheckRule: SyntaxRule {
                       let property = FlowFacts.selfProperty(target, locals: locals),
                       // The task clearing its own handle, or a flag or value reset (`isLoading = false`, `task = nil`),
                       // is cleanup that must run when it is cancelled too.
-                      property != handle, !Self.resetsToLiteral(sequence) {
+                      property != handle, !FunctionSummaryCollector.resetsToLiteral(sequence) {
                 writes.append((sequence, target, property))
             }
         }
@@ -701,16 +701,7 @@ public final class MissingCancellationCheckRule: SyntaxRule {
         let comparisons: Set<String> = ["==", "!=", "===", "!=="]
         var stops: Set<Int> = []
         BodyScanner.scan(body) { node in
-            let conditions: ConditionElementListSyntax?
-            if let statement = node.as(GuardStmtSyntax.self) {
-                conditions = statement.conditions
-            } else if let statement = node.as(IfExprSyntax.self),
-                      statement.body.statements.contains(where: { $0.item.is(ReturnStmtSyntax.self) }) {
-                conditions = statement.conditions
-            } else {
-                conditions = nil
-            }
-            for condition in conditions ?? [] {
+            for condition in SyntaxFacts.earlyExitConditions(node) ?? [] {
                 let tokens = condition.tokens(viewMode: .sourceAccurate)
                 guard tokens.contains(where: { comparisons.contains($0.text) }) else { continue }
                 var readsProperty = false, readsHeld = false
@@ -730,18 +721,6 @@ public final class MissingCancellationCheckRule: SyntaxRule {
             }
         }
         return stops
-    }
-
-    /// `flag = false`, `handle = nil`, `count = 0`, `text = ""`: a reset, not a result; and `handle = Task { }`,
-    /// which starts the next task rather than writing this one's result.
-    private static func resetsToLiteral(_ sequence: SequenceExprSyntax) -> Bool {
-        guard let value = SyntaxFacts.assignment(sequence)?.value else { return false }
-        if let call = value.as(FunctionCallExprSyntax.self) {
-            let callee = SyntaxFacts.calleeName(call)
-            return callee == "Task" || callee == "Task.detached"
-        }
-        return SyntaxFacts.boolLiteral(value) == false || value.is(NilLiteralExprSyntax.self)
-            || value.trimmedText == "0" || value.trimmedText == "\"\""
     }
 
     /// `x = await f()`: the write happens after the suspension, when the value comes back.

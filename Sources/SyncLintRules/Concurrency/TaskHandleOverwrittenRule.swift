@@ -300,16 +300,7 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
         var guarded = false
         BodyScanner.scan(body) { node in
             guard !guarded, node.endPosition <= position else { return }
-            let conditions: ConditionElementListSyntax?
-            if let statement = node.as(GuardStmtSyntax.self) {
-                conditions = statement.conditions
-            } else if let statement = node.as(IfExprSyntax.self),
-                      statement.body.statements.contains(where: { $0.item.is(ReturnStmtSyntax.self) }) {
-                conditions = statement.conditions
-            } else {
-                conditions = nil
-            }
-            guard let conditions else { return }
+            guard let conditions = SyntaxFacts.earlyExitConditions(node) else { return }
             guarded = conditions.tokens(viewMode: .sourceAccurate).contains { token in
                 let name = token.text
                 return ["is", "has", "did"].contains { name.hasPrefix($0) && name.dropFirst($0.count).startsUppercase }

@@ -64,5 +64,5 @@ extension Configuration {
 
 extension Configuration {
     /// `withStockRules` as a `.synclint.yml` line, for tests that run the executable or the server on a folder.
-    static let stockRulesYAML = "opt_in_rules: [task_without_id, model_mutated_off_main]\n"
+    static let stockRulesYAML = "opt_in_rules: [\(withStockRules.optInRules.joined(separator: ", "))]\n"
 }
