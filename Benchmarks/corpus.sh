@@ -16,9 +16,10 @@
 # --half, every half is searched. `--half fresh --role round5` exports round 5's apps to APPS_DIR/fresh5.
 # Repositories come from CORPUS_REPOS (or RECALL_REPOS) when set: a folder holding, for `owner/name`, a bare
 # mirror `owner+name/repo` (or `owner+name/repo/.git`, `owner+name.git`), or a clone `owner+name` or `name`;
-# otherwise each is cloned bare into APPS_DIR/repos (this needs the network). Only what SyncLint reads is exported, as Benchmarks/recall.sh does: Swift
-# sources, entitlements, Xcode projects, Core Data models and .synclint.yml (a stored mirror may lack
-# large binary blobs, and images change no finding). Nothing in a repository changes.
+# otherwise each is cloned bare into APPS_DIR/repos (this needs the network). Only what SyncLint reads is
+# exported, as Benchmarks/recall.sh does: Swift sources, entitlements, Xcode projects, Core Data models and
+# .synclint.yml (a stored mirror may lack large binary blobs, and images change no finding). Nothing in a
+# repository changes.
 #
 # It prints the lines of Swift per app and the totals per folder: lines as SyncLint reads them (its
 # discovery skips .build, DerivedData, Pods, Carthage and node_modules). The fixes are counted per folder
@@ -46,7 +47,7 @@ apps_dir=.corpus-apps
 lint=0
 draw=0
 
-usage() { sed -n '2,36p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,37p' "$0" | sed 's/^# \{0,1\}//'; }
 while (( $# > 0 )); do
     case "$1" in
         --half) half=${2:?--half needs tune, test, fresh, reserve or all}; shift 2 ;;
@@ -234,7 +235,8 @@ done 3< "$apps_tsv"
 
 # The folders in a stable order: the halves, then any numbered ones (fresh5, ...).
 mapfile -t folders < <(printf '%s\n' "${!half_apps[@]}" |
-    awk '{ o = index("tune test fresh reserve", $0); print (o ? o : 100) "\t" $0 }' | sort -k1,1n -k2,2 | cut -f2)
+    awk 'NF { o = index("tune test fresh reserve", $0); print (o ? o : 100) "\t" $0 }' | sort -k1,1n -k2,2 | cut -f2)
+(( ${#folders[@]} > 0 )) || echo "corpus.sh: no app of half '$half'${role:+ and role '$role'} in $apps_tsv" >&2
 
 # Fixes per folder: a fix's folder comes from its half and role (fixes.tsv's seventh column), as an app's does.
 fixes_by_folder=$(awk -F'\t' '$1 !~ /^#/ && $1 != "repository" && NF >= 4 {
