@@ -4,24 +4,31 @@
 # fresh half: apps and fixes added in a later round from repositories nobody had seen (role round3 and so
 # on), test by construction, since no rule was ever changed looking at them; they are never drawn.
 #
-#   Benchmarks/corpus.sh [--half tune|test|fresh|reserve|all] [--apps-dir DIR] [--lint]
+#   Benchmarks/corpus.sh [--half tune|test|fresh|reserve|all] [--role ROLE] [--apps-dir DIR] [--lint]
 #   Benchmarks/corpus.sh --draw              # recompute the seeded split and compare it with the files
 #
-# Each app is exported at its pinned commit into APPS_DIR/<half>/<name> (default .corpus-apps, git-ignored),
-# unless that folder is already there. Repositories come from CORPUS_REPOS (or RECALL_REPOS) when set: a
-# folder holding, for `owner/name`, a bare mirror `owner+name/repo` (or `owner+name/repo/.git`,
-# `owner+name.git`), or a clone `owner+name` or `name`; otherwise each is cloned bare into APPS_DIR/repos
-# (this needs the network). Only what SyncLint reads is exported, as Benchmarks/recall.sh does: Swift
-# sources, entitlements, Xcode projects, Core Data models and .synclint.yml (a stored mirror may lack
-# large binary blobs, and images change no finding). Nothing in a repository changes.
+# Each app is exported at its pinned commit into APPS_DIR/<folder>/<name> (default .corpus-apps, git-ignored),
+# unless that folder is already there. The folder is the row's half, and for the fresh apps of round 5 on
+# (role roundN, N >= 5) the half plus the round's number: round 5's go to fresh5/, kept apart from the
+# apps judged before (round 3's stay in fresh/, where they were exported before roles had folders).
+# --role ROLE selects only the rows of that role (apps.tsv's fourth column, fixes.tsv's seventh: calibration,
+# fresh or reserve apps and `split` fixes of the original draw, round3, round5, ...); with --role and no
+# --half, every half is searched. `--half fresh --role round5` exports round 5's apps to APPS_DIR/fresh5.
+# Repositories come from CORPUS_REPOS (or RECALL_REPOS) when set: a folder holding, for `owner/name`, a bare
+# mirror `owner+name/repo` (or `owner+name/repo/.git`, `owner+name.git`), or a clone `owner+name` or `name`;
+# otherwise each is cloned bare into APPS_DIR/repos (this needs the network). Only what SyncLint reads is
+# exported, as Benchmarks/recall.sh does: Swift sources, entitlements, Xcode projects, Core Data models and
+# .synclint.yml (a stored mirror may lack large binary blobs, and images change no finding). Nothing in a
+# repository changes.
 #
-# It prints the lines of Swift per app and the totals per half: lines as SyncLint reads them (its
-# discovery skips .build, DerivedData, Pods, Carthage and node_modules). The fixes are counted per half
-# from fixes.tsv; Benchmarks/recall.sh runs them (`HALF=test Benchmarks/recall.sh Benchmarks/corpus/fixes.tsv`).
+# It prints the lines of Swift per app and the totals per folder: lines as SyncLint reads them (its
+# discovery skips .build, DerivedData, Pods, Carthage and node_modules). The fixes are counted per folder
+# from fixes.tsv; Benchmarks/recall.sh runs them (`HALF=test Benchmarks/recall.sh Benchmarks/corpus/fixes.tsv`,
+# `HALF=fresh ROLE=round5 ...` for round 5's).
 #
-# SyncLint does not run by default. With --lint, each half is linted in one run, each app as its own
+# SyncLint does not run by default. With --lint, each folder is linted in one run, each app as its own
 # project, with the default rules (`swift build` first, or SYNCLINT=path); findings go to
-# APPS_DIR/findings-<half>.txt and a count per app is added to the table. Judging stays a person's job.
+# APPS_DIR/findings-<folder>.txt and a count per app is added to the table. Judging stays a person's job.
 #
 # --draw recomputes the split from the two files with the documented seed (docs/precision.md, "The
 # corpus") and reports any row whose half differs from the draw: the split was made by this code, before
@@ -34,15 +41,17 @@ apps_tsv=Benchmarks/corpus/apps.tsv
 fixes_tsv=Benchmarks/corpus/fixes.tsv
 seen_list=Benchmarks/recall-commits.txt
 seed=21
-half=both
+half=
+role=
 apps_dir=.corpus-apps
 lint=0
 draw=0
 
-usage() { sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,37p' "$0" | sed 's/^# \{0,1\}//'; }
 while (( $# > 0 )); do
     case "$1" in
         --half) half=${2:?--half needs tune, test, fresh, reserve or all}; shift 2 ;;
+        --role) role=${2:?--role needs a role (calibration, fresh, reserve, split, round3, round5, ...)}; shift 2 ;;
         --apps-dir) apps_dir=${2:?--apps-dir needs a folder}; shift 2 ;;
         --lint) lint=1; shift ;;
         --draw) draw=1; shift ;;
@@ -50,6 +59,8 @@ while (( $# > 0 )); do
         *) echo "corpus.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
     esac
 done
+# Without --half: the tune and test halves, as before roles existed; with --role, every half.
+[[ -z "$half" ]] && { [[ -n "$role" ]] && half=all || half=both; }
 case "$half" in both|tune|test|fresh|reserve|all) ;; *) echo "corpus.sh: --half takes tune, test, fresh, reserve or all, not '$half'" >&2; exit 2 ;; esac
 for file in "$apps_tsv" "$fixes_tsv" "$seen_list"; do
     [[ -f "$file" ]] || { echo "corpus.sh: missing $file" >&2; exit 2; }
@@ -183,7 +194,8 @@ swift_lines() { # folder -> lines of Swift in the files SyncLint's discovery rea
         -o -type f -name '*.swift' -print0 | xargs -0 -r cat | wc -l
 }
 
-selected() { # half -> whether this run covers it
+selected() { # half role -> whether this run covers the row
+    [[ -n "$role" && "$2" != "$role" ]] && return 1
     case "$half" in
         all) return 0 ;;
         both) [[ "$1" == tune || "$1" == test ]] ;;
@@ -191,12 +203,21 @@ selected() { # half -> whether this run covers it
     esac
 }
 
+folder_of() { # half role -> the folder under APPS_DIR (fresh5 for role round5 of half fresh)
+    if [[ "$2" =~ ^round([0-9]+)$ ]] && (( BASH_REMATCH[1] >= 5 )); then
+        echo "$1${BASH_REMATCH[1]}"
+    else
+        echo "$1"
+    fi
+}
+
 declare -A half_lines half_apps half_cloudkit paths_of
-printf '%-44s %-8s %-9s %10s\n' app half cloudkit lines
-while IFS=$'\t' read -r -u 3 repository commit row_half role cloudkit _frameworks _lines _rest; do
+printf '%-44s %-8s %-9s %10s\n' app folder cloudkit lines
+while IFS=$'\t' read -r -u 3 repository commit row_half row_role cloudkit _frameworks _lines _rest; do
     [[ -z "$repository" || "$repository" == \#* || "$repository" == repository ]] && continue
-    selected "$row_half" || continue
-    folder="$apps_dir/$row_half/${repository/\//+}"
+    selected "$row_half" "$row_role" || continue
+    row_folder=$(folder_of "$row_half" "$row_role")
+    folder="$apps_dir/$row_folder/${repository/\//+}"
     if [[ ! -d "$folder" ]]; then
         git_dir=$(git_dir_for "$repository")
         if ! git --git-dir="$git_dir" cat-file -e "$commit^{commit}" 2> /dev/null; then
@@ -205,19 +226,27 @@ while IFS=$'\t' read -r -u 3 repository commit row_half role cloudkit _framework
         export_tree "$git_dir" "$commit" "$folder"
     fi
     lines=$(swift_lines "$folder")
-    printf '%-44s %-8s %-9s %10d\n' "$repository" "$row_half" "$cloudkit" "$lines"
-    half_lines[$row_half]=$(( ${half_lines[$row_half]:-0} + lines ))
-    half_apps[$row_half]=$(( ${half_apps[$row_half]:-0} + 1 ))
-    [[ "$cloudkit" == yes ]] && half_cloudkit[$row_half]=$(( ${half_cloudkit[$row_half]:-0} + 1 ))
-    paths_of[$row_half]+="$folder"$'\n'
+    printf '%-44s %-8s %-9s %10d\n' "$repository" "$row_folder" "$cloudkit" "$lines"
+    half_lines[$row_folder]=$(( ${half_lines[$row_folder]:-0} + lines ))
+    half_apps[$row_folder]=$(( ${half_apps[$row_folder]:-0} + 1 ))
+    [[ "$cloudkit" == yes ]] && half_cloudkit[$row_folder]=$(( ${half_cloudkit[$row_folder]:-0} + 1 ))
+    paths_of[$row_folder]+="$folder"$'\n'
 done 3< "$apps_tsv"
 
+# The folders in a stable order: the halves, then any numbered ones (fresh5, ...).
+mapfile -t folders < <(printf '%s\n' "${!half_apps[@]}" |
+    awk 'NF { o = index("tune test fresh reserve", $0); print (o ? o : 100) "\t" $0 }' | sort -k1,1n -k2,2 | cut -f2)
+(( ${#folders[@]} > 0 )) || echo "corpus.sh: no app of half '$half'${role:+ and role '$role'} in $apps_tsv" >&2
+
+# Fixes per folder: a fix's folder comes from its half and role (fixes.tsv's seventh column), as an app's does.
+fixes_by_folder=$(awk -F'\t' '$1 !~ /^#/ && $1 != "repository" && NF >= 4 {
+        f = $4; if ($7 ~ /^round[0-9]+$/ && substr($7, 6) + 0 >= 5) f = f substr($7, 6)
+        if (role == "" || $7 == role) print f "\t" $1 }' role="$role" "$fixes_tsv")
 echo
-printf '%-8s %6s %9s %11s %7s %12s\n' half apps cloudkit lines fixes repositories
-for h in tune test fresh reserve; do
-    [[ -z "${half_apps[$h]:-}" ]] && continue
-    fixes=$(awk -F'\t' -v h="$h" '$1 !~ /^#/ && $4 == h' "$fixes_tsv" | wc -l)
-    fix_repos=$(awk -F'\t' -v h="$h" '$1 !~ /^#/ && $4 == h { print $1 }' "$fixes_tsv" | sort -u | wc -l)
+printf '%-8s %6s %9s %11s %7s %12s\n' folder apps cloudkit lines fixes repositories
+for h in "${folders[@]}"; do
+    fixes=$(awk -F'\t' -v h="$h" '$1 == h' <<< "$fixes_by_folder" | wc -l)
+    fix_repos=$(awk -F'\t' -v h="$h" '$1 == h { print $2 }' <<< "$fixes_by_folder" | sort -u | wc -l)
     printf '%-8s %6d %9d %11d %7d %12d\n' "$h" "${half_apps[$h]}" "${half_cloudkit[$h]:-0}" "${half_lines[$h]}" "$fixes" "$fix_repos"
 done
 
@@ -226,7 +255,7 @@ if (( lint )); then
         swift build --product synclint >&2
         SYNCLINT="$(swift build --show-bin-path)/synclint"
     fi
-    for h in tune test fresh reserve; do
+    for h in "${folders[@]}"; do
         [[ -z "${paths_of[$h]:-}" ]] && continue
         mapfile -t paths < <(printf '%s' "${paths_of[$h]}")
         "$SYNCLINT" lint "${paths[@]}" > "$apps_dir/findings-$h.txt" 2> "$apps_dir/warnings-$h.txt" || true

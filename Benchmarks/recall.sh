@@ -7,10 +7,12 @@
 #
 # LIST has one fix a line: `owner/name  commit  expected_rule` (anything after is a note; `#` starts
 # a comment, and a `repository` header line is skipped). Benchmarks/corpus/fixes.tsv has that form, with the
-# half as the fourth column: HALF=tune, HALF=test or HALF=fresh runs only the rows of that half (a LIST without halves,
-# such as recall-commits.txt, needs HALF unset). Repositories come from RECALL_REPOS when set: a folder holding, for `owner/name`, a
-# bare mirror `owner+name/repo` or `owner+name.git`, or a clone `owner+name` or `name`; otherwise each
-# is cloned bare into WORK_DIR/repos (this needs the network). The parent and the commit are
+# half as the fourth column: HALF=tune, HALF=test or HALF=fresh runs only the rows of that half, and with the role as
+# the seventh: ROLE=round5 runs only the rows of that role (`split` for the original draw's rows, round3, round5, ...),
+# so `HALF=fresh ROLE=round5` is round 5's fresh test set (a LIST without halves or roles, such as
+# recall-commits.txt, needs HALF and ROLE unset). Repositories come from RECALL_REPOS when set: a folder holding,
+# for `owner/name`, a bare mirror `owner+name/repo` or `owner+name.git`, or a clone `owner+name` or `name`;
+# otherwise each is cloned bare into WORK_DIR/repos (this needs the network). The parent and the commit are
 # exported with `git archive` (nothing in the repository changes), each tree is linted whole as a
 # project with every rule on (`--enable-all-rules`), and only findings of the expected rule count.
 #
@@ -103,9 +105,12 @@ count_near() { # findings_file hunks_file side rule tree
 printf '%-28s %-12s %-34s %-7s %-5s %6s %6s\n' repository commit rule fired quiet before after
 fired_default=0 fired_any=0 quiet_count=0 total=0 missing=0
 declare -A linted # a commit listed for two rules is exported and linted once per run
-while read -r -u 3 repository commit rule row_half _; do
+while IFS= read -r -u 3 row; do
+    read -r repository commit rule row_half _ <<< "$row"
     [[ -z "${repository:-}" || "$repository" == \#* || "$repository" == repository ]] && continue
     [[ -n "${HALF:-}" && "${row_half:-}" != "$HALF" ]] && continue
+    # The role is fixes.tsv's seventh tab-separated column (the note before it has spaces).
+    [[ -n "${ROLE:-}" && "$(awk -F'\t' '{ print $7 }' <<< "$row")" != "$ROLE" ]] && continue
     git_dir=$(git_dir_for "$repository")
     # A commit the repository does not hold (a mistyped id, a mirror older than the fix) is one line and
     # counts as not measured, not as a miss; the other rows and the totals still come out.
