@@ -78,6 +78,13 @@ public indirect enum IndexCondition: Sendable, Hashable, Codable {
     case receivesViewContext(FunctionKey, position: Int, label: String?)
     /// The type (or an extension of it) declares a property of this name.
     case hasProperty(String, ofType: String)
+    /// The type (or an extension of it) declares a property of this name with this attribute (`@Published`, `@MainActor`).
+    case propertyHasAttribute(String, attribute: String, ofType: String)
+    /// Code in this context runs off the main thread once the index resolves a type's isolation (its own, a project
+    /// superclass's or protocol's) or a module's default isolation (`ProjectIndex.isOffMain`).
+    case isOffMain(ExecutionContext)
+    /// Some declaration of the type, or of a project supertype of it, lists this supertype (`ObservableObject`).
+    case inherits(String, from: String)
     /// The type sets this Bool property to `true` in a function that also saves a context (`CoreDataFacts.localSaveFlags`).
     case isLocalSaveFlag(TypeProperty)
     /// The type's property of this name is declared as a continuation (`FrameworkContinuations.continuationTypes`).

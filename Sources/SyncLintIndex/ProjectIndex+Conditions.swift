@@ -106,6 +106,12 @@ extension ProjectIndex {
             return coreData.mainQueueContextProperties.contains(TypeProperty(typeName: type.name, property: member))
         case .hasProperty(let name, let typeName):
             return property(name, of: typeName) != nil
+        case .propertyHasAttribute(let name, let attribute, let typeName):
+            return property(name, of: typeName)?.hasAttribute(attribute) ?? false
+        case .isOffMain(let context):
+            return isOffMain(context)
+        case .inherits(let typeName, let supertype):
+            return inherits(typeName, from: supertype)
         case .isLocalSaveFlag(let flag):
             return coreData.localSaveFlags.contains(flag)
         case .holdsContinuation(let name, let typeName):

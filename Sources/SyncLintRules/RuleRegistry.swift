@@ -12,6 +12,7 @@ public enum RuleRegistry {
         RepresentableUpdateIgnoresInputsRule.self,
         // Observation
         ObservedTaskHandleRule.self,
+        PublishedWriteOffMainRule.self,
         AliasComputedPropertyRule.self,
         // Concurrency
         TaskHandleOverwrittenRule.self,

@@ -1,0 +1,265 @@
+import SwiftSyntax
+
+/// An `@Published` property written on the concurrency pool: in an async method of a class with no isolation, or
+/// in a `Task { }` started from one of its methods.
+public final class PublishedWriteOffMainRule: SyntaxRule {
+    public static let description = RuleDescription(
+        id: "published_write_off_main",
+        name: "Published Write Off Main",
+        whatItDoes: """
+            In an `ObservableObject` class with no isolation of its own (not `@MainActor`, not made so by a project superclass or \
+            protocol, or by the module's default isolation: Swift 6.2's `SWIFT_DEFAULT_ACTOR_ISOLATION`, \
+            `.defaultIsolation(MainActor.self)`), finds a write to one of its `@Published` properties (`x = …`, \
+            `self.x = …`, `x += …`, `x[i] = …`, `x.append(…)`) that runs on the concurrency pool: in an `async` \
+            method, in a `Task { }` started in any of its methods, or in `Task.detached`; not inside \
+            `MainActor.run`, `DispatchQueue.main.async`, `Task { @MainActor in }` or a `@MainActor` method. One \
+            finding per method or task: the first such write.
+            """,
+        whyIsThisBad: """
+            An async function with no isolation runs on the concurrency pool, not on the caller's thread (SE-0338), \
+            and so does a `Task { }` created where there is no actor to inherit. `@Published` sends \
+            `objectWillChange` on the thread that writes, so SwiftUI receives the change off the main thread: \
+            Xcode reports "Publishing changes from background threads is not allowed", views update late or not at \
+            all, and a view reading the value while it changes is a data race. The compiler does not catch it: \
+            the class is not `Sendable` and the method is not isolated, so nothing crosses an isolation boundary. \
+            Isolate the class to the main actor (`@MainActor final class ViewModel: ObservableObject`), or write \
+            the property inside `await MainActor.run { }`.
+            """,
+        seed: "—",
+        // Opt-in until measured on apps nobody tuned on (the bar for a default rule: 90% on 20 findings from 5 apps).
+        isOptIn: true,
+        triggeringExamples: [
+            RuleExample("""
+                final class FeedModel: ObservableObject {
+                    @Published var posts: [Post] = []
+                    @Published var isLoading = false
+                    func load() async {
+                        ↓isLoading = true
+                        posts = await api.fetchPosts()
+                        isLoading = false
+                    }
+                }
+                """),
+            RuleExample("""
+                class WalletModel: ObservableObject {
+                    @Published private(set) var balance: Int?
+                    func refresh() {
+                        Task {
+                            let value = try await client.balance()
+                            ↓self.balance = value
+                        }
+                    }
+                }
+                """),
+            RuleExample("""
+                final class InboxModel: ObservableObject {
+                    @Published var messages: [Message] = []
+                    init(stream: MessageStream) {
+                        Task.detached { [weak self] in
+                            for await message in stream.updates {
+                                ↓self?.messages.append(message)
+                            }
+                        }
+                    }
+                }
+                """),
+            // A method declared in an extension in another file: the property's attribute is asked of the index.
+            RuleExample("""
+                final class SearchModel: ObservableObject {
+                    @Published var results: [Hit] = []
+                }
+                extension SearchModel {
+                    func search(_ text: String) async {
+                        ↓results = await engine.search(text)
+                    }
+                }
+                """),
+        ],
+        nonTriggeringExamples: [
+            // The fix: the class is isolated to the main actor, so its async methods and its tasks run there.
+            RuleExample("""
+                @MainActor final class FeedModel: ObservableObject {
+                    @Published var posts: [Post] = []
+                    func load() async { posts = await api.fetchPosts() }
+                    func refresh() { Task { posts = await api.fetchPosts() } }
+                }
+                """),
+            // Each write hops to the main actor; a local of the same name is not the property.
+            RuleExample("""
+                final class WalletModel: ObservableObject {
+                    @Published var balance: Int?
+                    @Published var history: [Int] = []
+                    func refresh() async {
+                        let value = await client.balance()
+                        await MainActor.run { self.balance = value }
+                        var history: [Int] = []
+                        history.append(value)
+                        DispatchQueue.main.async { self.history = history }
+                        Task { @MainActor in self.history.append(value) }
+                    }
+                    @MainActor func reset() async { balance = nil }
+                }
+                """),
+            // Not `@Published`; and a synchronous method runs where its caller runs (the main thread from a view).
+            RuleExample("""
+                final class Cache: ObservableObject {
+                    @Published var count = 0
+                    private var entries: [String: Data] = [:]
+                    func store(_ data: Data, for key: String) async { entries[key] = data }
+                    func bump() { count += 1 }
+                }
+                """),
+            // Not an `ObservableObject`: a UIKit view model whose subscribers pick their queue (`receive(on:)`).
+            RuleExample("""
+                final class TimelineViewModel {
+                    @Published var isLoading = false
+                    func loadLatest() async {
+                        isLoading = true
+                        await api.fetchLatest()
+                    }
+                }
+                final class TimelineController: UIViewController {
+                    let viewModel = TimelineViewModel()
+                    func bind() {
+                        viewModel.$isLoading.receive(on: DispatchQueue.main).sink { [weak self] in self?.spinner.isHidden = !$0 }.store(in: &bag)
+                    }
+                }
+                """),
+            // Isolated by a project superclass.
+            RuleExample("""
+                @MainActor class BaseModel: ObservableObject {}
+                final class ProfileModel: BaseModel {
+                    @Published var name = ""
+                    func load() async { name = await api.name() }
+                }
+                """),
+            // An actor's state is its own; `@Published` in a struct is not a class's.
+            RuleExample("""
+                actor Store: ObservableObject {
+                    @Published var items: [Int] = []
+                    func add(_ item: Int) async { items.append(item) }
+                }
+                """),
+        ],
+        knownLimitations: """
+            A class's isolation comes from its own declarations, its project superclasses and protocols, and the \
+            module's default isolation; a class isolated by something SyncLint does not read (a global actor of \
+            another package) is reported wrongly. A `nonisolated async` method is taken to run on the concurrency \
+            pool, as Swift 6.0 and 6.1 run it; a module built with Swift 6.2's `NonisolatedNonsendingByDefault` \
+            runs it on its caller's actor, and its findings there are wrong (a `Task { }` still runs on the pool). \
+            A write inside a closure passed to another function (a completion handler, `sink`) is not reported, \
+            since the thread that calls it is not known; nor is a write in a synchronous method, which runs where \
+            its callers run. Only the first write of each method or task is reported.
+            """,
+        messages: [writtenOnPool, writtenInTask, writtenInDetachedTask])
+    static let writtenOnPool = RuleMessage("written_on_pool", "`{property}` is `@Published`, and `{function}` is an async method of `{type}`, which has no isolation, so it runs on the concurrency pool and publishes this change off the main thread; isolate `{type}` to `@MainActor`, or write it in `await MainActor.run { }`")
+    static let writtenInTask = RuleMessage("written_in_task", "`{property}` is `@Published`, and this `Task` starts in `{type}`, which has no isolation, so it runs on the concurrency pool and publishes this change off the main thread; isolate `{type}` to `@MainActor`, or start the task with `Task { @MainActor in }`")
+    static let writtenInDetachedTask = RuleMessage("written_in_detached_task", "`{property}` is `@Published`, and `Task.detached` runs on the concurrency pool, so this change is published off the main thread; write it in `await MainActor.run { }`")
+
+    public static let nodeKinds: Set<SyntaxKind> = [.sequenceExpr, .functionCallExpr]
+
+    /// The methods and task closures already reported in this file: one finding each.
+    private var reportedRegions: Set<SyntaxIdentifier> = []
+    /// Local names per function body, computed once per function.
+    private var localsByFunction: [SyntaxIdentifier: Set<String>] = [:]
+
+    public init(options: RuleOptions) {}
+
+    public func enter(_ node: Syntax, context: FileContext) {
+        guard let type = context.scope.currentType, type.kind == .class || type.kind == .extension,
+              let target = Self.writtenExpression(node) else { return }
+        guard let place = Self.pool(context.scope), !reportedRegions.contains(place.region) else { return }
+        let locals = locals(of: place.localsScope)
+        guard let property = FlowFacts.selfProperty(target, locals: locals), SyntaxFacts.memberPath(target).map(Self.isDirect) == true else { return }
+        let arguments = ["property": property, "type": type.name, "function": place.functionName]
+        // SwiftUI observes an `ObservableObject`; a plain class's `$property` subscribers choose their own queue (`receive(on:)`).
+        let published: IndexCondition = .all([.inherits(type.qualifiedName, from: "ObservableObject"),
+                                              .propertyHasAttribute(property, attribute: "Published", ofType: type.qualifiedName),
+                                              .not(.propertyHasAttribute(property, attribute: "MainActor", ofType: type.qualifiedName))])
+        switch place.kind {
+        case .detached:
+            context.report(target, Self.writtenInDetachedTask, arguments, when: published)
+        case .asyncMethod, .task:
+            // The class's isolation (its own, a project superclass's or protocol's, the module's default) decides.
+            let pool = ExecutionContext.typeIsolation(type.qualifiedName, isAsync: true)
+            context.report(target, place.kind == .task ? Self.writtenInTask : Self.writtenOnPool, arguments,
+                           when: .all([published, .isOffMain(pool)]))
+        }
+        reportedRegions.insert(place.region)
+    }
+
+    /// The expression a statement writes: an assignment's or compound assignment's target, or the collection a
+    /// mutating call changes (`items.append(x)`).
+    static func writtenExpression(_ node: Syntax) -> ExprSyntax? {
+        if let sequence = node.as(SequenceExprSyntax.self) { return SyntaxFacts.writeTarget(sequence) }
+        guard let call = node.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+              StaleModelAfterAwaitRule.collectionMutations.contains(member.declName.baseName.text), let base = member.base else { return nil }
+        return base
+    }
+
+    /// `x`, `self.x`, `self?.x`, `x[i]`: the property itself, not a member of the value it holds.
+    static func isDirect(_ path: (root: String, members: [String])) -> Bool {
+        path.root == "self" ? path.members.count == 1 : path.members.isEmpty
+    }
+
+    enum PoolKind { case asyncMethod, task, detached }
+
+    /// Where a write on the pool happens: the method or task it belongs to (one finding each), how it got there,
+    /// and the function whose locals it may name.
+    struct PoolPlace {
+        let kind: PoolKind
+        let region: SyntaxIdentifier
+        let functionName: String
+        let localsScope: Syntax
+    }
+
+    /// The place on the concurrency pool the walker is in, or nil when the code hops to the main actor, runs
+    /// where its caller runs, or runs somewhere the syntax does not tell (a completion handler, `sink`).
+    static func pool(_ scope: ScopeStack) -> PoolPlace? {
+        var task: ClosureScope?
+        for frame in scope.frames.reversed() {
+            switch frame {
+            case .closure(let closure):
+                if closure.isMainActorAnnotated { return nil }
+                switch closure.kind {
+                case .task:
+                    if task == nil { task = closure }
+                case .detachedTask:
+                    return PoolPlace(kind: .detached, region: closure.node.id, functionName: "", localsScope: Syntax(closure.node))
+                case .other(let callee):
+                    // Only a closure known to run in place, before its call returns, runs where the code around it runs.
+                    guard Self.runsInPlace(callee) else { return nil }
+                default:
+                    return nil
+                }
+            case .function(let function):
+                if function.isMainActor { return nil }
+                if let task {
+                    return PoolPlace(kind: .task, region: task.node.id, functionName: function.name, localsScope: function.node)
+                }
+                guard function.isAsync else { return nil }
+                return PoolPlace(kind: .asyncMethod, region: function.node.id, functionName: function.name, localsScope: function.node)
+            case .type:
+                return nil
+            }
+        }
+        return nil
+    }
+
+    /// The standard library's sequence algorithms call their closure before they return (`forEach`, `map`, ...), as
+    /// do `withAnimation` and `withTransaction` (`FrameworkHandlers.inPlaceClosureCallees`). Any other closure (a
+    /// completion handler, `sink`, a stored closure) runs at a time and on a thread the syntax does not tell.
+    static let sequenceAlgorithms: Set<String> = ["forEach", "map", "compactMap", "flatMap", "filter", "reduce", "sorted",
+                                                  "first", "contains", "allSatisfy", "min", "max"]
+
+    static func runsInPlace(_ callee: String) -> Bool {
+        sequenceAlgorithms.contains(callee) || FrameworkHandlers.inPlaceClosureCallees.contains(callee)
+    }
+
+    private func locals(of scope: Syntax) -> Set<String> {
+        if let known = localsByFunction[scope.id] { return known }
+        let names = FlowFacts.localNames(in: scope)
+        localsByFunction[scope.id] = names
+        return names
+    }
+}
