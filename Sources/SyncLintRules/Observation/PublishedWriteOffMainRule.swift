@@ -63,6 +63,15 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
                     }
                 }
                 """),
+            // A `nonisolated async` method runs on the pool whatever its class's isolation.
+            RuleExample("""
+                final class SearchModel: ObservableObject {
+                    @Published var loading = false
+                    nonisolated func load() async {
+                        ↓loading = true
+                    }
+                }
+                """, message: "written_in_nonisolated_method"),
             // A method declared in an extension in another file: the property's attribute is asked of the index.
             RuleExample("""
                 final class SearchModel: ObservableObject {
@@ -151,9 +160,10 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
             since the thread that calls it is not known; nor is a write in a synchronous method, which runs where \
             its callers run. Only the first write of each method or task is reported.
             """,
-        messages: [writtenOnPool, writtenInTask, writtenInDetachedTask])
+        messages: [writtenOnPool, writtenInTask, writtenInNonisolatedMethod, writtenInDetachedTask])
     static let writtenOnPool = RuleMessage("written_on_pool", "`{property}` is `@Published`, and `{function}` is an async method of `{type}`, which has no isolation, so it runs on the concurrency pool and publishes this change off the main thread; isolate `{type}` to `@MainActor`, or write it in `await MainActor.run { }`")
     static let writtenInTask = RuleMessage("written_in_task", "`{property}` is `@Published`, and this `Task` starts in `{type}`, which has no isolation, so it runs on the concurrency pool and publishes this change off the main thread; isolate `{type}` to `@MainActor`, or start the task with `Task { @MainActor in }`")
+    static let writtenInNonisolatedMethod = RuleMessage("written_in_nonisolated_method", "`{property}` is `@Published`, and `{function}` is a `nonisolated` async method, which runs on the concurrency pool, so this change is published off the main thread; remove `nonisolated`, or write it in `await MainActor.run { }`")
     static let writtenInDetachedTask = RuleMessage("written_in_detached_task", "`{property}` is `@Published`, and `Task.detached` runs on the concurrency pool, so this change is published off the main thread; write it in `await MainActor.run { }`")
 
     public static let nodeKinds: Set<SyntaxKind> = [.sequenceExpr, .functionCallExpr]
@@ -179,6 +189,8 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
         switch place.kind {
         case .detached:
             context.report(target, Self.writtenInDetachedTask, arguments, when: published)
+        case .nonisolatedMethod:
+            context.report(target, Self.writtenInNonisolatedMethod, arguments, when: published)
         case .asyncMethod, .task:
             // The class's isolation (its own, a project superclass's or protocol's, the module's default) decides.
             let pool = ExecutionContext.typeIsolation(type.qualifiedName, isAsync: true)
@@ -202,7 +214,7 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
         path.root == "self" ? path.members.count == 1 : path.members.isEmpty
     }
 
-    enum PoolKind { case asyncMethod, task, detached }
+    enum PoolKind { case asyncMethod, nonisolatedMethod, task, detached }
 
     /// Where a write on the pool happens: the method or task it belongs to (one finding each), how it got there,
     /// and the function whose locals it may name.
@@ -238,6 +250,10 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
                     return PoolPlace(kind: .task, region: task.node.id, functionName: function.name, localsScope: function.node)
                 }
                 guard function.isAsync else { return nil }
+                // `nonisolated async` leaves even a main-actor class's isolation (Swift 6.0 and 6.1; see the limitations).
+                if function.isNonisolated {
+                    return PoolPlace(kind: .nonisolatedMethod, region: function.node.id, functionName: function.name, localsScope: function.node)
+                }
                 return PoolPlace(kind: .asyncMethod, region: function.node.id, functionName: function.name, localsScope: function.node)
             case .type:
                 return nil
