@@ -38,11 +38,15 @@ public struct PackageTargetFact: Sendable, Codable, Hashable {
     /// Absolute path of the folder of the target's sources.
     public let folder: String
     public let defaultsToMainActor: Bool
+    /// `.enableUpcomingFeature("NonisolatedNonsendingByDefault")` (SE-0461): its async functions with no isolation run
+    /// on their caller's actor.
+    public var nonisolatedAsyncRunsOnCaller = false
 
-    package init(name: String, folder: String, defaultsToMainActor: Bool) {
+    package init(name: String, folder: String, defaultsToMainActor: Bool, nonisolatedAsyncRunsOnCaller: Bool = false) {
         self.name = name
         self.folder = folder
         self.defaultsToMainActor = defaultsToMainActor
+        self.nonisolatedAsyncRunsOnCaller = nonisolatedAsyncRunsOnCaller
     }
 }
 

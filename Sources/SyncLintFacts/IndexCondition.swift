@@ -85,6 +85,9 @@ public indirect enum IndexCondition: Sendable, Hashable, Codable {
     case isOffMain(ExecutionContext)
     /// Some declaration of the type, or of a project supertype of it, lists this supertype (`ObservableObject`).
     case inherits(String, from: String)
+    /// The file's module runs async functions with no isolation on their caller's actor, not on the concurrency pool
+    /// (`ProjectIndex.nonisolatedAsyncRunsOnCaller`: `NonisolatedNonsendingByDefault`, Approachable Concurrency).
+    case nonisolatedAsyncRunsOnCaller(file: String)
     /// The type sets this Bool property to `true` in a function that also saves a context (`CoreDataFacts.localSaveFlags`).
     case isLocalSaveFlag(TypeProperty)
     /// The type's property of this name is declared as a continuation (`FrameworkContinuations.continuationTypes`).

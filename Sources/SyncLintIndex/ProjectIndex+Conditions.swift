@@ -112,6 +112,8 @@ extension ProjectIndex {
             return isOffMain(context)
         case .inherits(let typeName, let supertype):
             return inherits(typeName, from: supertype)
+        case .nonisolatedAsyncRunsOnCaller(let file):
+            return nonisolatedAsyncRunsOnCaller(file)
         case .isLocalSaveFlag(let flag):
             return coreData.localSaveFlags.contains(flag)
         case .holdsContinuation(let name, let typeName):

@@ -75,6 +75,16 @@ extension ProjectIndex {
         }
     }
 
+    /// Whether the file's module runs async functions with no isolation on their caller's actor (SE-0461's
+    /// `NonisolatedNonsendingByDefault`, or Xcode's Approachable Concurrency), decided like `defaultsToMainActor`.
+    public func nonisolatedAsyncRunsOnCaller(_ file: String) -> Bool {
+        let package = packageTargets.filter { file.hasPrefix($0.folder.hasSuffix("/") ? $0.folder : $0.folder + "/") }
+            .max { $0.folder.count < $1.folder.count }
+        if let package { return package.nonisolatedAsyncRunsOnCaller }
+        let targets = layout.targets(containing: file)
+        return !targets.isEmpty && targets.allSatisfy(\.nonisolatedAsyncRunsOnCaller)
+    }
+
     /// A context with the type isolation or module default it names resolved.
     public func resolved(_ context: ExecutionContext) -> ExecutionContext {
         switch context {

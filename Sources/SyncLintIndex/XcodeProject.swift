@@ -18,9 +18,14 @@ public struct XcodeTarget: Sendable, Hashable, Codable {
     /// Whether its module defaults to the main actor (`SWIFT_DEFAULT_ACTOR_ISOLATION = MainActor`, Swift 6.2): every
     /// declaration with no isolation of its own is `@MainActor`.
     public let defaultsToMainActor: Bool
+    /// Whether its async functions with no isolation run on their caller's actor instead of the concurrency pool
+    /// (SE-0461's `NonisolatedNonsendingByDefault`: `SWIFT_UPCOMING_FEATURE_NONISOLATED_NONSENDING_BY_DEFAULT = YES`, or
+    /// Xcode 26's `SWIFT_APPROACHABLE_CONCURRENCY = YES`, which turns it on).
+    public let nonisolatedAsyncRunsOnCaller: Bool
 
     public init(name: String, productType: String, files: Set<String>, folders: Set<String> = [],
-                excludedFiles: Set<String> = [], entitlements: String?, defaultsToMainActor: Bool = false) {
+                excludedFiles: Set<String> = [], entitlements: String?, defaultsToMainActor: Bool = false,
+                nonisolatedAsyncRunsOnCaller: Bool = false) {
         self.name = name
         self.productType = productType
         self.files = files
@@ -28,6 +33,7 @@ public struct XcodeTarget: Sendable, Hashable, Codable {
         self.excludedFiles = excludedFiles
         self.entitlements = entitlements
         self.defaultsToMainActor = defaultsToMainActor
+        self.nonisolatedAsyncRunsOnCaller = nonisolatedAsyncRunsOnCaller
     }
 
     /// Unit and UI test bundles.
@@ -188,7 +194,8 @@ public struct XcodeProject: Sendable, Hashable, Codable {
             }
             return XcodeTarget(name: name, productType: entry["productType"] as? String ?? "", files: files,
                                folders: folders, excludedFiles: excluded, entitlements: entitlements(of: entry, targetName: name),
-                               defaultsToMainActor: defaultsToMainActor(entry, projectSettings: projectSettings))
+                               defaultsToMainActor: defaultsToMainActor(entry, projectSettings: projectSettings),
+                               nonisolatedAsyncRunsOnCaller: nonisolatedAsyncRunsOnCaller(entry, projectSettings: projectSettings))
         }
 
         /// The build settings of each configuration of a project or target, by configuration name (`Debug`, `Release`).
@@ -206,14 +213,32 @@ public struct XcodeProject: Sendable, Hashable, Codable {
         /// else the project's configuration of the same name. Configurations that disagree (Debug `MainActor`, Release
         /// `nonisolated`) decide nothing. A setting in an `.xcconfig` file is not read.
         func defaultsToMainActor(_ target: [String: Any], projectSettings: [String: [String: Any]]) -> Bool {
-            let key = "SWIFT_DEFAULT_ACTOR_ISOLATION"
+            values(of: "SWIFT_DEFAULT_ACTOR_ISOLATION", target, projectSettings: projectSettings) == ["MainActor"]
+        }
+
+        /// `NonisolatedNonsendingByDefault` in every configuration: its own setting, or Approachable Concurrency, which
+        /// enables it with other upcoming features ("Approachable Concurrency", Xcode 26 build settings reference).
+        func nonisolatedAsyncRunsOnCaller(_ target: [String: Any], projectSettings: [String: [String: Any]]) -> Bool {
+            let own = settingsByConfiguration(of: target)
+            let names = own.isEmpty ? Set(projectSettings.keys) : Set(own.keys)
+            guard !names.isEmpty else { return false }
+            return names.allSatisfy { name in
+                ["SWIFT_UPCOMING_FEATURE_NONISOLATED_NONSENDING_BY_DEFAULT", "SWIFT_APPROACHABLE_CONCURRENCY"].contains { key in
+                    (own[name]?[key] ?? projectSettings[name]?[key]) as? String == "YES"
+                }
+            }
+        }
+
+        /// The values a setting takes across the target's configurations: its own, else the project's configuration of
+        /// the same name.
+        func values(of key: String, _ target: [String: Any], projectSettings: [String: [String: Any]]) -> Set<String> {
             let own = settingsByConfiguration(of: target)
             let names = own.isEmpty ? Set(projectSettings.keys) : Set(own.keys)
             var values: Set<String> = []
             for name in names {
                 if let value = (own[name]?[key] ?? projectSettings[name]?[key]) as? String { values.insert(value) }
             }
-            return values == ["MainActor"]
+            return values
         }
 
         /// `CODE_SIGN_ENTITLEMENTS` of the target's first configuration that sets it (Debug and Release

@@ -153,9 +153,11 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
         knownLimitations: """
             A class's isolation comes from its own declarations, its project superclasses and protocols, and the \
             module's default isolation; a class isolated by something SyncLint does not read (a global actor of \
-            another package) is reported wrongly. A `nonisolated async` method is taken to run on the concurrency \
-            pool, as Swift 6.0 and 6.1 run it; a module built with Swift 6.2's `NonisolatedNonsendingByDefault` \
-            runs it on its caller's actor, and its findings there are wrong (a `Task { }` still runs on the pool). \
+            another package) is reported wrongly. An async method with no isolation is taken to run on the concurrency \
+            pool, unless its module turns on SE-0461's `NonisolatedNonsendingByDefault` (the Xcode setting, Approachable \
+            Concurrency, or `.enableUpcomingFeature` in `Package.swift`), which runs it on its caller's actor: async \
+            methods are not reported there (a `Task { }` still runs on the pool and is). A setting in an `.xcconfig` \
+            file is not read. \
             A write inside a closure passed to another function (a completion handler, `sink`) is not reported, \
             since the thread that calls it is not known; nor is a write in a synchronous method, which runs where \
             its callers run. Only the first write of each method or task is reported.
@@ -183,6 +185,9 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
         guard let property = FlowFacts.selfProperty(target, locals: locals), SyntaxFacts.memberPath(target).map(Self.isDirect) == true else { return }
         let arguments = ["property": property, "type": type.name, "function": place.functionName]
         // SwiftUI observes an `ObservableObject`; a plain class's `$property` subscribers choose their own queue (`receive(on:)`).
+        // With SE-0461 (`NonisolatedNonsendingByDefault`, Xcode's Approachable Concurrency) an async function with no
+        // isolation runs on its caller's actor: the main actor when a view calls it.
+        let onPoolWhenAsync: IndexCondition = .not(.nonisolatedAsyncRunsOnCaller(file: context.path))
         let published: IndexCondition = .all([.inherits(type.qualifiedName, from: "ObservableObject"),
                                               .propertyHasAttribute(property, attribute: "Published", ofType: type.qualifiedName),
                                               .not(.propertyHasAttribute(property, attribute: "MainActor", ofType: type.qualifiedName))])
@@ -190,12 +195,13 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
         case .detached:
             context.report(target, Self.writtenInDetachedTask, arguments, when: published)
         case .nonisolatedMethod:
-            context.report(target, Self.writtenInNonisolatedMethod, arguments, when: published)
+            context.report(target, Self.writtenInNonisolatedMethod, arguments, when: .all([published, onPoolWhenAsync]))
         case .asyncMethod, .task:
-            // The class's isolation (its own, a project superclass's or protocol's, the module's default) decides.
+            // The class's isolation (its own, a project superclass's or protocol's, the module's default) decides; a
+            // task of a class with no isolation runs on the pool in every language mode.
             let pool = ExecutionContext.typeIsolation(type.qualifiedName, isAsync: true)
-            context.report(target, place.kind == .task ? Self.writtenInTask : Self.writtenOnPool, arguments,
-                           when: .all([published, .isOffMain(pool)]))
+            let conditions: [IndexCondition] = place.kind == .task ? [published, .isOffMain(pool)] : [published, .isOffMain(pool), onPoolWhenAsync]
+            context.report(target, place.kind == .task ? Self.writtenInTask : Self.writtenOnPool, arguments, when: .all(conditions))
         }
         reportedRegions.insert(place.region)
     }

@@ -30,8 +30,10 @@ final class PackageManifestCollector: FactCollector {
         let folder = relative.hasPrefix("/") ? relative : (packageFolder.isEmpty ? relative : packageFolder + "/" + relative)
         let settings = SyntaxFacts.argument("swiftSettings", of: call).flatMap { Self.arrayLiteral($0, in: call) }
         let defaultsToMainActor = settings?.elements.contains { Self.isMainActorDefault($0.expression) } ?? false
+        let runsOnCaller = settings?.elements.contains { Self.enablesNonisolatedNonsending($0.expression) } ?? false
         context.facts.packageTargets.append(PackageTargetFact(name: name, folder: folder.trimmingSuffix("/"),
-                                                              defaultsToMainActor: defaultsToMainActor))
+                                                              defaultsToMainActor: defaultsToMainActor,
+                                                              nonisolatedAsyncRunsOnCaller: runsOnCaller))
     }
 
     /// `.defaultIsolation(MainActor.self)` with no condition: a `.when(configuration:)` would make Debug and Release differ.
@@ -41,6 +43,14 @@ final class PackageManifestCollector: FactCollector {
               call.arguments.count == 1, let argument = call.arguments.first?.expression.as(MemberAccessExprSyntax.self)
         else { return false }
         return argument.declName.baseName.text == "self" && argument.base?.trimmedText == "MainActor"
+    }
+
+    /// `.enableUpcomingFeature("NonisolatedNonsendingByDefault")` (or the experimental spelling) with no condition.
+    static func enablesNonisolatedNonsending(_ expression: ExprSyntax) -> Bool {
+        guard let call = expression.as(FunctionCallExprSyntax.self),
+              let method = call.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text,
+              method == "enableUpcomingFeature" || method == "enableExperimentalFeature", call.arguments.count == 1 else { return false }
+        return literal(call.arguments.first?.expression) == "NonisolatedNonsendingByDefault"
     }
 
     /// The settings as written (`swiftSettings: [...]`), or the array a top-level `let` of the manifest binds
