@@ -146,7 +146,9 @@ import Testing
         optioned.ruleOptions["model_mutated_off_main"] = RuleOptions(["severity_note": .string("x")])
         let withOptions = Self.lint([folder.path], cacheRoot: root, configuration: optioned)
         #expect(withOptions.statistics.misses == 2)
-        // One entry per file: the last configuration's.
+        // One entry per file: the last configuration's. (Each configuration's run state keeps its own results, so
+        // going back would take them from there: `RunStateCacheTests`; removed here with the whole-run entries.)
+        try Self.removeWholeRunEntries(root: root)
         let back = Self.lint([folder.path], cacheRoot: root, configuration: off)
         #expect(back.statistics.misses == 2 && back.result.findings.isEmpty)
         let again = Self.lint([folder.path], cacheRoot: root, configuration: off)
@@ -213,6 +215,8 @@ import Testing
         let range = try #require(data.range(of: Data(tool.utf8)))
         data.replaceSubrange(range, with: Data(other.utf8))
         try data.write(to: URL(fileURLWithPath: entry))
+        // The run state holds the file's result too (with this build's fingerprint): this is about the per-file entry.
+        try Self.removeWholeRunEntries(root: root)
         let run = Self.lint([folder.path], cacheRoot: root)
         #expect(run.statistics.misses == 1 && run.statistics.unreadable == 1 && run.warning != nil)
     }
@@ -299,6 +303,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: root) }
         let configuration = try Self.examplesConfiguration()
         _ = Self.lint([Repository.path("Examples")], cacheRoot: root.path, configuration: configuration)
+        // Only per-file entries, whose sizes are summed below (the whole-run entry and run state are pruned alike).
+        try Self.removeWholeRunEntries(root: root.path)
         let fileManager = FileManager.default
         for (age, name) in [(10.0, "0.0.1-aaaa"), (20, "0.0.1-bbbb"), (30, "0.0.1-cccc"), (40, "notes")] {
             try fileManager.createDirectory(atPath: root.path + "/" + name, withIntermediateDirectories: true)

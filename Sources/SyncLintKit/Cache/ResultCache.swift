@@ -95,6 +95,10 @@ public final class ResultCache: @unchecked Sendable {
         public var wholeRunReused = false
         /// Whether the run stored its result as a whole-run entry.
         public var wholeRunStored = false
+        /// Files whose result came from the run state (`RunState`), counted in `stampHits` or `contentHits` too.
+        public var stateHits = 0
+        /// Whether the run wrote its run state.
+        public var stateStored = false
     }
 
     /// The cache's root (`--cache-path`, `cache_path:` or the user's cache folder).
@@ -103,10 +107,10 @@ public final class ResultCache: @unchecked Sendable {
     public let folder: String
     let tool: String
     let limits: Limits
-    private let lock = NSLock()
+    let lock = NSLock()
     private var stats = Statistics()
     private var problem: String?
-    private var disabled = false
+    var disabled = false
     private var firstUnreadable: String?
 
     /// The cache under `root`; nothing is touched on disk until the first entry is looked up.
@@ -156,22 +160,33 @@ public final class ResultCache: @unchecked Sendable {
 
     // MARK: - Lookup and store
 
-    /// A file's result: from its entry when it matches, else made by `analyze` (given the file's
-    /// text) and stored. `indexOnly` asks for the facts alone (a file outside what is reported):
-    /// any entry of the file's content serves, without its findings.
-    func result(forFile path: String, fingerprint: String, indexOnly: Bool,
-                analyze: (String) -> Linter.FileResult) -> Linter.FileResult {
-        guard !lock.withLock({ disabled }) else { return uncached(path: path, analyze: analyze) }
+    /// A file's result: from the run `state` or its entry when either matches, else made by `analyze` (given the
+    /// file's text) and stored; with the record the next run state keeps of it (nil when the file could not be read).
+    /// `indexOnly` asks for the facts alone (a file outside what is reported): any entry of the file's content
+    /// serves, without its findings.
+    func result(forFile path: String, fingerprint: String, indexOnly: Bool, state: RunState? = nil,
+                analyze: (String) -> Linter.FileResult) -> (result: Linter.FileResult, record: StateFile?) {
+        guard !lock.withLock({ disabled }) else { return (uncached(path: path, analyze: analyze), nil) }
         var clock = Stopwatch()
+        let accepts = { (entryFingerprint: String) in entryFingerprint == fingerprint || indexOnly }
+        let currentStamp = FileStamp.of(path)
+        func finish(_ result: Linter.FileResult, _ record: StateFile?, hit: (inout Statistics) -> Void) -> (Linter.FileResult, StateFile?) {
+            count(hit)
+            var result = result
+            if indexOnly { result.pending = [] }
+            result.read = clock.lap()
+            return (result, record)
+        }
+        let known = state?.files[path].flatMap { accepts($0.fingerprint) ? $0 : nil }
+        if var known, known.stampTrusted, currentStamp == known.stamp, let result = decodedStored(known.payload, shownAs: path) {
+            known.unchangedFromState = true
+            return finish(result, known) { $0.stampHits += 1; $0.stateHits += 1 }
+        }
         let entryPath = self.entryPath(for: path)
         var entry = readEntry(at: entryPath, for: path)
-        let accepts = { (header: Header) in header.fingerprint == fingerprint || indexOnly }
-        if let found = entry, accepts(found.header), found.header.stampTrusted, FileStamp.of(path) == found.header.stamp {
-            if var result = found.decodedResult(self) {
-                count { $0.stampHits += 1 }
-                if indexOnly { result.pending = [] }
-                result.read = clock.lap()
-                return result
+        if let found = entry, accepts(found.header.fingerprint), found.header.stampTrusted, currentStamp == found.header.stamp {
+            if let result = found.decodedResult(self) {
+                return finish(result, found.record) { $0.stampHits += 1 }
             }
             entry = nil  // damaged (counted once): rebuilt below
         }
@@ -182,21 +197,24 @@ public final class ResultCache: @unchecked Sendable {
         case .failure(let failure):
             var result = Linter.FileResult()
             result.warning = failure.description
-            return result
+            return (result, nil)
         }
         let content = ContentHash(bytes)
-        if let entry, accepts(entry.header), entry.header.content == content, var result = entry.decodedResult(self) {
-            count { $0.contentHits += 1 }
-            // The stamp moved (a touch, a checkout) but not the bytes: record the new stamp.
-            if entry.header.stamp != stamp || !entry.header.stampTrusted {
-                var header = entry.header
+        let trusted = !stamp.isRacy(window: limits.stampSettleTime)
+        // The stamp moved (a touch, a checkout) but not the bytes: the new stamp is recorded.
+        if var known, known.content == content, let result = decodedStored(known.payload, shownAs: path) {
+            known.stamp = stamp
+            known.stampTrusted = trusted
+            return finish(result, known) { $0.contentHits += 1; $0.stateHits += 1 }
+        }
+        if let entry, accepts(entry.header.fingerprint), entry.header.content == content, let result = entry.decodedResult(self) {
+            var header = entry.header
+            if header.stamp != stamp || !header.stampTrusted {
                 header.stamp = stamp
-                header.stampTrusted = !stamp.isRacy(window: limits.stampSettleTime)
+                header.stampTrusted = trusted
                 write(header: header, payload: entry.payload, to: entryPath)
             }
-            if indexOnly { result.pending = [] }
-            result.read = clock.lap()
-            return result
+            return finish(result, Entry(header: header, payload: entry.payload).record) { $0.contentHits += 1 }
         }
         let text: String
         switch SourceReader.text(of: bytes, path: path) {
@@ -204,18 +222,31 @@ public final class ResultCache: @unchecked Sendable {
         case .failure(let failure):
             var result = Linter.FileResult()
             result.warning = failure.description
-            return result
+            return (result, nil)
         }
         let readTime = clock.lap()
         count { $0.misses += 1 }
         var result = analyze(text)
         result.read += readTime
         let stored = StoredResult(facts: result.facts, pending: result.pending, suppression: result.suppression, warning: result.warning)
-        if let payload = try? Codec.current.encode(stored) {
-            let header = Header(tool: tool, path: path, fingerprint: fingerprint, content: content,
-                                stamp: stamp, stampTrusted: !stamp.isRacy(window: limits.stampSettleTime), payload: ContentHash(payload))
-            write(header: header, payload: payload, to: entryPath)
+        guard let payload = try? Codec.current.encode(stored) else { return (result, nil) }
+        let header = Header(tool: tool, path: path, fingerprint: fingerprint, content: content,
+                            stamp: stamp, stampTrusted: trusted, payload: ContentHash(payload))
+        write(header: header, payload: payload, to: entryPath)
+        return (result, Entry(header: header, payload: payload).record)
+    }
+
+    /// A payload decoded into a file's result, or nil (counted as unusable) when it cannot be.
+    func decodedStored(_ payload: Data, shownAs path: String) -> Linter.FileResult? {
+        guard let stored = try? Codec.current.decode(StoredResult.self, from: payload) else {
+            noteUnreadable(path)
+            return nil
         }
+        var result = Linter.FileResult()
+        result.facts = stored.facts
+        result.pending = stored.pending
+        result.suppression = stored.suppression
+        result.warning = stored.warning
         return result
     }
 
@@ -234,7 +265,7 @@ public final class ResultCache: @unchecked Sendable {
         }
     }
 
-    private func count(_ change: (inout Statistics) -> Void) { lock.withLock { change(&stats) } }
+    func count(_ change: (inout Statistics) -> Void) { lock.withLock { change(&stats) } }
 
     /// What an entry stores of a `FileResult`: everything but timings. Whole structs, so fields added
     /// to facts and findings are stored without a change here (the tool fingerprint changes with them).
@@ -263,17 +294,16 @@ public final class ResultCache: @unchecked Sendable {
         let payload: Data
 
         func decodedResult(_ cache: ResultCache) -> Linter.FileResult? {
-            guard ContentHash(payload) == header.payload,
-                  let stored = try? Codec.current.decode(StoredResult.self, from: payload) else {
+            guard ContentHash(payload) == header.payload else {
                 cache.noteUnreadable(header.path)
                 return nil
             }
-            var result = Linter.FileResult()
-            result.facts = stored.facts
-            result.pending = stored.pending
-            result.suppression = stored.suppression
-            result.warning = stored.warning
-            return result
+            return cache.decodedStored(payload, shownAs: header.path)
+        }
+
+        /// What the run state keeps of this entry.
+        var record: StateFile {
+            StateFile(fingerprint: header.fingerprint, stamp: header.stamp, stampTrusted: header.stampTrusted, content: header.content, payload: payload)
         }
     }
 
@@ -332,6 +362,12 @@ public final class ResultCache: @unchecked Sendable {
         data.append(contentsOf: [UInt8(length & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length >> 16 & 0xFF), UInt8(length >> 24)])
         data.append(headerData)
         data.append(payload)
+        return writeAtomically(data, to: entryPath, countsAsFileEntry: countsAsFileEntry)
+    }
+
+    /// Writes `data` to a temporary file beside `entryPath` and renames it into place; says once per run when it cannot.
+    @discardableResult
+    func writeAtomically(_ data: Data, to entryPath: String, countsAsFileEntry: Bool = false) -> Bool {
         let subfolder = (entryPath as NSString).deletingLastPathComponent
         let temporary = entryPath + ".tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
         do {
@@ -530,7 +566,7 @@ public final class ResultCache: @unchecked Sendable {
 
     /// Entries used in a run get a fresh modification time when theirs is over a day old, so the
     /// time says roughly when an entry was last used, at one system call per entry per day.
-    private func touchIfStale(_ entryPath: String) {
+    func touchIfStale(_ entryPath: String) {
         var info = stat()
         guard stat(entryPath, &info) == 0 else { return }
         #if canImport(Darwin)

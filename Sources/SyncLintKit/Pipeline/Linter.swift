@@ -230,7 +230,16 @@ public enum Linter {
         let reported = files.map { input in reportOnly.map { $0.contains(input.path) } ?? true }
         let plans = files.indices.map { reported[$0] ? group(of: files[$0].path).plan : indexOnly }
         // A file walked for the index alone is stored as such, so a later run that reports it walks it again.
-        let fingerprints = files.indices.map { reported[$0] ? group(of: files[$0].path).fingerprint(key: groupKey(of: files[$0].path)) : "index only" }
+        // Made once per group, not per file.
+        var groupFingerprints: [String: String] = [:]
+        let fingerprints = files.indices.map { position -> String in
+            guard reported[position] else { return "index only" }
+            let key = groupKey(of: files[position].path)
+            if let known = groupFingerprints[key] { return known }
+            let fingerprint = group(of: files[position].path).fingerprint(key: key)
+            groupFingerprints[key] = fingerprint
+            return fingerprint
+        }
         for path in inputs.resourcePaths { _ = groupKey(of: path) }
         func enabledInRun() -> Set<String> {
             groups.isEmpty ? enabledRules(configuration: configuration, enableAllRules: enableAllRules)
@@ -249,12 +258,19 @@ public enum Linter {
                 return result
             }
         }
+        // Every file's result as the previous run over the same paths and configurations left it (`RunState`).
+        let stateKey = runKey
+        let state = stateKey.flatMap { cache?.loadState($0) }
+        let records = ResultSlots<ResultCache.StateFile>(count: stateKey == nil ? 0 : files.count)
         @Sendable func process(_ position: Int) -> FileResult {
             let input = files[position], plan = plans[position]
             guard let cache, case .path(let path) = input else { return processFile(input, plan: plan) }
-            return cache.result(forFile: path, fingerprint: fingerprints[position], indexOnly: !reported[position]) { text in
+            let (result, record) = cache.result(forFile: path, fingerprint: fingerprints[position], indexOnly: !reported[position],
+                                                state: state) { text in
                 analyze(path: path, text: text, plan: plan)
             }
+            if stateKey != nil, let record { records[position] = record }
+            return result
         }
 
         var filesClock = Stopwatch()
@@ -272,6 +288,16 @@ public enum Linter {
         }
         let fileResults = results.values.map { $0 ?? FileResult() }
         let (resources, layout, inputWarnings) = inputs.loaded
+        // The next run state is written while the index is built and the findings resolved, unless it would be the same.
+        let stateWritten = DispatchGroup()
+        if let cache, let runKey {
+            let recorded = records.values
+            let unchanged = state.map { $0.files.count == files.count } == true && recorded.allSatisfy { $0?.unchangedFromState == true }
+            if !unchanged {
+                let kept = zip(files, recorded).compactMap { input, record in record.map { (input.path, $0) } }
+                DispatchQueue.global().async(group: stateWritten) { cache.storeState(kept, key: runKey) }
+            }
+        }
         var timings = StageTimings()
         timings.filesWall = filesClock.lap()
         for result in fileResults {
@@ -355,6 +381,11 @@ public enum Linter {
         if let cache, let runKey {
             cache.storeRun(.init(findings: result.findings, warnings: result.warnings, hiddenByConfidence: hiddenByConfidence), key: runKey)
         }
+        stateWritten.wait()
+        // Freeing every file's facts and the indexes takes a noticeable part of a cached run; a command-line
+        // run exits right after, so they are released on another thread rather than before the report is printed.
+        let leftovers = Leftovers(fileResults: fileResults, outcomes: indexes)
+        DispatchQueue.global(qos: .utility).async { withExtendedLifetime(leftovers) {} }
         return result
     }
 
@@ -588,6 +619,12 @@ final class ResultSlots<Value: Sendable>: @unchecked Sendable {
     }
 
     var values: [Value?] { lock.withLock { storage } }
+}
+
+/// What a run holds until it returns, released off the caller's thread.
+private struct Leftovers: @unchecked Sendable {
+    let fileResults: [Linter.FileResult]
+    let outcomes: [Linter.ProjectOutcome]
 }
 
 /// Measures elapsed wall time between laps.
