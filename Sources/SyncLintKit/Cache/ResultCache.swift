@@ -164,12 +164,13 @@ public final class ResultCache: @unchecked Sendable {
     /// file's text) and stored; with the record the next run state keeps of it (nil when the file could not be read).
     /// `indexOnly` asks for the facts alone (a file outside what is reported): any entry of the file's content
     /// serves, without its findings.
-    func result(forFile path: String, fingerprint: String, indexOnly: Bool, state: RunState? = nil,
+    /// `stamp`: the file's stamp when the caller has just taken it (`RunKey.stamps`).
+    func result(forFile path: String, fingerprint: String, indexOnly: Bool, state: RunState? = nil, stamp knownStamp: FileStamp? = nil,
                 analyze: (String) -> Linter.FileResult) -> (result: Linter.FileResult, record: StateFile?) {
         guard !lock.withLock({ disabled }) else { return (uncached(path: path, analyze: analyze), nil) }
         var clock = Stopwatch()
         let accepts = { (entryFingerprint: String) in entryFingerprint == fingerprint || indexOnly }
-        let currentStamp = FileStamp.of(path)
+        let currentStamp = knownStamp ?? FileStamp.of(path)
         func finish(_ result: Linter.FileResult, _ record: StateFile?, hit: (inout Statistics) -> Void) -> (Linter.FileResult, StateFile?) {
             count(hit)
             var result = result
@@ -461,6 +462,8 @@ public final class ResultCache: @unchecked Sendable {
         /// False when a stamp was taken too soon after its file changed (`FileStamp.isRacy`): then the run's
         /// result is not stored whole, since an edit within the same tick would leave the stamps unchanged.
         let trusted: Bool
+        /// Each file's stamp, in the order of the files given: the run looks its files up by them, without a second `stat`.
+        var stamps: [FileStamp] = []
 
         var entryName: String {
             let hash = ContentHash(Array(identity.utf8))
@@ -482,19 +485,32 @@ public final class ResultCache: @unchecked Sendable {
         var state: [UInt8] = []
         state.reserveCapacity(files.count * 160)
         var trusted = true
-        func add(_ path: String, _ fingerprint: String) -> Bool {
-            guard let stamp = FileStamp.of(path) else { return false }
+        var stamps: [FileStamp] = []
+        stamps.reserveCapacity(files.count)
+        // Files share a few fingerprints (one per group of rules): each is hashed once.
+        var fingerprintHashes: [String: ContentHash] = [:]
+        func add(_ path: String, _ fingerprint: String) -> FileStamp? {
+            guard let stamp = FileStamp.of(path) else { return nil }
             if stamp.isRacy(window: limits.stampSettleTime) { trusted = false }
             state.append(contentsOf: path.utf8)
             state.append(0)
-            state.append(contentsOf: ContentHash(Array(fingerprint.utf8)).description.utf8)
-            state.append(contentsOf: "\(stamp.size) \(stamp.inode) \(stamp.device) \(stamp.modifiedSeconds).\(stamp.modifiedNanoseconds) \(stamp.changedSeconds).\(stamp.changedNanoseconds)\n".utf8)
-            return true
+            let fingerprintHash = fingerprintHashes[fingerprint] ?? ContentHash(Array(fingerprint.utf8))
+            fingerprintHashes[fingerprint] = fingerprintHash
+            // The numbers' bytes, not their digits: this runs for every file of every run.
+            for value in [fingerprintHash.first, fingerprintHash.second, UInt64(fingerprintHash.count), UInt64(bitPattern: stamp.size), stamp.inode,
+                          stamp.device, UInt64(bitPattern: stamp.modifiedSeconds), UInt64(bitPattern: stamp.modifiedNanoseconds),
+                          UInt64(bitPattern: stamp.changedSeconds), UInt64(bitPattern: stamp.changedNanoseconds)] {
+                withUnsafeBytes(of: value.littleEndian) { state.append(contentsOf: $0) }
+            }
+            return stamp
         }
-        for file in files { guard add(file.path, file.fingerprint) else { return nil } }
+        for file in files {
+            guard let stamp = add(file.path, file.fingerprint) else { return nil }
+            stamps.append(stamp)
+        }
         state.append(contentsOf: "resources\n".utf8)
-        for resource in resources { guard add(resource, "") else { return nil } }
-        return RunKey(identity: tool + "\n" + identity, state: ContentHash(state), trusted: trusted)
+        for resource in resources { guard add(resource, "") != nil else { return nil } }
+        return RunKey(identity: tool + "\n" + identity, state: ContentHash(state), trusted: trusted, stamps: stamps)
     }
 
     /// The stored result of a run with exactly this key, if its entry is whole and its inputs unchanged.
