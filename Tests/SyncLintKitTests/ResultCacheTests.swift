@@ -119,11 +119,13 @@ import Testing
         #expect(edited.statistics.misses == 1 && edited.statistics.stampHits + edited.statistics.contentHits == 1, "\(edited.statistics)")
         #expect(edited.result.findings.isEmpty, "the plain class is no managed object: \(edited.result.findings)")
         #expect(edited.rendered == Self.lint([folder.path], cacheRoot: nil).rendered)
-        // And back: the rename file still comes from the cache, its finding returns.
+        // And back: the rename file still comes from the cache, its finding returns. The model's first version is
+        // still in the run state (a one-file edit leaves it as it was: `Limits.runStateSlack`), so it is taken from
+        // there by its content, not parsed.
         try "import CoreData\nfinal class Item: NSManagedObject { @NSManaged var title: String? }\n"
             .write(to: folder.appendingPathComponent("Item.swift"), atomically: true, encoding: .utf8)
         let restored = Self.lint([folder.path], cacheRoot: root)
-        #expect(restored.statistics.misses == 1)
+        #expect(restored.statistics.misses == 0 && restored.statistics.stateHits == 2, "\(restored.statistics)")
         #expect(restored.result.findings.map(\.ruleID) == ["model_mutated_off_main"])
     }
 

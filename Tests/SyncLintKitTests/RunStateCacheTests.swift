@@ -7,8 +7,15 @@ import Testing
 /// read) and gives exactly what a run without a cache gives, whatever changed: a file edited, added, removed,
 /// renamed, touched; a damaged state is ignored with one warning line.
 @Suite(.serialized) struct RunStateCacheTests {
-    static func lint(_ folder: URL, root: String) -> ResultCacheTests.Run {
-        ResultCacheTests.lint([folder.path], cacheRoot: root, limits: WholeRunCacheTests.settled)
+    /// Stamps trusted at once, and the state written again after any change (no slack).
+    static var limits: ResultCache.Limits {
+        var limits = WholeRunCacheTests.settled
+        limits.runStateSlack = 0
+        return limits
+    }
+
+    static func lint(_ folder: URL, root: String, limits: ResultCache.Limits = Self.limits) -> ResultCacheTests.Run {
+        ResultCacheTests.lint([folder.path], cacheRoot: root, limits: limits)
     }
 
     static func uncached(_ folder: URL) -> [String] { ResultCacheTests.lint([folder.path], cacheRoot: nil).rendered }
@@ -108,7 +115,7 @@ import Testing
         _ = Self.lint(folder, root: root)
         var off = Configuration.withStockRules
         off.disabledRules = ["model_mutated_off_main"]
-        let disabled = ResultCacheTests.lint([folder.path], cacheRoot: root, configuration: off, limits: WholeRunCacheTests.settled)
+        let disabled = ResultCacheTests.lint([folder.path], cacheRoot: root, configuration: off, limits: Self.limits)
         #expect(disabled.statistics.stateHits == 0 && disabled.statistics.misses == 2 && disabled.result.findings.isEmpty, "\(disabled.statistics)")
         // Each configuration has its own state: going back (without the whole-run entries) takes the first one's results.
         try Self.removeWholeRunEntriesOnly(root: root)
@@ -116,6 +123,49 @@ import Testing
         #expect(back.statistics.stateHits == 2 && back.statistics.misses == 0 && back.result.findings.map(\.ruleID) == ["model_mutated_off_main"],
                 "\(back.statistics)")
         #expect(try Self.states(root: root).count == 2)
+    }
+
+    /// With the default slack, a run that took one or two files from elsewhere leaves the state as it was; the next
+    /// runs find those files in their own entries and give the uncached output, and the state is written again once
+    /// more files than the slack changed.
+    @Test func aFewChangedFilesLeaveTheStateAsItWas() throws {
+        let folder = try ResultCacheTests.project(["Item.swift": Self.item, "Rename.swift": Self.rename, "Note.swift": "struct Note {}\n"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let root = folder.appendingPathComponent(".cache").path
+        var slack = WholeRunCacheTests.settled
+        slack.runStateSlack = 2
+        func write(_ text: String, _ name: String) throws {
+            try text.write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        #expect(Self.lint(folder, root: root, limits: slack).statistics.stateStored)
+        try write("final class Item { var title: String? }\n", "Item.swift")
+        let edited = Self.lint(folder, root: root, limits: slack)
+        #expect(edited.statistics.misses == 1 && edited.statistics.stateHits == 2 && !edited.statistics.stateStored, "\(edited.statistics)")
+        #expect(edited.result.findings.isEmpty && edited.rendered == Self.uncached(folder))
+        // Nothing changed since: the edited file from its own entry (by stamp), the others from the state.
+        try Self.removeWholeRunEntriesOnly(root: root)
+        let again = Self.lint(folder, root: root, limits: slack)
+        #expect(again.statistics.misses == 0 && again.statistics.stampHits == 3 && again.statistics.stateHits == 2, "\(again.statistics)")
+        #expect(!again.statistics.stateStored && again.rendered == Self.uncached(folder))
+        // Back to the first version: taken from the state by its content, and the file's own entry brought up to date,
+        // so a run with another key (a severity changed: the same walk, another result) parses nothing either.
+        try write(Self.item, "Item.swift")
+        let back = Self.lint(folder, root: root, limits: slack)
+        #expect(back.statistics.misses == 0 && back.statistics.contentHits == 1 && back.statistics.stateHits == 3, "\(back.statistics)")
+        #expect(back.rendered == Self.uncached(folder))
+        var severe = Configuration.withStockRules
+        severe.severityOverrides["model_mutated_off_main"] = .error
+        let other = ResultCacheTests.lint([folder.path], cacheRoot: root, configuration: severe, limits: slack)
+        #expect(other.statistics.misses == 0 && other.statistics.stateHits == 0, "\(other.statistics)")
+        #expect(other.rendered == ResultCacheTests.lint([folder.path], cacheRoot: nil, configuration: severe).rendered)
+        // A file removed and another added: with the edited one, three files are not the state's; it is written again.
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("Note.swift"))
+        try write("struct Tag {}\n", "Tag.swift")
+        let moved = Self.lint(folder, root: root, limits: slack)
+        #expect(moved.statistics.misses == 1 && moved.statistics.stateStored && moved.rendered == Self.uncached(folder), "\(moved.statistics)")
+        try Self.removeWholeRunEntriesOnly(root: root)
+        let settled = Self.lint(folder, root: root, limits: slack)
+        #expect(settled.statistics.stateHits == 3 && !settled.statistics.stateStored && settled.rendered == Self.uncached(folder), "\(settled.statistics)")
     }
 
     /// A truncated, corrupt, foreign or unreadable state is ignored with one warning line; the files then come

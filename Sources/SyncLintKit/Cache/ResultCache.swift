@@ -74,6 +74,11 @@ public final class ResultCache: @unchecked Sendable {
         public var pruneInterval: TimeInterval = 3600
         /// How long after a file last changed its stamp is trusted alone (`FileStamp.isRacy`); tests shorten it.
         public var stampSettleTime: TimeInterval = 2
+        /// How many files a run may take from elsewhere than its run state (edited, added, touched, removed ones)
+        /// before it writes the state again. Below it the state is left as it was: the next run finds those few
+        /// files in their own entries (written when they were parsed), and a one-file edit does not rewrite the
+        /// state, which is about as large as all the entries together. Tests set 0.
+        public var runStateSlack = 16
 
         public init() {}
     }
@@ -206,6 +211,13 @@ public final class ResultCache: @unchecked Sendable {
         if var known, known.content == content, let result = decodedStored(known.payload, shownAs: path) {
             known.stamp = stamp
             known.stampTrusted = trusted
+            // The file's own entry may hold other bytes (a state left as it was after an edit, `Limits.runStateSlack`):
+            // brought up to date, so a run over other paths or with another configuration finds it too.
+            if entry.map({ $0.header.content != content || $0.header.fingerprint != known.fingerprint || $0.header.stamp != stamp }) ?? true {
+                write(header: Header(tool: tool, path: path, fingerprint: known.fingerprint, content: content, stamp: stamp,
+                                     stampTrusted: trusted, payload: ContentHash(known.payload)),
+                      payload: known.payload, to: entryPath, countsAsFileEntry: false)
+            }
             return finish(result, known) { $0.contentHits += 1; $0.stateHits += 1 }
         }
         if let entry, accepts(entry.header.fingerprint), entry.header.content == content, let result = entry.decodedResult(self) {

@@ -286,14 +286,16 @@ public enum Linter {
             inputs.load()
             for index in files.indices { results[index] = process(index) }
         }
-        let fileResults = results.values.map { $0 ?? FileResult() }
+        let fileResults = results.take(orElse: FileResult())
         let (resources, layout, inputWarnings) = inputs.loaded
-        // The next run state is written while the index is built and the findings resolved, unless it would be the same.
+        // The next run state is written while the index is built and the findings resolved, unless few files
+        // (`Limits.runStateSlack`) came from elsewhere than the state or are gone.
         let stateWritten = DispatchGroup()
         if let cache, let runKey {
             let recorded = records.values
-            let unchanged = state.map { $0.files.count == files.count } == true && recorded.allSatisfy { $0?.unchangedFromState == true }
-            if !unchanged {
+            let fromState = recorded.reduce(0) { $0 + ($1?.unchangedFromState == true ? 1 : 0) }
+            let elsewhere = files.count - fromState, gone = (state?.files.count ?? 0) - fromState
+            if state == nil || elsewhere + gone > cache.limits.runStateSlack {
                 let kept = zip(files, recorded).compactMap { input, record in record.map { (input.path, $0) } }
                 DispatchQueue.global().async(group: stateWritten) { cache.storeState(kept, key: runKey) }
             }
@@ -621,6 +623,20 @@ final class ResultSlots<Value: Sendable>: @unchecked Sendable {
     }
 
     var values: [Value?] { lock.withLock { storage } }
+
+    /// Every value, `fallback` for an empty slot, moved out (not copied: a file's result holds dozens of
+    /// references, each retained by a copy); the slots are empty afterwards.
+    func take(orElse fallback: Value) -> [Value] {
+        var taken: [Value?] = lock.withLock {
+            defer { storage = [] }
+            return storage
+        }
+        var values: [Value] = []
+        values.reserveCapacity(taken.count)
+        while let last = taken.popLast() { values.append(last ?? fallback) }
+        values.reverse()
+        return values
+    }
 }
 
 /// What a run holds until it returns, released off the caller's thread.
