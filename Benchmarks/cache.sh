@@ -15,10 +15,12 @@
 #   no cache   `--no-cache`: the pipeline as it was before the cache;
 #   cold       an empty cache folder: everything parsed and walked, and every entry written;
 #   warm       nothing changed: the whole-run entry is reported, no per-file entry or source read;
-#   warm-files nothing changed, whole-run entries removed before each run: every per-file entry read and
-#              decoded, nothing parsed, the index rebuilt and every finding resolved (what an edit costs
-#              besides the edited file);
-#   edited     one file changed (a line appended, the file replaced) before each run.
+#   warm-state nothing changed, whole-run entries removed before each run but the run state kept: every file
+#              decoded from the one run-state entry, nothing parsed, the index rebuilt and every finding resolved
+#              (what an edit costs besides the edited file);
+#   warm-files the same with the run state removed too: every per-file entry read and decoded (what a run over
+#              other paths, or the first run after another configuration, costs);
+#   edited     one file changed (a line appended, the file replaced) before each run, the run state kept.
 # The outputs of no-cache, cold, warm and edited-then-restored runs are compared byte for byte.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -77,6 +79,7 @@ run_kind() {
             nocache) read -r wall rss < <(measure --no-cache) ;;
             cold) rm -rf "$work/cache"; read -r wall rss < <(measure --cache-path "$work/cache") ;;
             warm) read -r wall rss < <(measure --cache-path "$work/cache") ;;
+            warm-state) find "$work"/cache/*/runs -type f ! -name '*.state' -delete; read -r wall rss < <(measure --cache-path "$work/cache") ;;
             warm-files) rm -rf "$work"/cache/*/runs; read -r wall rss < <(measure --cache-path "$work/cache") ;;
             edited) edit_file "$n"; read -r wall rss < <(measure --cache-path "$work/cache") ;;
         esac
@@ -90,8 +93,12 @@ run_kind nocache; cp "$work/out" "$work/out.nocache"
 run_kind cold; cp "$work/out" "$work/out.cold"
 run_kind warm; cp "$work/out" "$work/out.warm"
 "$bin/synclint" lint "${rules[@]}" --quiet --timings --cache-path "$work/cache" "$src" 2>"$work/warm-timings" >/dev/null || true
+run_kind warm-state; cp "$work/out" "$work/out.warm-state"
+find "$work"/cache/*/runs -type f ! -name '*.state' -delete
+"$bin/synclint" lint "${rules[@]}" --quiet --timings --cache-path "$work/cache" "$src" 2>"$work/warm-state-timings" >/dev/null || true
 run_kind warm-files; cp "$work/out" "$work/out.warm-files"
 rm -rf "$work"/cache/*/runs
+# This run also writes the run state again (there was none), which the edited runs use.
 "$bin/synclint" lint "${rules[@]}" --quiet --timings --cache-path "$work/cache" "$src" 2>"$work/warm-files-timings" >/dev/null || true
 run_kind edited
 edit_file 0
@@ -101,17 +108,19 @@ edit_file 1
 edit_file 0
 
 same=identical
-for kind in cold warm warm-files restored; do cmp -s "$work/out.nocache" "$work/out.$kind" || same="DIFFERENT ($kind)"; done
+for kind in cold warm warm-state warm-files restored; do cmp -s "$work/out.nocache" "$work/out.$kind" || same="DIFFERENT ($kind)"; done
 cache_size=$(du -sh "$work/cache" | cut -f1)
-echo "median of $runs runs each; $(wc -l <"$work/out.nocache") findings; outputs no-cache/cold/warm/warm-files/restored: $same; cache $cache_size" >&2
-for kind in nocache cold warm warm-files edited; do
+echo "median of $runs runs each; $(wc -l <"$work/out.nocache") findings; outputs no-cache/cold/warm/warm-state/warm-files/restored: $same; cache $cache_size" >&2
+for kind in nocache cold warm warm-state warm-files edited; do
     printf '%-10s %8.3f s  %5.1f%% of no-cache  %5.1f%% of cold  peak %d MiB\n' "$kind" "${walls[$kind]}" \
         "$(awk "BEGIN { print 100 * ${walls[$kind]} / ${walls[nocache]} }")" \
         "$(awk "BEGIN { print 100 * ${walls[$kind]} / ${walls[cold]} }")" "${peaks[$kind]}" >&2
 done
 echo "where a warm run's time goes (--timings):" >&2
 grep -E '^  (total|discover|read |read\+|index merge|rules:|report)|^  cache ' "$work/warm-timings" >&2 || true
-echo "where a warm run's time goes without the whole-run entry (--timings):" >&2
+echo "where a warm run's time goes without the whole-run entry, from the run state (--timings):" >&2
+grep -E '^  (total|discover|read |read\+|index merge|rules:|report)|^  cache ' "$work/warm-state-timings" >&2 || true
+echo "where a warm run's time goes without the whole-run entry or the run state (--timings):" >&2
 grep -E '^  (total|discover|read |read\+|index merge|rules:|report)|^  cache ' "$work/warm-files-timings" >&2 || true
 echo "where a one-file-edited run's time goes (--timings):" >&2
 grep -E '^  (total|discover|read |parse|walk|read\+|index merge|rules:|report)|^  cache ' "$work/edited-timings" >&2 || true

@@ -76,6 +76,8 @@ public final class ProjectIndex: Sendable {
         var schemaMembers: [SchemaMemberFact] = []
         var predicateMembers: [PredicateMemberFact] = []
         var packageTargets: [PackageTargetFact] = []
+        // Sized once: growing the table of a large project's summaries step by step took a tenth of its merge.
+        summaries.reserveCapacity(files.reduce(0) { $0 + $1.functionSummaries.count })
         for facts in files {
             packageTargets += facts.packageTargets
             schemaMembers += facts.schemaMembers

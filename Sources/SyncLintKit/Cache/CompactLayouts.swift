@@ -33,6 +33,10 @@ enum CompactLayouts {
     static let methodFactFields = ["name", "isAsync", "isStatic", "location"]
     static let attributeFactFields = ["name", "arguments"]
     static let memberMacroFields = ["name", "location"]
+    static let fileFactsFields = ["types", "modelRegistrations", "storeConfigurations", "containers", "schemaBindings", "coreData",
+                                  "functionSummaries", "viewConstructions", "codePlaces", "fetchKeys", "schemaMembers", "predicateMembers",
+                                  "viewReadNames", "deadCode", "packageTargets"]
+    static let viewConstructionFields = ["typeName", "scope", "identity", "location", "constantArguments", "builtArguments", "forwardedArguments"]
 
     static let sampleLocation = SourceLocation(file: "", line: 0, column: 0)
     static let sampleKey = FunctionKey(typeName: nil, name: "")
@@ -55,13 +59,17 @@ enum CompactLayouts {
     static let methodFactMatches = fields(of: MethodFact(name: "", isAsync: false, isStatic: false, location: sampleLocation)) == methodFactFields
     static let attributeFactMatches = fields(of: AttributeFact(name: "", arguments: "")) == attributeFactFields
     static let memberMacroMatches = fields(of: MemberMacro(name: "", location: sampleLocation)) == memberMacroFields
+    static let fileFactsMatches = fields(of: FileFacts()) == fileFactsFields
+    static let viewConstructionMatches = fields(of: ViewConstruction(typeName: "", scope: nil, identity: .stable, location: sampleLocation))
+        == viewConstructionFields
 
     /// Whether every layout is up to date (for the test that says which is not).
     static var outOfDate: [String] {
         [("FunctionSummary", functionSummaryMatches), ("CallFact", callFactMatches), ("StateWrite", stateWriteMatches),
          ("SourceLocation", sourceLocationMatches), ("FunctionKey", functionKeyMatches), ("IfConfigClause", ifConfigClauseMatches),
          ("TypeFact", typeFactMatches), ("PropertyFact", propertyFactMatches), ("MethodFact", methodFactMatches),
-         ("AttributeFact", attributeFactMatches), ("MemberMacro", memberMacroMatches)]
+         ("AttributeFact", attributeFactMatches), ("MemberMacro", memberMacroMatches), ("FileFacts", fileFactsMatches),
+         ("ViewConstruction", viewConstructionMatches)]
             .filter { !$0.1 }.map(\.0)
     }
 
@@ -122,6 +130,27 @@ enum CompactLayouts {
             try fields.add(type.inheritedTypes); try fields.addArray(type.properties); try fields.addArray(type.methods)
             try fields.add(type.docComment); try fields.add(type.location); try fields.addArray(type.memberMacros)
             try fields.add(type.isNonisolated)
+        } else if Value.self == FileFacts.self, fileFactsMatches {
+            let facts = unsafeBitCast(value, to: FileFacts.self)
+            try fields.addArray(facts.types); try fields.addArray(facts.modelRegistrations); try fields.addArray(facts.storeConfigurations)
+            try fields.addArray(facts.containers); try fields.addArray(facts.schemaBindings); try fields.add(facts.coreData)
+            try fields.addArray(facts.functionSummaries); try fields.addArray(facts.viewConstructions); try fields.add(facts.codePlaces)
+            try fields.addArray(facts.fetchKeys); try fields.addArray(facts.schemaMembers); try fields.addArray(facts.predicateMembers)
+            try fields.add(facts.viewReadNames); try fields.add(facts.deadCode); try fields.addArray(facts.packageTargets)
+        } else if Value.self == ViewConstruction.self, viewConstructionMatches {
+            let construction = unsafeBitCast(value, to: ViewConstruction.self)
+            try fields.add(construction.typeName); try fields.add(construction.scope); try fields.add(construction.identity)
+            try fields.add(construction.location); try fields.add(construction.constantArguments); try fields.add(construction.builtArguments)
+            // Keys and values alternately, in key order: one list of strings instead of a keyed container.
+            try fields.add(construction.forwardedArguments.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] })
+        } else if Value.self == ViewConstruction.Identity.self {
+            switch unsafeBitCast(value, to: ViewConstruction.Identity.self) {
+            case .perValue: try fields.add(0)
+            case .stable: try fields.add(1)
+            case .splitViewColumn: try fields.add(2)
+            case .splitViewSidebar: try fields.add(3)
+            case .pushedDestination: try fields.add(4)
+            }
         } else if Value.self == ValueType.self {
             // Enums: a case number, then the case's values. The switches have no `default`, so a case added to
             // the type does not compile until it is added here.
@@ -282,6 +311,55 @@ enum CompactLayouts {
             type.isNonisolated = try fields.next()
             try fields.finish()
             return unsafeBitCast(type, to: T.self)
+        }
+        if T.self == FileFacts.self, fileFactsMatches {
+            var fields = try FieldReader(payload: payload, start: start, end: end, count: 15)
+            var facts = FileFacts()
+            facts.types = try fields.array()
+            facts.modelRegistrations = try fields.array()
+            facts.storeConfigurations = try fields.array()
+            facts.containers = try fields.array()
+            facts.schemaBindings = try fields.array()
+            facts.coreData = try fields.next()
+            facts.functionSummaries = try fields.array()
+            facts.viewConstructions = try fields.array()
+            facts.codePlaces = try fields.next()
+            facts.fetchKeys = try fields.array()
+            facts.schemaMembers = try fields.array()
+            facts.predicateMembers = try fields.array()
+            facts.viewReadNames = try fields.next()
+            facts.deadCode = try fields.next()
+            facts.packageTargets = try fields.array()
+            try fields.finish()
+            return unsafeBitCast(facts, to: T.self)
+        }
+        if T.self == ViewConstruction.self, viewConstructionMatches {
+            var fields = try FieldReader(payload: payload, start: start, end: end, count: 7)
+            let typeName: String = try fields.next(), scope: String? = try fields.optional()
+            let identity: ViewConstruction.Identity = try fields.next(), location: SourceLocation = try fields.next()
+            let constant: Set<String> = try fields.next(), built: Set<String> = try fields.next()
+            let pairs: [String] = try fields.next()
+            guard pairs.count % 2 == 0 else { throw CompactCoding.Failure(description: "an odd list of forwarded arguments") }
+            var forwarded: [String: String] = [:]
+            for index in stride(from: 0, to: pairs.count, by: 2) { forwarded[pairs[index]] = pairs[index + 1] }
+            try fields.finish()
+            let construction = ViewConstruction(typeName: typeName, scope: scope, identity: identity, location: location,
+                                                constantArguments: constant, builtArguments: built, forwardedArguments: forwarded)
+            return unsafeBitCast(construction, to: T.self)
+        }
+        if T.self == ViewConstruction.Identity.self {
+            var fields = try FieldReader(payload: payload, start: start, end: end)
+            let identity: ViewConstruction.Identity
+            switch try fields.next(Int.self) {
+            case 0: identity = .perValue
+            case 1: identity = .stable
+            case 2: identity = .splitViewColumn
+            case 3: identity = .splitViewSidebar
+            case 4: identity = .pushedDestination
+            default: throw CompactCoding.Failure(description: "an unknown case of ViewConstruction.Identity")
+            }
+            try fields.finish()
+            return unsafeBitCast(identity, to: T.self)
         }
         if T.self == ValueType.self {
             var fields = try FieldReader(payload: payload, start: start, end: end)

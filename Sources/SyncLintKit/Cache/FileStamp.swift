@@ -20,6 +20,17 @@ struct FileStamp: Codable, Equatable, Sendable {
     var changedSeconds: Int64
     var changedNanoseconds: Int64
 
+    init(size: Int64, inode: UInt64, device: UInt64, modifiedSeconds: Int64, modifiedNanoseconds: Int64,
+         changedSeconds: Int64, changedNanoseconds: Int64) {
+        self.size = size
+        self.inode = inode
+        self.device = device
+        self.modifiedSeconds = modifiedSeconds
+        self.modifiedNanoseconds = modifiedNanoseconds
+        self.changedSeconds = changedSeconds
+        self.changedNanoseconds = changedNanoseconds
+    }
+
     init(_ info: stat) {
         size = Int64(info.st_size)
         inode = UInt64(info.st_ino)
@@ -61,6 +72,12 @@ struct ContentHash: Codable, Hashable, Sendable, CustomStringConvertible {
     let first: UInt64
     let second: UInt64
     let count: Int
+
+    init(first: UInt64, second: UInt64, count: Int) {
+        self.first = first
+        self.second = second
+        self.count = count
+    }
 
     init(_ bytes: [UInt8]) {
         let lanes = bytes.withUnsafeBytes { Self.lanes($0) }

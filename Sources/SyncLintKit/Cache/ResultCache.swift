@@ -74,6 +74,11 @@ public final class ResultCache: @unchecked Sendable {
         public var pruneInterval: TimeInterval = 3600
         /// How long after a file last changed its stamp is trusted alone (`FileStamp.isRacy`); tests shorten it.
         public var stampSettleTime: TimeInterval = 2
+        /// How many files a run may take from elsewhere than its run state (edited, added, touched, removed ones)
+        /// before it writes the state again. Below it the state is left as it was: the next run finds those few
+        /// files in their own entries (written when they were parsed), and a one-file edit does not rewrite the
+        /// state, which is about as large as all the entries together. Tests set 0.
+        public var runStateSlack = 16
 
         public init() {}
     }
@@ -95,6 +100,10 @@ public final class ResultCache: @unchecked Sendable {
         public var wholeRunReused = false
         /// Whether the run stored its result as a whole-run entry.
         public var wholeRunStored = false
+        /// Files whose result came from the run state (`RunState`), counted in `stampHits` or `contentHits` too.
+        public var stateHits = 0
+        /// Whether the run wrote its run state.
+        public var stateStored = false
     }
 
     /// The cache's root (`--cache-path`, `cache_path:` or the user's cache folder).
@@ -103,10 +112,10 @@ public final class ResultCache: @unchecked Sendable {
     public let folder: String
     let tool: String
     let limits: Limits
-    private let lock = NSLock()
+    let lock = NSLock()
     private var stats = Statistics()
     private var problem: String?
-    private var disabled = false
+    var disabled = false
     private var firstUnreadable: String?
 
     /// The cache under `root`; nothing is touched on disk until the first entry is looked up.
@@ -156,22 +165,34 @@ public final class ResultCache: @unchecked Sendable {
 
     // MARK: - Lookup and store
 
-    /// A file's result: from its entry when it matches, else made by `analyze` (given the file's
-    /// text) and stored. `indexOnly` asks for the facts alone (a file outside what is reported):
-    /// any entry of the file's content serves, without its findings.
-    func result(forFile path: String, fingerprint: String, indexOnly: Bool,
-                analyze: (String) -> Linter.FileResult) -> Linter.FileResult {
-        guard !lock.withLock({ disabled }) else { return uncached(path: path, analyze: analyze) }
+    /// A file's result: from the run `state` or its entry when either matches, else made by `analyze` (given the
+    /// file's text) and stored; with the record the next run state keeps of it (nil when the file could not be read).
+    /// `indexOnly` asks for the facts alone (a file outside what is reported): any entry of the file's content
+    /// serves, without its findings.
+    /// `stamp`: the file's stamp when the caller has just taken it (`RunKey.stamps`).
+    func result(forFile path: String, fingerprint: String, indexOnly: Bool, state: RunState? = nil, stamp knownStamp: FileStamp? = nil,
+                analyze: (String) -> Linter.FileResult) -> (result: Linter.FileResult, record: StateFile?) {
+        guard !lock.withLock({ disabled }) else { return (uncached(path: path, analyze: analyze), nil) }
         var clock = Stopwatch()
+        let accepts = { (entryFingerprint: String) in entryFingerprint == fingerprint || indexOnly }
+        let currentStamp = knownStamp ?? FileStamp.of(path)
+        func finish(_ result: Linter.FileResult, _ record: StateFile?, hit: (inout Statistics) -> Void) -> (Linter.FileResult, StateFile?) {
+            count(hit)
+            var result = result
+            if indexOnly { result.pending = [] }
+            result.read = clock.lap()
+            return (result, record)
+        }
+        let known = state?.files[path].flatMap { accepts($0.fingerprint) ? $0 : nil }
+        if var known, known.stampTrusted, currentStamp == known.stamp, let result = decodedStored(known.payload, shownAs: path) {
+            known.unchangedFromState = true
+            return finish(result, known) { $0.stampHits += 1; $0.stateHits += 1 }
+        }
         let entryPath = self.entryPath(for: path)
         var entry = readEntry(at: entryPath, for: path)
-        let accepts = { (header: Header) in header.fingerprint == fingerprint || indexOnly }
-        if let found = entry, accepts(found.header), found.header.stampTrusted, FileStamp.of(path) == found.header.stamp {
-            if var result = found.decodedResult(self) {
-                count { $0.stampHits += 1 }
-                if indexOnly { result.pending = [] }
-                result.read = clock.lap()
-                return result
+        if let found = entry, accepts(found.header.fingerprint), found.header.stampTrusted, currentStamp == found.header.stamp {
+            if let result = found.decodedResult(self) {
+                return finish(result, found.record) { $0.stampHits += 1 }
             }
             entry = nil  // damaged (counted once): rebuilt below
         }
@@ -182,21 +203,31 @@ public final class ResultCache: @unchecked Sendable {
         case .failure(let failure):
             var result = Linter.FileResult()
             result.warning = failure.description
-            return result
+            return (result, nil)
         }
         let content = ContentHash(bytes)
-        if let entry, accepts(entry.header), entry.header.content == content, var result = entry.decodedResult(self) {
-            count { $0.contentHits += 1 }
-            // The stamp moved (a touch, a checkout) but not the bytes: record the new stamp.
-            if entry.header.stamp != stamp || !entry.header.stampTrusted {
-                var header = entry.header
+        let trusted = !stamp.isRacy(window: limits.stampSettleTime)
+        // The stamp moved (a touch, a checkout) but not the bytes: the new stamp is recorded.
+        if var known, known.content == content, let result = decodedStored(known.payload, shownAs: path) {
+            known.stamp = stamp
+            known.stampTrusted = trusted
+            // The file's own entry may hold other bytes (a state left as it was after an edit, `Limits.runStateSlack`):
+            // brought up to date, so a run over other paths or with another configuration finds it too.
+            if entry.map({ $0.header.content != content || $0.header.fingerprint != known.fingerprint || $0.header.stamp != stamp }) ?? true {
+                write(header: Header(tool: tool, path: path, fingerprint: known.fingerprint, content: content, stamp: stamp,
+                                     stampTrusted: trusted, payload: ContentHash(known.payload)),
+                      payload: known.payload, to: entryPath, countsAsFileEntry: false)
+            }
+            return finish(result, known) { $0.contentHits += 1; $0.stateHits += 1 }
+        }
+        if let entry, accepts(entry.header.fingerprint), entry.header.content == content, let result = entry.decodedResult(self) {
+            var header = entry.header
+            if header.stamp != stamp || !header.stampTrusted {
                 header.stamp = stamp
-                header.stampTrusted = !stamp.isRacy(window: limits.stampSettleTime)
+                header.stampTrusted = trusted
                 write(header: header, payload: entry.payload, to: entryPath)
             }
-            if indexOnly { result.pending = [] }
-            result.read = clock.lap()
-            return result
+            return finish(result, Entry(header: header, payload: entry.payload).record) { $0.contentHits += 1 }
         }
         let text: String
         switch SourceReader.text(of: bytes, path: path) {
@@ -204,18 +235,31 @@ public final class ResultCache: @unchecked Sendable {
         case .failure(let failure):
             var result = Linter.FileResult()
             result.warning = failure.description
-            return result
+            return (result, nil)
         }
         let readTime = clock.lap()
         count { $0.misses += 1 }
         var result = analyze(text)
         result.read += readTime
         let stored = StoredResult(facts: result.facts, pending: result.pending, suppression: result.suppression, warning: result.warning)
-        if let payload = try? Codec.current.encode(stored) {
-            let header = Header(tool: tool, path: path, fingerprint: fingerprint, content: content,
-                                stamp: stamp, stampTrusted: !stamp.isRacy(window: limits.stampSettleTime), payload: ContentHash(payload))
-            write(header: header, payload: payload, to: entryPath)
+        guard let payload = try? Codec.current.encode(stored) else { return (result, nil) }
+        let header = Header(tool: tool, path: path, fingerprint: fingerprint, content: content,
+                            stamp: stamp, stampTrusted: trusted, payload: ContentHash(payload))
+        write(header: header, payload: payload, to: entryPath)
+        return (result, Entry(header: header, payload: payload).record)
+    }
+
+    /// A payload decoded into a file's result, or nil (counted as unusable) when it cannot be.
+    func decodedStored(_ payload: Data, shownAs path: String) -> Linter.FileResult? {
+        guard let stored = try? Codec.current.decode(StoredResult.self, from: payload) else {
+            noteUnreadable(path)
+            return nil
         }
+        var result = Linter.FileResult()
+        result.facts = stored.facts
+        result.pending = stored.pending
+        result.suppression = stored.suppression
+        result.warning = stored.warning
         return result
     }
 
@@ -234,7 +278,7 @@ public final class ResultCache: @unchecked Sendable {
         }
     }
 
-    private func count(_ change: (inout Statistics) -> Void) { lock.withLock { change(&stats) } }
+    func count(_ change: (inout Statistics) -> Void) { lock.withLock { change(&stats) } }
 
     /// What an entry stores of a `FileResult`: everything but timings. Whole structs, so fields added
     /// to facts and findings are stored without a change here (the tool fingerprint changes with them).
@@ -263,17 +307,16 @@ public final class ResultCache: @unchecked Sendable {
         let payload: Data
 
         func decodedResult(_ cache: ResultCache) -> Linter.FileResult? {
-            guard ContentHash(payload) == header.payload,
-                  let stored = try? Codec.current.decode(StoredResult.self, from: payload) else {
+            guard ContentHash(payload) == header.payload else {
                 cache.noteUnreadable(header.path)
                 return nil
             }
-            var result = Linter.FileResult()
-            result.facts = stored.facts
-            result.pending = stored.pending
-            result.suppression = stored.suppression
-            result.warning = stored.warning
-            return result
+            return cache.decodedStored(payload, shownAs: header.path)
+        }
+
+        /// What the run state keeps of this entry.
+        var record: StateFile {
+            StateFile(fingerprint: header.fingerprint, stamp: header.stamp, stampTrusted: header.stampTrusted, content: header.content, payload: payload)
         }
     }
 
@@ -332,6 +375,12 @@ public final class ResultCache: @unchecked Sendable {
         data.append(contentsOf: [UInt8(length & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length >> 16 & 0xFF), UInt8(length >> 24)])
         data.append(headerData)
         data.append(payload)
+        return writeAtomically(data, to: entryPath, countsAsFileEntry: countsAsFileEntry)
+    }
+
+    /// Writes `data` to a temporary file beside `entryPath` and renames it into place; says once per run when it cannot.
+    @discardableResult
+    func writeAtomically(_ data: Data, to entryPath: String, countsAsFileEntry: Bool = false) -> Bool {
         let subfolder = (entryPath as NSString).deletingLastPathComponent
         let temporary = entryPath + ".tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
         do {
@@ -425,6 +474,8 @@ public final class ResultCache: @unchecked Sendable {
         /// False when a stamp was taken too soon after its file changed (`FileStamp.isRacy`): then the run's
         /// result is not stored whole, since an edit within the same tick would leave the stamps unchanged.
         let trusted: Bool
+        /// Each file's stamp, in the order of the files given: the run looks its files up by them, without a second `stat`.
+        var stamps: [FileStamp] = []
 
         var entryName: String {
             let hash = ContentHash(Array(identity.utf8))
@@ -446,19 +497,32 @@ public final class ResultCache: @unchecked Sendable {
         var state: [UInt8] = []
         state.reserveCapacity(files.count * 160)
         var trusted = true
-        func add(_ path: String, _ fingerprint: String) -> Bool {
-            guard let stamp = FileStamp.of(path) else { return false }
+        var stamps: [FileStamp] = []
+        stamps.reserveCapacity(files.count)
+        // Files share a few fingerprints (one per group of rules): each is hashed once.
+        var fingerprintHashes: [String: ContentHash] = [:]
+        func add(_ path: String, _ fingerprint: String) -> FileStamp? {
+            guard let stamp = FileStamp.of(path) else { return nil }
             if stamp.isRacy(window: limits.stampSettleTime) { trusted = false }
             state.append(contentsOf: path.utf8)
             state.append(0)
-            state.append(contentsOf: ContentHash(Array(fingerprint.utf8)).description.utf8)
-            state.append(contentsOf: "\(stamp.size) \(stamp.inode) \(stamp.device) \(stamp.modifiedSeconds).\(stamp.modifiedNanoseconds) \(stamp.changedSeconds).\(stamp.changedNanoseconds)\n".utf8)
-            return true
+            let fingerprintHash = fingerprintHashes[fingerprint] ?? ContentHash(Array(fingerprint.utf8))
+            fingerprintHashes[fingerprint] = fingerprintHash
+            // The numbers' bytes, not their digits: this runs for every file of every run.
+            for value in [fingerprintHash.first, fingerprintHash.second, UInt64(fingerprintHash.count), UInt64(bitPattern: stamp.size), stamp.inode,
+                          stamp.device, UInt64(bitPattern: stamp.modifiedSeconds), UInt64(bitPattern: stamp.modifiedNanoseconds),
+                          UInt64(bitPattern: stamp.changedSeconds), UInt64(bitPattern: stamp.changedNanoseconds)] {
+                withUnsafeBytes(of: value.littleEndian) { state.append(contentsOf: $0) }
+            }
+            return stamp
         }
-        for file in files { guard add(file.path, file.fingerprint) else { return nil } }
+        for file in files {
+            guard let stamp = add(file.path, file.fingerprint) else { return nil }
+            stamps.append(stamp)
+        }
         state.append(contentsOf: "resources\n".utf8)
-        for resource in resources { guard add(resource, "") else { return nil } }
-        return RunKey(identity: tool + "\n" + identity, state: ContentHash(state), trusted: trusted)
+        for resource in resources { guard add(resource, "") != nil else { return nil } }
+        return RunKey(identity: tool + "\n" + identity, state: ContentHash(state), trusted: trusted, stamps: stamps)
     }
 
     /// The stored result of a run with exactly this key, if its entry is whole and its inputs unchanged.
@@ -530,7 +594,7 @@ public final class ResultCache: @unchecked Sendable {
 
     /// Entries used in a run get a fresh modification time when theirs is over a day old, so the
     /// time says roughly when an entry was last used, at one system call per entry per day.
-    private func touchIfStale(_ entryPath: String) {
+    func touchIfStale(_ entryPath: String) {
         var info = stat()
         guard stat(entryPath, &info) == 0 else { return }
         #if canImport(Darwin)

@@ -230,7 +230,16 @@ public enum Linter {
         let reported = files.map { input in reportOnly.map { $0.contains(input.path) } ?? true }
         let plans = files.indices.map { reported[$0] ? group(of: files[$0].path).plan : indexOnly }
         // A file walked for the index alone is stored as such, so a later run that reports it walks it again.
-        let fingerprints = files.indices.map { reported[$0] ? group(of: files[$0].path).fingerprint(key: groupKey(of: files[$0].path)) : "index only" }
+        // Made once per group, not per file.
+        var groupFingerprints: [String: String] = [:]
+        let fingerprints = files.indices.map { position -> String in
+            guard reported[position] else { return "index only" }
+            let key = groupKey(of: files[position].path)
+            if let known = groupFingerprints[key] { return known }
+            let fingerprint = group(of: files[position].path).fingerprint(key: key)
+            groupFingerprints[key] = fingerprint
+            return fingerprint
+        }
         for path in inputs.resourcePaths { _ = groupKey(of: path) }
         func enabledInRun() -> Set<String> {
             groups.isEmpty ? enabledRules(configuration: configuration, enableAllRules: enableAllRules)
@@ -249,12 +258,19 @@ public enum Linter {
                 return result
             }
         }
+        // Every file's result as the previous run over the same paths and configurations left it (`RunState`).
+        let stateKey = runKey
+        let state = stateKey.flatMap { cache?.loadState($0) }
+        let records = ResultSlots<ResultCache.StateFile>(count: stateKey == nil ? 0 : files.count)
         @Sendable func process(_ position: Int) -> FileResult {
             let input = files[position], plan = plans[position]
             guard let cache, case .path(let path) = input else { return processFile(input, plan: plan) }
-            return cache.result(forFile: path, fingerprint: fingerprints[position], indexOnly: !reported[position]) { text in
+            let (result, record) = cache.result(forFile: path, fingerprint: fingerprints[position], indexOnly: !reported[position],
+                                                state: state, stamp: stateKey?.stamps[position]) { text in
                 analyze(path: path, text: text, plan: plan)
             }
+            if stateKey != nil, let record { records[position] = record }
+            return result
         }
 
         var filesClock = Stopwatch()
@@ -270,8 +286,20 @@ public enum Linter {
             inputs.load()
             for index in files.indices { results[index] = process(index) }
         }
-        let fileResults = results.values.map { $0 ?? FileResult() }
+        let fileResults = results.take(orElse: FileResult())
         let (resources, layout, inputWarnings) = inputs.loaded
+        // The next run state is written while the index is built and the findings resolved, unless few files
+        // (`Limits.runStateSlack`) came from elsewhere than the state or are gone.
+        let stateWritten = DispatchGroup()
+        if let cache, let runKey {
+            let recorded = records.values
+            let fromState = recorded.reduce(0) { $0 + ($1?.unchangedFromState == true ? 1 : 0) }
+            let elsewhere = files.count - fromState, gone = (state?.files.count ?? 0) - fromState
+            if state == nil || elsewhere + gone > cache.limits.runStateSlack {
+                let kept = zip(files, recorded).compactMap { input, record in record.map { (input.path, $0) } }
+                DispatchQueue.global().async(group: stateWritten) { cache.storeState(kept, key: runKey) }
+            }
+        }
         var timings = StageTimings()
         timings.filesWall = filesClock.lap()
         for result in fileResults {
@@ -355,6 +383,13 @@ public enum Linter {
         if let cache, let runKey {
             cache.storeRun(.init(findings: result.findings, warnings: result.warnings, hiddenByConfidence: hiddenByConfidence), key: runKey)
         }
+        stateWritten.wait()
+        // Freeing every file's facts and the indexes took about a twentieth of a cached run's CPU, on this thread,
+        // before the report could be printed; a command-line run exits right after. So the last references are
+        // handed to another thread, which lets them go once this function has surely returned and dropped its own
+        // (were it to go first, this thread would free them, as before: only the time moves, never a result).
+        let leftovers = Leftovers(values: [fileResults, indexes, results, outcomes, records, state as Any])
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .milliseconds(100)) { withExtendedLifetime(leftovers) {} }
         return result
     }
 
@@ -588,6 +623,25 @@ final class ResultSlots<Value: Sendable>: @unchecked Sendable {
     }
 
     var values: [Value?] { lock.withLock { storage } }
+
+    /// Every value, `fallback` for an empty slot, moved out (not copied: a file's result holds dozens of
+    /// references, each retained by a copy); the slots are empty afterwards.
+    func take(orElse fallback: Value) -> [Value] {
+        var taken: [Value?] = lock.withLock {
+            defer { storage = [] }
+            return storage
+        }
+        var values: [Value] = []
+        values.reserveCapacity(taken.count)
+        while let last = taken.popLast() { values.append(last ?? fallback) }
+        values.reverse()
+        return values
+    }
+}
+
+/// What a run holds until it returns, released off the caller's thread.
+private struct Leftovers: @unchecked Sendable {
+    let values: [Any]
 }
 
 /// Measures elapsed wall time between laps.
