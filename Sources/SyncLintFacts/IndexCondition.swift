@@ -88,6 +88,9 @@ public indirect enum IndexCondition: Sendable, Hashable, Codable {
     /// The file's module runs async functions with no isolation on their caller's actor, not on the concurrency pool
     /// (`ProjectIndex.nonisolatedAsyncRunsOnCaller`: `NonisolatedNonsendingByDefault`, Approachable Concurrency).
     case nonisolatedAsyncRunsOnCaller(file: String)
+    /// Some SwiftUI view holds an instance of the type with `@StateObject`, `@ObservedObject` or `@EnvironmentObject`
+    /// (`ProjectIndex.isObservedByViews`).
+    case isObservedByViews(String)
     /// The type sets this Bool property to `true` in a function that also saves a context (`CoreDataFacts.localSaveFlags`).
     case isLocalSaveFlag(TypeProperty)
     /// The type's property of this name is declared as a continuation (`FrameworkContinuations.continuationTypes`).

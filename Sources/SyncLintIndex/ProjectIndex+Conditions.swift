@@ -114,6 +114,8 @@ extension ProjectIndex {
             return inherits(typeName, from: supertype)
         case .nonisolatedAsyncRunsOnCaller(let file):
             return nonisolatedAsyncRunsOnCaller(file)
+        case .isObservedByViews(let typeName):
+            return isObservedByViews(typeName)
         case .isLocalSaveFlag(let flag):
             return coreData.localSaveFlags.contains(flag)
         case .holdsContinuation(let name, let typeName):

@@ -12,6 +12,8 @@ extension ProjectIndex {
         "UIViewControllerRepresentable", "NSViewRepresentable", "NSViewControllerRepresentable",
         "UITableViewController", "UICollectionViewController", "UINavigationController", "UITabBarController",
         "NSWindowController", "NSDocument", "UIDocument", "UIResponder",
+        // WatchKit: `@MainActor protocol WKApplicationDelegate`, `WKExtensionDelegate`; `@MainActor class WKInterfaceController`.
+        "WKApplicationDelegate", "WKExtensionDelegate", "WKInterfaceController",
     ]
 
     public enum TypeIsolation: Sendable, Equatable {

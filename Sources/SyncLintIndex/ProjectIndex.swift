@@ -264,6 +264,23 @@ public final class ProjectIndex: Sendable {
         hasAttribute("Observable", type: typeName) || inherits(typeName, from: "ObservableObject")
     }
 
+    /// SwiftUI observes an instance of the type: some view declares a property of it (or of a project subclass of
+    /// it, or optional) with `@StateObject`, `@ObservedObject` or `@EnvironmentObject`.
+    public func isObservedByViews(_ typeName: String) -> Bool {
+        guard let target = resolveType(typeName) else { return false }
+        for (name, declarations) in typesByName where isView(name) {
+            for declaration in declarations {
+                for property in declaration.properties where Self.viewObservingWrappers.contains(where: property.hasAttribute) {
+                    guard let held = property.typeName.flatMap({ resolveType($0) }) else { continue }
+                    if held == target || inherits(held, from: target) || inherits(target, from: held) { return true }
+                }
+            }
+        }
+        return false
+    }
+
+    static let viewObservingWrappers = ["StateObject", "ObservedObject", "EnvironmentObject"]
+
     public func isView(_ typeName: String) -> Bool {
         inherits(typeName, from: "View")
     }

@@ -7,7 +7,8 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
         id: "published_write_off_main",
         name: "Published Write Off Main",
         whatItDoes: """
-            In an `ObservableObject` class with no isolation of its own (not `@MainActor`, not made so by a project superclass or \
+            In an `ObservableObject` class that a SwiftUI view observes (`@StateObject`, `@ObservedObject`, \
+            `@EnvironmentObject`) and that has no isolation of its own (not `@MainActor`, not made so by a project superclass or \
             protocol, or by the module's default isolation: Swift 6.2's `SWIFT_DEFAULT_ACTOR_ISOLATION`, \
             `.defaultIsolation(MainActor.self)`), finds a write to one of its `@Published` properties (`x = …`, \
             `self.x = …`, `x += …`, `x[i] = …`, `x.append(…)`) that runs on the concurrency pool: in an `async` \
@@ -39,6 +40,10 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
                         isLoading = false
                     }
                 }
+                struct FeedView: View {
+                    @StateObject private var model = FeedModel()
+                    var body: some View { List(model.posts) { Text($0.title) }.task { await model.load() } }
+                }
                 """),
             RuleExample("""
                 class WalletModel: ObservableObject {
@@ -49,6 +54,10 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
                             ↓self.balance = value
                         }
                     }
+                }
+                struct WalletView: View {
+                    @ObservedObject var model: WalletModel
+                    var body: some View { Text(model.balance.map(String.init) ?? "-").onAppear { model.refresh() } }
                 }
                 """),
             RuleExample("""
@@ -62,6 +71,10 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
                         }
                     }
                 }
+                struct InboxView: View {
+                    @EnvironmentObject var inbox: InboxModel
+                    var body: some View { List(inbox.messages) { Text($0.subject) } }
+                }
                 """),
             // A `nonisolated async` method runs on the pool whatever its class's isolation.
             RuleExample("""
@@ -70,6 +83,10 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
                     nonisolated func load() async {
                         ↓loading = true
                     }
+                }
+                struct SearchView: View {
+                    @StateObject var search = SearchModel()
+                    var body: some View { ProgressView().opacity(search.loading ? 1 : 0) }
                 }
                 """, message: "written_in_nonisolated_method"),
             // A method declared in an extension in another file: the property's attribute is asked of the index.
@@ -82,6 +99,10 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
                         ↓results = await engine.search(text)
                     }
                 }
+                struct SearchView: View {
+                    @StateObject var model = SearchModel()
+                    var body: some View { List(model.results) { Text($0.title) } }
+                }
                 """),
         ],
         nonTriggeringExamples: [
@@ -91,6 +112,10 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
                     @Published var posts: [Post] = []
                     func load() async { posts = await api.fetchPosts() }
                     func refresh() { Task { posts = await api.fetchPosts() } }
+                }
+                struct FeedView: View {
+                    @StateObject var model = FeedModel()
+                    var body: some View { List(model.posts) { Text($0.title) } }
                 }
                 """),
             // Each write hops to the main actor; a local of the same name is not the property.
@@ -108,6 +133,10 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
                     }
                     @MainActor func reset() async { balance = nil }
                 }
+                struct WalletView: View {
+                    @ObservedObject var model: WalletModel
+                    var body: some View { Text(model.history.map(String.init).joined()) }
+                }
                 """),
             // Not `@Published`; and a synchronous method runs where its caller runs (the main thread from a view).
             RuleExample("""
@@ -116,6 +145,10 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
                     private var entries: [String: Data] = [:]
                     func store(_ data: Data, for key: String) async { entries[key] = data }
                     func bump() { count += 1 }
+                }
+                struct CacheView: View {
+                    @EnvironmentObject var cache: Cache
+                    var body: some View { Button("\\(cache.count)") { cache.bump() } }
                 }
                 """),
             // Not an `ObservableObject`: a UIKit view model whose subscribers pick their queue (`receive(on:)`).
@@ -134,6 +167,17 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
                     }
                 }
                 """),
+            // An `ObservableObject` no view observes: its one subscriber moves to the main queue itself.
+            RuleExample("""
+                final class LoginViewModel: ObservableObject {
+                    @Published var isSigningIn = false
+                    func signIn() async { isSigningIn = true }
+                }
+                final class LoginController: UIViewController {
+                    let model = LoginViewModel()
+                    func bind() { model.$isSigningIn.receive(on: DispatchQueue.main).sink { _ in }.store(in: &bag) }
+                }
+                """),
             // Isolated by a project superclass.
             RuleExample("""
                 @MainActor class BaseModel: ObservableObject {}
@@ -141,12 +185,20 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
                     @Published var name = ""
                     func load() async { name = await api.name() }
                 }
+                struct ProfileView: View {
+                    @StateObject var profile = ProfileModel()
+                    var body: some View { Text(profile.name).task { await profile.load() } }
+                }
                 """),
             // An actor's state is its own; `@Published` in a struct is not a class's.
             RuleExample("""
                 actor Store: ObservableObject {
                     @Published var items: [Int] = []
                     func add(_ item: Int) async { items.append(item) }
+                }
+                struct StoreView: View {
+                    @ObservedObject var store: Store
+                    var body: some View { Text("\\(store.items.count)") }
                 }
                 """),
         ],
@@ -184,11 +236,12 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
         let locals = locals(of: place.localsScope)
         guard let property = FlowFacts.selfProperty(target, locals: locals), SyntaxFacts.memberPath(target).map(Self.isDirect) == true else { return }
         let arguments = ["property": property, "type": type.name, "function": place.functionName]
-        // SwiftUI observes an `ObservableObject`; a plain class's `$property` subscribers choose their own queue (`receive(on:)`).
         // With SE-0461 (`NonisolatedNonsendingByDefault`, Xcode's Approachable Concurrency) an async function with no
         // isolation runs on its caller's actor: the main actor when a view calls it.
         let onPoolWhenAsync: IndexCondition = .not(.nonisolatedAsyncRunsOnCaller(file: context.path))
-        let published: IndexCondition = .all([.inherits(type.qualifiedName, from: "ObservableObject"),
+        // The harm is SwiftUI's: a view observes the object. Other subscribers of `$property` choose their own queue
+        // (`receive(on:)`), and a plain class's are all such.
+        let published: IndexCondition = .all([.isObservedByViews(type.qualifiedName),
                                               .propertyHasAttribute(property, attribute: "Published", ofType: type.qualifiedName),
                                               .not(.propertyHasAttribute(property, attribute: "MainActor", ofType: type.qualifiedName))])
         switch place.kind {

@@ -66,6 +66,10 @@ struct NonisolatedNonsendingTests {
                     }
                 }
             }
+            struct XXView: View {
+                @StateObject var model = XXModel()
+                var body: some View { Text(model.isLoading ? "…" : "\\(model.items.count)") }
+            }
             """
         var configuration = Configuration()
         configuration.onlyRules = ["published_write_off_main"]
