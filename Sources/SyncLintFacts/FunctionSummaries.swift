@@ -146,6 +146,10 @@ public struct FunctionSummary: Sendable, Codable {
     public var rollsBack = false
     /// Properties of `self` on which it calls `cancel()` or `invalidate()`: task handles it cancels, timers it stops.
     public var cancelledHandles: Set<String> = []
+    /// Its `inout` parameters on which it calls `cancel()` (`task?.cancel()` in `schedule(task: inout Task<…>?)`):
+    /// a handle the caller keeps and this function cancels before it stores the next task there. A task stored in
+    /// such a parameter is cancelled by the next call (`ProjectIndex.isCancellable`).
+    public var cancelledInoutHandles: Set<String> = []
     /// Properties of `self` it assigns a new `Task { }` to (`loadTask = Task { ... }`; not `tasks[id] = Task`).
     public var startedHandles: Set<String> = []
     /// Where its own body (not a closure in it) starts a `Task { }` whose handle nobody keeps (a statement of its
@@ -218,6 +222,7 @@ public struct FunctionSummary: Sendable, Codable {
         merged.timers += other.timers
         merged.saves += other.saves
         merged.cancelledHandles.formUnion(other.cancelledHandles)
+        merged.cancelledInoutHandles.formUnion(other.cancelledInoutHandles)
         merged.startedHandles.formUnion(other.startedHandles)
         merged.discardedTasks += other.discardedTasks
         merged.discardedTaskUses += other.discardedTaskUses

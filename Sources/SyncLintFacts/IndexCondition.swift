@@ -4,6 +4,12 @@
 public indirect enum IndexCondition: Sendable, Hashable, Codable {
     /// The code can be cancelled at all (`ProjectIndex.isCancellable`).
     case isCancellable(Cancellability)
+    /// The code can be cancelled, and that is proven by facts (`ProjectIndex.isCancellable(_:proven:)`): a `.task`
+    /// closure, a stored handle its type cancels, or an async function with a call site in app code, resolved to it,
+    /// that is itself proven cancellable. A function the project never calls (its callers may be outside the run) or
+    /// reaches only through calls on receivers of unknown type (a name match) is cancellable as far as anything
+    /// says, but not proven: findings that need only that have medium confidence.
+    case isProvenCancellable(Cancellability)
     /// The value's type resolves to a SwiftData `@Model` or a Core Data `NSManagedObject` subclass.
     case isPersistentModel(ValueType)
     /// Some context the function runs in is off the main thread (`ProjectIndex.executionContexts`).

@@ -5,6 +5,8 @@ extension ProjectIndex {
         switch condition {
         case .isCancellable(let cancellation):
             return isCancellable(cancellation)
+        case .isProvenCancellable(let cancellation):
+            return isCancellable(cancellation, proven: true)
         case .isPersistentModel(let value):
             guard let type = resolve(value), !type.isCollection else { return false }
             return isPersistentModel(type.name)

@@ -56,7 +56,20 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
                     let model: ReaderViewModel
                     var body: some View { Text(model.errorMessage ?? "").task { await model.loadContent() } }
                 }
-                """),
+                """, confidence: .high),
+            // Never called in the project: its callers may be outside the run, so it may be cancelled, but no fact says so.
+            RuleExample("""
+                @MainActor final class ExportModel {
+                    var errorMessage: String?
+                    func export() async {
+                        do { try await exporter.run() } ↓catch { errorMessage = error.localizedDescription }
+                    }
+                }
+                struct ExportView: View {
+                    let model: ExportModel
+                    var body: some View { Text(model.errorMessage ?? "") }
+                }
+                """, confidence: .medium),
             RuleExample("""
                 final class Uploader {
                     var upload: Task<Void, Never>?
@@ -753,20 +766,32 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
             let delivers: IndexCondition = (awaited ?? []).contains(where: { $0 == nil })
                 ? .all([]) : .any((awaited ?? []).compactMap { $0.map(IndexCondition.mayThrowCancellation) })
             // Code nobody can cancel (a `Task { }` whose handle is dropped, an async function only such tasks
-            // call) never receives a cancellation, so its catch is right to show every error.
-            let reported: IndexCondition = .all([.isCancellable(facts.cancellation), delivers, shown])
+            // call) never receives a cancellation, so its catch is right to show every error. Cancellable by fact
+            // (a `.task` closure, a handle its type cancels, a resolved caller that is either) is high; an async
+            // function the project never calls, or calls only on receivers of unknown type, is cancellable as far
+            // as anything says, not proven: medium. One finding either way.
+            let proven: IndexCondition = .isProvenCancellable(facts.cancellation)
+            let cancellable: [(IndexCondition, Confidence)] = [
+                (proven, shownByName ? .medium : .high),
+                (.all([.isCancellable(facts.cancellation), .not(proven)]), .medium),
+            ]
             guard transferThroughCalls else {
-                context.report(clause.catchKeyword, message, when: reported, confidence: shownByName ? .medium : .high)
+                for (condition, confidence) in cancellable {
+                    context.report(clause.catchKeyword, message, when: .all([condition, delivers, shown]), confidence: confidence)
+                }
                 return
             }
             // `URLError.cancelled` through the awaited calls: proven when a project function they reach awaits a
             // transfer the framework table knows; likely (medium) when one awaits a call only named like one, or a
             // call the index cannot follow stands in a project that awaits transfers. One finding either way.
             let followed = (awaited ?? []).compactMap { $0 }
-            context.report(clause.catchKeyword, message, when: .all([reported, .reachesURLSessionTransfer(followed)]),
-                           confidence: shownByName ? .medium : .high)
+            for (condition, confidence) in cancellable {
+                context.report(clause.catchKeyword, message, when: .all([condition, delivers, shown, .reachesURLSessionTransfer(followed)]),
+                               confidence: confidence)
+            }
             context.report(clause.catchKeyword, message,
-                           when: .all([reported, .not(.reachesURLSessionTransfer(followed)), .mayReachURLSessionTransfer(awaited ?? [])]),
+                           when: .all([.isCancellable(facts.cancellation), delivers, shown, .not(.reachesURLSessionTransfer(followed)),
+                                       .mayReachURLSessionTransfer(awaited ?? [])]),
                            confidence: .medium)
             return
         }

@@ -83,6 +83,25 @@ public final class MissingCancellationCheckRule: SyntaxRule {
                     }
                 }
                 """, message: "awaited_method_write", notes: ["awaited here by the task that is cancelled"]),
+            // The handle is the caller's, passed `inout`: the helper cancels it before storing the next task there.
+            RuleExample("""
+                final class TextRecognizer {
+                    var observations: [String] = []
+                    func analyze(_ image: Data) async {
+                        ↓observations = await recognize(image)
+                    }
+                }
+                enum AnalysisScheduler {
+                    static func schedule(task: inout Task<Void, Never>?, recognizer: TextRecognizer?, image: Data) {
+                        task?.cancel()
+                        let current = recognizer
+                        task = Task { [weak current] in
+                            guard let current else { return }
+                            await current.analyze(image)
+                        }
+                    }
+                }
+                """, message: "awaited_method_write", notes: ["awaited here by the task that is cancelled"]),
             RuleExample("""
                 @MainActor final class SearchModel {
                     var results: [Result] = []
@@ -130,7 +149,7 @@ public final class MissingCancellationCheckRule: SyntaxRule {
                     @StateObject var model = TimelineModel()
                     var body: some View { List(model.statuses, id: \\.self) { Text($0) } }
                 }
-                """, message: "overlapping_task_write", notes: ["the task starts here, on each set of the property"]),
+                """, message: "overlapping_task_write", notes: ["the task starts here, on each set of the property"], confidence: .high),
             RuleExample("""
                 @MainActor @Observable final class LookupModel {
                     var detail: String?
@@ -167,7 +186,7 @@ public final class MissingCancellationCheckRule: SyntaxRule {
                             .onChange(of: sort, perform: { newValue in ↓Task { await model.reload(newValue) } })
                     }
                 }
-                """, message: "overlapping_task_call"),
+                """, message: "overlapping_task_call", confidence: .high),
             RuleExample("""
                 @MainActor @Observable final class SourcesModel {
                     var sources: [String] = []
@@ -207,7 +226,7 @@ public final class MissingCancellationCheckRule: SyntaxRule {
                             .onChange(of: selection) { ↓Task { await model.reload() } }
                     }
                 }
-                """, message: "overlapping_task_call"),
+                """, message: "overlapping_task_call", confidence: .medium),
         ],
         nonTriggeringExamples: [
             RuleExample("""
@@ -275,6 +294,20 @@ public final class MissingCancellationCheckRule: SyntaxRule {
                         task = Task { await recognizer.analyze(image) }
                     }
                     func show(_ image: Data) { Task { await recognizer.preview(image) } }
+                }
+                """),
+            // An `inout` handle the helper only stores, never cancels: nothing says the task is cancelled.
+            RuleExample("""
+                final class TextRecognizer {
+                    var observations: [String] = []
+                    func analyze(_ image: Data) async {
+                        observations = await recognize(image)
+                    }
+                }
+                enum AnalysisScheduler {
+                    static func schedule(task: inout Task<Void, Never>?, recognizer: TextRecognizer, image: Data) {
+                        task = Task { await recognizer.analyze(image) }
+                    }
                 }
                 """),
             RuleExample("""
@@ -756,16 +789,42 @@ enum OverlappingTasks {
             locals.formUnion(NotificationHandler.parameterNames(enclosing))
         }
         if let body = context.scope.currentFunction?.body { locals.formUnion(FlowFacts.localNames(in: body)) }
+        // The older run's result is stale only when runs differ: the task takes the value the handler was run for
+        // (its parameter, the value `onChange(of:)` observes, the observed property). A task that takes none of it
+        // repeats the same work, whose results agree whichever lands last, unless what it reads changed meanwhile:
+        // not proven, medium.
+        let confidence: Confidence = takesNewValue(closure, names: handler.newValues) ? .high : .medium
         if let graph = context.controlFlowGraph(of: closure), let write = writeAfterAwait(in: closure, graph: graph, locals: locals) {
             context.report(write.target, overlappingWrite, ["property": write.property, "handler": handler.runsOn],
                            when: .all([.hasProperty(write.property, ofType: type.qualifiedName), .readByViews(write.property)]),
-                           notes: [start])
+                           notes: [start], confidence: confidence)
             return
         }
         let calls = awaitedCalls(in: closure, context: context)
         guard !calls.isEmpty else { return }
         context.report(call.calledExpression, overlappingCall, ["handler": handler.runsOn],
-                       answering: .overlappingTaskWrite(calls: calls))
+                       answering: .overlappingTaskWrite(calls: calls), confidence: confidence)
+    }
+
+    /// Whether the task's code mentions one of the names that carry the handler's new value (or `$0`, `$1`).
+    static func takesNewValue(_ closure: ClosureExprSyntax, names: Set<String>) -> Bool {
+        closure.statements.tokens(viewMode: .sourceAccurate).contains { token in
+            switch token.tokenKind {
+            case .dollarIdentifier: return true
+            case .identifier(let name): return names.contains(name)
+            default: return false
+            }
+        }
+    }
+
+    /// The names that carry a handler's new value: its closure's parameters (not `_`), and the value it observes,
+    /// by the last name of its path (`onChange(of: model.query)`: `query`).
+    static func newValueNames(handlerClosure: ClosureExprSyntax, call: FunctionCallExprSyntax) -> Set<String> {
+        var names = NotificationHandler.parameterNames(handlerClosure).subtracting(["_"])
+        if let observed = SyntaxFacts.argument("of", of: call), let path = SyntaxFacts.memberPath(observed) {
+            names.insert(path.members.last ?? path.root)
+        }
+        return names
     }
 
     /// `Task { }` as a statement of its own, or `_ = Task { }`: nobody can cancel it or wait for it.
@@ -779,7 +838,7 @@ enum OverlappingTasks {
     /// The handler the task is started in: the closure around the task's own is a repeating handler's
     /// (`FrameworkHandlers.repeatingHandlers`), or the task sits in a property observer (`didSet`, `willSet`).
     static func repeatingHandler(around call: FunctionCallExprSyntax, context: FileContext)
-        -> (runsOn: String, closure: ClosureExprSyntax?)? {
+        -> (runsOn: String, closure: ClosureExprSyntax?, newValues: Set<String>)? {
         let closures = context.scope.closures
         if closures.count > 1, let handlerCall = closures[1].call {
             let enclosing = closures[1].node
@@ -794,14 +853,19 @@ enum OverlappingTasks {
             // the handler's parameter is the only new value it gets, and the notification carries nothing else.
             if handler.valueOnlyInParameter, ignoresParameter(enclosing), let publisher = handlerCall.arguments.first?.expression,
                NotificationHandlers.notificationPublisher(publisher) != nil { return nil }
-            return (handler.runsOn, enclosing)
+            return (handler.runsOn, enclosing, newValueNames(handlerClosure: enclosing, call: handlerCall))
         }
         guard closures.count == 1 else { return nil }
         var current = Syntax(call)
         while let parent = current.parent {
             if let accessor = parent.as(AccessorDeclSyntax.self) {
+                // An observer's new value: the property itself, `newValue`/`oldValue`, or the name it gives them.
+                var names: Set<String> = ["newValue", "oldValue"]
+                if let named = accessor.parameters?.name.text { names.insert(named) }
+                if let property = accessor.ancestorOrSelf(mapping: { $0.as(PatternBindingSyntax.self) })?.pattern
+                    .as(IdentifierPatternSyntax.self)?.identifier.text { names.insert(property) }
                 return FrameworkHandlers.propertyObservers.contains(accessor.accessorSpecifier.text)
-                    ? (FrameworkHandlers.propertyObserversRunOn, nil) : nil
+                    ? (FrameworkHandlers.propertyObserversRunOn, nil, names) : nil
             }
             if parent.is(FunctionDeclSyntax.self) || parent.is(ClosureExprSyntax.self) && parent.id != closures.first?.node.id {
                 return nil

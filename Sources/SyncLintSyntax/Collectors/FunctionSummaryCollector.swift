@@ -27,6 +27,8 @@ package final class FunctionSummaryCollector: FactCollector {
         /// Where the body first awaits (not in a closure): a write before it in the text cannot follow an `await`
         /// unless a loop brings it round, so the graph is asked only when some result write comes later.
         var firstAwait: AbsolutePosition?
+        /// The function's `inout` parameters: a `cancel()` on one cancels a handle its caller keeps.
+        var inoutParameters: Set<String> = []
     }
 
     /// What a throwing function's body (not its closures) lets escape: a `try` or `for try` no catch-all
@@ -59,6 +61,7 @@ package final class FunctionSummaryCollector: FactCollector {
                               locals: [], nodeID: node.id, start: node.position)
             let parameters = function.parameters  // computed from the syntax on each access
             frame.locals.formUnion(parameters.map(\.name))
+            frame.inoutParameters = Set(parameters.filter { $0.typeName.hasPrefix("inout ") }.map(\.name))
             frame.summary.lastParameterEscapes = parameters.last.map { Self.isEscapingClosureType($0.typeName) } ?? false
             if let clause = node.as(FunctionDeclSyntax.self)?.signature.effectSpecifiers?.throwsClause {
                 if let type = clause.type {
@@ -271,6 +274,9 @@ package final class FunctionSummaryCollector: FactCollector {
             if let receiver = call.calledExpression.as(MemberAccessExprSyntax.self)?.base,
                let property = FlowFacts.selfProperty(receiver, locals: frames[index].locals) {
                 frames[index].summary.cancelledHandles.insert(property)
+            } else if let receiver = call.calledExpression.as(MemberAccessExprSyntax.self)?.base,
+                      let name = Self.inoutHandleName(receiver), frames[index].inoutParameters.contains(name) {
+                frames[index].summary.cancelledInoutHandles.insert(name)
             }
         case "Task", "detached":
             if TaskFacts.isTaskCreation(call, context: context), let target = TaskFacts.assignmentTarget(ofValue: call),
@@ -473,6 +479,13 @@ package final class FunctionSummaryCollector: FactCollector {
         case nil: break
         }
         return names
+    }
+
+    /// `task` for the receiver `task` or `task?`: a bare name, a candidate `inout` parameter.
+    static func inoutHandleName(_ receiver: ExprSyntax) -> String? {
+        let base = receiver.as(OptionalChainingExprSyntax.self)?.expression ?? receiver
+        guard let reference = base.as(DeclReferenceExprSyntax.self), case .identifier(let name) = reference.baseName.tokenKind else { return nil }
+        return name
     }
 
     static func isDiscarded(_ call: FunctionCallExprSyntax) -> Bool {
