@@ -10,6 +10,10 @@ public indirect enum IndexCondition: Sendable, Hashable, Codable {
     /// reaches only through calls on receivers of unknown type (a name match) is cancellable as far as anything
     /// says, but not proven: findings that need only that have medium confidence.
     case isProvenCancellable(Cancellability)
+    /// One of the calls reaches a project function (the callee, or one it calls, to `ProjectIndex.callDepth` calls) that
+    /// reads a member of one of these names (`FunctionSummary.reads`): `onChange(of: daySpan) { Task { await load() } }`
+    /// where `load()` reads `daySpan` takes the value the handler runs for.
+    case someCalleeReads([CallReference], names: [String])
     /// The value's type resolves to a SwiftData `@Model` or a Core Data `NSManagedObject` subclass.
     case isPersistentModel(ValueType)
     /// Some context the function runs in is off the main thread (`ProjectIndex.executionContexts`).

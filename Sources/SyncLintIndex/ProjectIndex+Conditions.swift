@@ -7,6 +7,12 @@ extension ProjectIndex {
             return isCancellable(cancellation)
         case .isProvenCancellable(let cancellation):
             return isCancellable(cancellation, proven: true)
+        case .someCalleeReads(let calls, let names):
+            let wanted = Set(names)
+            return calls.contains { call in
+                guard let key = callee(of: call) else { return false }
+                return reachableSummaries(from: key).contains { !$0.summary.reads.isDisjoint(with: wanted) }
+            }
         case .isPersistentModel(let value):
             guard let type = resolve(value), !type.isCollection else { return false }
             return isPersistentModel(type.name)

@@ -689,7 +689,8 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
             whose handle is dropped (a button action) and async functions only such tasks call (followed three \
             calls deep), and an async function the project never calls but names without calling (passed by \
             reference, as `Button(action: save)`); one the project never mentions counts as cancellable, since its \
-            callers are outside what was linted. A `do` whose only `try` is synchronous (or `try?`), and a \
+            callers are outside what was linted, but with medium confidence, as does one called only on receivers whose \
+            type the index does not know: the high tier needs a caller the index resolves that is proven cancellable. A `do` whose only `try` is synchronous (or `try?`), and a \
             `do throws(DomainError)` with a typed error, cannot receive a cancellation and are quiet; so is a catch that \
             the awaited call's error never reaches on the control-flow graph (an inner `do` catches it first). The fix \
             (unsafe: a cancelled run now skips everything the catch-all did, resets included) adds an empty \

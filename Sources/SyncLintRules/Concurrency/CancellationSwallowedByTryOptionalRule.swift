@@ -160,7 +160,12 @@ public final class CancellationSwallowedByTryOptionalRule: SyntaxRule {
         knownLimitations: """
             A `Task { }` whose handle nobody keeps is never cancelled and is not reported; one whose handle is stored \
             is `missing_cancellation_check`'s. Any call after the `try?` counts as work, a log line too. A callee that \
-            checks for cancellation itself, first thing, makes the finding harmless; callees are not followed.
+            checks for cancellation itself, first thing, makes the finding harmless; callees are not followed. A `try?` \
+            whose value a `guard` binds (directly, or through the local it initializes just before) runs only the \
+            `guard`'s `else` when cancelled, and leaving it (`return .init()`, `throw`) is no work; the body of an `if` \
+            that binds it runs only with a value. In an async function, the finding is high when a caller the index \
+            resolves proves it cancellable (a `.task` closure, a handle its type cancels, such a caller's caller); a \
+            function the project never calls, or calls only on receivers of unknown type, gives medium confidence.
             """,
         messages: [swallowed])
     static let swallowed = RuleMessage("cancellation_swallowed", "`try?` turns the cancellation `{callee}` throws into nil, so when this task is cancelled the code after it " +

@@ -92,7 +92,7 @@ public final class MissingCancellationCheckRule: SyntaxRule {
                     }
                 }
                 enum AnalysisScheduler {
-                    static func schedule(task: inout Task<Void, Never>?, recognizer: TextRecognizer?, image: Data) {
+                    static func schedule(task: inout Task<Void, Never>?, recognizer: inout TextRecognizer?, image: Data) {
                         task?.cancel()
                         let current = recognizer
                         task = Task { [weak current] in
@@ -227,6 +227,24 @@ public final class MissingCancellationCheckRule: SyntaxRule {
                     }
                 }
                 """, message: "overlapping_task_call", confidence: .medium),
+            // The awaited method reads the observed value itself: an older span's list can land last.
+            RuleExample("""
+                @MainActor @Observable final class TopModel {
+                    var daySpan = 7
+                    var top: [String] = []
+                    func load() async {
+                        let fresh = await api.top(days: daySpan)
+                        top = fresh
+                    }
+                }
+                struct TopView: View {
+                    @State private var model = TopModel()
+                    var body: some View {
+                        List(model.top, id: \\.self) { Text($0) }
+                            .onChange(of: model.daySpan) { ↓Task { await model.load() } }
+                    }
+                }
+                """, message: "overlapping_task_call", confidence: .high),
         ],
         nonTriggeringExamples: [
             RuleExample("""
@@ -557,8 +575,10 @@ public final class MissingCancellationCheckRule: SyntaxRule {
         ],
         knownLimitations: """
             Opt-in by its figure on 25 apps nobody tuned on (docs/precision.md, round of issue 21): 0 of 4 findings were right (a guard on the stored handle stopped any newer task; the write was cleanup or held either way). \
-            Only tasks stored on `self` directly or through a local constant in the same function are checked; a \
-            handle stored in a collection is not, nor one only another type cancels. A method is checked when the \
+            Only tasks stored on `self` directly or through a local constant in the same function are checked, or in \
+            an `inout` parameter the function cancels before storing the next task (`task?.cancel(); task = Task { … }` \
+            in `schedule(task: inout Task<Void, Never>?)`); a handle stored in a collection is not, nor one only another \
+            type cancels. A method is checked when the \
             task awaits it directly, not through another function. Resets (`isLoading = false`, `task = nil`) and \
             starting the next task are cleanup, not results, and are not reported. After a `try await` that throws `CancellationError` the write is \
             skipped by the throw, so it is not reported, although a callee that ignores cancellation returns normally. \
@@ -570,7 +590,11 @@ public final class MissingCancellationCheckRule: SyntaxRule {
             stored-task check's business. Only a task started directly in the handler's closure \
             (or observer) is checked, not one \
             started by a method the handler calls; a generation or token compared after the `await`, a button disabled \
-            while loading, or a handler that cannot fire twice in practice are not seen.
+            while loading, or a handler that cannot fire twice in practice are not seen. An overlapping task is high \
+            only when it takes the value its handler runs for (the closure's parameter, the last name of what \
+            `onChange(of:)` observes, or the observed property in a `didSet`), or awaits a project function that reads \
+            that member itself (to three calls deep); one that takes none of it repeats the same \
+            work, whose results agree unless what it reads changed meanwhile: medium.
             """,
         messages: [storedTaskWrite, awaitedMethodWrite, OverlappingTasks.overlappingWrite, OverlappingTasks.overlappingCall])
     static let storedTaskWrite = RuleMessage("stored_task_write", "this task is stored to be cancelled, but writes `{property}` after an `await` without checking; add `guard !Task.isCancelled else { return }` (or `try Task.checkCancellation()`) before the write")
@@ -802,8 +826,16 @@ enum OverlappingTasks {
         }
         let calls = awaitedCalls(in: closure, context: context)
         guard !calls.isEmpty else { return }
-        context.report(call.calledExpression, overlappingCall, ["handler": handler.runsOn],
-                       answering: .overlappingTaskWrite(calls: calls), confidence: confidence)
+        guard confidence == .medium else {
+            context.report(call.calledExpression, overlappingCall, ["handler": handler.runsOn], answering: .overlappingTaskWrite(calls: calls))
+            return
+        }
+        // The awaited function may read the value itself (`load()` reading `daySpan`): that proves it too.
+        let reads: IndexCondition = .someCalleeReads(calls, names: handler.newValues.sorted())
+        context.report(call.calledExpression, overlappingCall, ["handler": handler.runsOn], answering: .overlappingTaskWrite(calls: calls),
+                       when: reads)
+        context.report(call.calledExpression, overlappingCall, ["handler": handler.runsOn], answering: .overlappingTaskWrite(calls: calls),
+                       when: .not(reads), confidence: .medium)
     }
 
     /// Whether the task's code mentions one of the names that carry the handler's new value (or `$0`, `$1`).
