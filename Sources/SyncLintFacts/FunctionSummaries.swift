@@ -180,6 +180,9 @@ public struct FunctionSummary: Sendable, Codable {
     /// transfer reached through it arrives at its callers as a `CancellationError`, which `catch is
     /// CancellationError` handles; the index follows no call past it (`ProjectIndex.reachesUnconvertedTransfer`).
     public var convertsURLErrorCancelled = false
+    /// Whether its body tests an error for `CancellationError` (`error is CancellationError`, `case is CancellationError`,
+    /// `catch is CancellationError`): a helper such as `handleError(_:)` that treats a cancellation apart.
+    public var testsCancellationError = false
     /// Where a synchronous function blocks its thread on a semaphore or group (`semaphore.wait()`,
     /// `group.wait()`, `wait(timeout: .distantFuture)`) in its own body, outside closures.
     public var blockingWaits: [SourceLocation] = []
@@ -236,6 +239,7 @@ public struct FunctionSummary: Sendable, Codable {
         // Overloads that convert are usually one that converts and convenience ones forwarding to it (ruddarr's
         // `API.request`): a call of the name is taken as converted when some overload converts.
         merged.convertsURLErrorCancelled = convertsURLErrorCancelled || other.convertsURLErrorCancelled
+        merged.testsCancellationError = testsCancellationError || other.testsCancellationError
         merged.resetsOnEveryPath = resetsOnEveryPath.intersection(other.resetsOnEveryPath)
         merged.setsTrueOnEveryPath = setsTrueOnEveryPath.intersection(other.setsTrueOnEveryPath)
         merged.calls += other.calls

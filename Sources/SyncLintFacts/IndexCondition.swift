@@ -14,6 +14,10 @@ public indirect enum IndexCondition: Sendable, Hashable, Codable {
     /// reads a member of one of these names (`FunctionSummary.reads`): `onChange(of: daySpan) { Task { await load() } }`
     /// where `load()` reads `daySpan` takes the value the handler runs for.
     case someCalleeReads([CallReference], names: [String])
+    /// One of the calls reaches a project function (the callee, or one it calls, to `ProjectIndex.callDepth` calls) that
+    /// tests an error for `CancellationError` (`FunctionSummary.testsCancellationError`): a catch that hands its error
+    /// to such a helper (`self.error = handleErrorWithDetails(error)`) may show nothing for a cancellation.
+    case someTestsCancellation([CallReference])
     /// The value's type resolves to a SwiftData `@Model` or a Core Data `NSManagedObject` subclass.
     case isPersistentModel(ValueType)
     /// Some context the function runs in is off the main thread (`ProjectIndex.executionContexts`).

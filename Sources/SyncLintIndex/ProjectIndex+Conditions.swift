@@ -7,6 +7,11 @@ extension ProjectIndex {
             return isCancellable(cancellation)
         case .isProvenCancellable(let cancellation):
             return isCancellable(cancellation, proven: true)
+        case .someTestsCancellation(let calls):
+            return calls.contains { call in
+                guard let key = callee(of: call) else { return false }
+                return reachableSummaries(from: key).contains { $0.summary.testsCancellationError }
+            }
         case .someCalleeReads(let calls, let names):
             let wanted = Set(names)
             return calls.contains { call in

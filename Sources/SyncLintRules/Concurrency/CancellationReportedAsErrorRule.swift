@@ -70,6 +70,23 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
                     var body: some View { Text(model.errorMessage ?? "") }
                 }
                 """, confidence: .medium),
+            // The error goes through the app's helper, which tests for `CancellationError`: it may show nothing.
+            RuleExample("""
+                func describe(_ error: Error) -> String? {
+                    if error is CancellationError { return nil }
+                    return error.localizedDescription
+                }
+                @MainActor final class InboxModel {
+                    var errorMessage: String?
+                    func load() async {
+                        do { try await inbox.sync() } ↓catch { errorMessage = describe(error) }
+                    }
+                }
+                struct InboxView: View {
+                    let model: InboxModel
+                    var body: some View { Text(model.errorMessage ?? "").task { await model.load() } }
+                }
+                """, confidence: .medium),
             RuleExample("""
                 final class Uploader {
                     var upload: Task<Void, Never>?
@@ -689,7 +706,8 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
             whose handle is dropped (a button action) and async functions only such tasks call (followed three \
             calls deep), and an async function the project never calls but names without calling (passed by \
             reference, as `Button(action: save)`); one the project never mentions counts as cancellable, since its \
-            callers are outside what was linted, but with medium confidence, as does one called only on receivers whose \
+            callers are outside what was linted, but with medium confidence (so is a catch that hands its error to a \
+            project function that tests for `CancellationError`, to three calls deep, such as `handleError(_:)`), as does one called only on receivers whose \
             type the index does not know: the high tier needs a caller the index resolves that is proven cancellable. A `do` whose only `try` is synchronous (or `try?`), and a \
             `do throws(DomainError)` with a typed error, cannot receive a cancellation and are quiet; so is a catch that \
             the awaited call's error never reaches on the control-flow graph (an inner `do` catches it first). The fix \
@@ -771,7 +789,11 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
             // (a `.task` closure, a handle its type cancels, a resolved caller that is either) is high; an async
             // function the project never calls, or calls only on receivers of unknown type, is cancellable as far
             // as anything says, not proven: medium. One finding either way.
-            let proven: IndexCondition = .isProvenCancellable(facts.cancellation)
+            // A catch that hands its error to a helper of the project that tests for `CancellationError` (`handleError`,
+            // `handleErrorWithDetails`) may show nothing for a cancellation, whatever the helper returns: not proven.
+            let helpers = Self.callsTakingError(clause, context: context)
+            let proven: IndexCondition = helpers.isEmpty ? .isProvenCancellable(facts.cancellation)
+                : .all([.isProvenCancellable(facts.cancellation), .not(.someTestsCancellation(helpers))])
             let cancellable: [(IndexCondition, Confidence)] = [
                 (proven, shownByName ? .medium : .high),
                 (.all([.isCancellable(facts.cancellation), .not(proven)]), .medium),
@@ -796,6 +818,21 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
                            confidence: .medium)
             return
         }
+    }
+
+    /// The calls in the clause that take the caught error as an argument (`handleErrorWithDetails(error)`), for the index.
+    static func callsTakingError(_ clause: CatchClauseSyntax, context: FileContext) -> [CallReference] {
+        let name = CatchFacts.errorName(of: clause)
+        let caller = FunctionKey(typeName: context.scope.currentType?.qualifiedName, name: context.scope.currentFunction?.name ?? "")
+        var calls: [CallReference] = []
+        BodyScanner.scan(clause.body) { node in
+            guard let call = node.as(FunctionCallExprSyntax.self),
+                  call.arguments.contains(where: { $0.expression.as(DeclReferenceExprSyntax.self)?.baseName.text == name }) else { return }
+            let receiver = call.calledExpression.as(MemberAccessExprSyntax.self)?.base
+            let type = receiver.flatMap { SyntaxFacts.isSelf($0) ? nil : ValueTypes.of($0, in: context) }
+            calls.append(CallReference(caller: caller, callee: SyntaxFacts.calleeMethodName(call), receiver: type))
+        }
+        return calls
     }
 
     /// How the name of a call that shows an error starts: `showError`, `presentAlert`, `displayError(_:)`.

@@ -9,7 +9,7 @@ package final class FunctionSummaryCollector: FactCollector {
         .functionDecl, .initializerDecl, .patternBinding, .closureExpr, .sequenceExpr, .functionCallExpr,
         .awaitExpr, .forStmt, .memberAccessExpr, .declReferenceExpr, .ifExpr, .guardStmt,
         .identifierPattern, .functionParameter, .closureParameter, .closureShorthandParameter, .closureCapture,
-        .tryExpr, .throwStmt,
+        .tryExpr, .throwStmt, .identifierType,
     ]
 
     /// A function being summarized, with the names its body declared so far (not properties of `self`).
@@ -93,6 +93,10 @@ package final class FunctionSummaryCollector: FactCollector {
                closure.kind != .onDisappear {
                 frames[frames.count - 1].summary.hopsToMainActor = true
             }
+        case .identifierType:
+            // `case is CancellationError`, `catch is CancellationError`, `error is CancellationError`.
+            guard !frames.isEmpty, let type = node.as(IdentifierTypeSyntax.self), type.name.text == "CancellationError" else { return }
+            if Self.isTypeTest(Syntax(type)) { frames[frames.count - 1].summary.testsCancellationError = true }
         case .tryExpr, .throwStmt:
             recordThrow(node, context: context)
             if !frames.isEmpty, let statement = node.as(ThrowStmtSyntax.self), CatchFacts.convertsURLErrorCancelled(statement) {
@@ -479,6 +483,15 @@ package final class FunctionSummaryCollector: FactCollector {
         case nil: break
         }
         return names
+    }
+
+    /// Whether a type is the one an `is` tests for: `case is T`, `catch is T`, `value is T` (folded or not).
+    static func isTypeTest(_ type: Syntax) -> Bool {
+        guard let parent = type.parent else { return false }
+        if parent.is(IsTypePatternSyntax.self) || parent.is(IsExprSyntax.self) { return true }
+        guard parent.is(TypeExprSyntax.self), let list = parent.parent?.as(ExprListSyntax.self),
+              let index = list.firstIndex(where: { $0.id == parent.id }), index != list.startIndex else { return false }
+        return list[list.index(before: index)].is(UnresolvedIsExprSyntax.self)
     }
 
     /// `task` for the receiver `task` or `task?`: a bare name, a candidate `inout` parameter.
