@@ -87,6 +87,20 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
                     var body: some View { Text(model.errorMessage ?? "").task { await model.load() } }
                 }
                 """, confidence: .medium),
+            // The app's client reports cancellation as its own `.cancelled` case, handled before the catch-all.
+            RuleExample("""
+                enum ApiClientError: Error { case cancelled, noEntity }
+                @MainActor final class PostLoader {
+                    var error: Error?
+                    func load() async {
+                        do { try await api.upgrade() } catch ApiClientError.cancelled {} ↓catch { self.error = error }
+                    }
+                }
+                struct PostView: View {
+                    let loader: PostLoader
+                    var body: some View { Text(loader.error == nil ? "" : "failed").task { await loader.load() } }
+                }
+                """, confidence: .medium),
             RuleExample("""
                 final class Uploader {
                     var upload: Task<Void, Never>?
@@ -707,7 +721,8 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
             calls deep), and an async function the project never calls but names without calling (passed by \
             reference, as `Button(action: save)`); one the project never mentions counts as cancellable, since its \
             callers are outside what was linted, but with medium confidence (so is a catch that hands its error to a \
-            project function that tests for `CancellationError`, to three calls deep, such as `handleError(_:)`), as does one called only on receivers whose \
+            project function that tests for `CancellationError`, to three calls deep, such as `handleError(_:)`, and a \
+            catch-all after a clause for a `.cancelled` case of the app's own error, `catch ApiClientError.cancelled`), as does one called only on receivers whose \
             type the index does not know: the high tier needs a caller the index resolves that is proven cancellable. A `do` whose only `try` is synchronous (or `try?`), and a \
             `do throws(DomainError)` with a typed error, cannot receive a cancellation and are quiet; so is a catch that \
             the awaited call's error never reaches on the control-flow graph (an inner `do` catches it first). The fix \
@@ -751,11 +766,15 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
               doStatement.throwsClause?.type == nil, CatchFacts.awaitsThrowingCall(doStatement.body) else { return }
         var awaited: [CallReference?]?
         var awaitsURLSession: Bool?
+        // `catch ApiClientError.cancelled`: the app's own error has a case for cancellation, which its client
+        // likely throws in place of `CancellationError` (known by the case's name: medium).
+        var catchesOwnCancelledCase = false
         for (index, clause) in doStatement.catchClauses.enumerated() {
             guard CatchFacts.isCatchAll(clause) else {
                 // A specific clause for the cancellation handles it; clauses for other errors change nothing.
                 let pattern = clause.catchItems.trimmedText
                 if pattern.contains("URLError") && pattern.contains("cancelled") { return }
+                if pattern.hasSuffix(".cancelled") || pattern.hasSuffix(".canceled") { catchesOwnCancelledCase = true }
                 continue
             }
             let facts = CatchFacts.of(doStatement, clause: index, context: context)
@@ -792,7 +811,8 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
             // A catch that hands its error to a helper of the project that tests for `CancellationError` (`handleError`,
             // `handleErrorWithDetails`) may show nothing for a cancellation, whatever the helper returns: not proven.
             let helpers = Self.callsTakingError(clause, context: context)
-            let proven: IndexCondition = helpers.isEmpty ? .isProvenCancellable(facts.cancellation)
+            let proven: IndexCondition = catchesOwnCancelledCase ? .any([])
+                : helpers.isEmpty ? .isProvenCancellable(facts.cancellation)
                 : .all([.isProvenCancellable(facts.cancellation), .not(.someTestsCancellation(helpers))])
             let cancellable: [(IndexCondition, Confidence)] = [
                 (proven, shownByName ? .medium : .high),
