@@ -37,7 +37,7 @@ public final class CancellationSwallowedByTryOptionalRule: SyntaxRule {
                             }
                     }
                 }
-                """),
+                """, confidence: .high),
             RuleExample("""
                 struct FeedView: View {
                     let model: FeedModel
@@ -49,7 +49,7 @@ public final class CancellationSwallowedByTryOptionalRule: SyntaxRule {
                             }
                     }
                 }
-                """),
+                """, confidence: .medium),
             // The value is bound, but the code after the `if` runs for a cancelled call too.
             RuleExample("""
                 struct AvatarView: View {
@@ -163,7 +163,9 @@ public final class CancellationSwallowedByTryOptionalRule: SyntaxRule {
             checks for cancellation itself, first thing, makes the finding harmless; callees are not followed. A `try?` \
             whose value a `guard` binds (directly, or through the local it initializes just before) runs only the \
             `guard`'s `else` when cancelled, and leaving it (`return .init()`, `throw`) is no work; the body of an `if` \
-            that binds it runs only with a value. In an async function, the finding is high when a caller the index \
+            that binds it runs only with a value. The finding is high when the code that runs on goes on to await \
+            (a search, a request; not another swallowed sleep), medium when it only writes or calls synchronously (a \
+            flag set after a delay, a scroll). In an async function, the finding is high when a caller the index \
             resolves proves it cancellable (a `.task` closure, a handle its type cancels, such a caller's caller); a \
             function the project never calls, or calls only on receivers of unknown type, gives medium confidence.
             """,
@@ -208,16 +210,33 @@ public final class CancellationSwallowedByTryOptionalRule: SyntaxRule {
         let callee = SyntaxFacts.calleeName(call)
         let next = first.kind == .await ? "another `await`" : "`\(first.label ?? "it")`"
         let arguments = ["callee": callee, "next": next]
+        // What a cancelled run goes on to do: more asynchronous work (a search, a request: an `await` that is not
+        // itself another swallowed sleep) is the cost the rule is about; a write or a synchronous call alone (a flag
+        // set after a short delay, a scroll) is what the view would have done anyway, often harmlessly: medium.
+        let swallowedAwaits = Self.swallowedCancellingAwaits(in: body)
+        let goesOnAwaiting = work.contains { $0.kind == .await && !swallowedAwaits.contains($0.start) }
         if case .always = cancellability {
-            context.report(tryExpression, Self.swallowed, arguments)
+            context.report(tryExpression, Self.swallowed, arguments, confidence: goesOnAwaiting ? .high : .medium)
         } else {
             // An async function is high when a resolved caller proves it cancellable; one the project never calls, or
             // calls only on receivers of unknown type, is cancellable as far as anything says: medium.
             let proven: IndexCondition = .isProvenCancellable(cancellability)
-            context.report(tryExpression, Self.swallowed, arguments, when: proven)
+            context.report(tryExpression, Self.swallowed, arguments, when: proven, confidence: goesOnAwaiting ? .high : .medium)
             context.report(tryExpression, Self.swallowed, arguments, when: .all([.isCancellable(cancellability), .not(proven)]),
                            confidence: .medium)
         }
+    }
+
+    /// Where the body's `try? await` of a call that throws on cancellation start (UTF-8 offsets of their `await`s):
+    /// when cancelled they return at once, so they are no further work.
+    static func swallowedCancellingAwaits(in body: Syntax) -> Set<Int> {
+        var starts: Set<Int> = []
+        BodyScanner.scan(body) { node in
+            guard let tryExpression = node.as(TryExprSyntax.self), tryExpression.questionOrExclamationMark?.tokenKind == .postfixQuestionMark,
+                  let (_, suspension) = cancellingCall(tryExpression.expression), let suspension else { return }
+            starts.insert(suspension.positionAfterSkippingLeadingTrivia.utf8Offset)
+        }
+        return starts
     }
 
     /// The UTF-8 offsets that run only when the `try?` gave a value, so never for a cancelled call: the code after a
