@@ -101,6 +101,22 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
                     var body: some View { Text(loader.error == nil ? "" : "failed").task { await loader.load() } }
                 }
                 """, confidence: .medium),
+            // The app's own test of the error, known by its name only.
+            RuleExample("""
+                @MainActor final class StackModel {
+                    var loadError: Error?
+                    func load() async {
+                        do { try await portainer.stacks() } ↓catch {
+                            guard !error.isCancellationError else { return }
+                            self.loadError = error
+                        }
+                    }
+                }
+                struct StackView: View {
+                    let model: StackModel
+                    var body: some View { Text(model.loadError == nil ? "" : "failed").task { await model.load() } }
+                }
+                """, confidence: .medium),
             RuleExample("""
                 final class Uploader {
                     var upload: Task<Void, Never>?
@@ -722,7 +738,8 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
             reference, as `Button(action: save)`); one the project never mentions counts as cancellable, since its \
             callers are outside what was linted, but with medium confidence (so is a catch that hands its error to a \
             project function that tests for `CancellationError`, to three calls deep, such as `handleError(_:)`, and a \
-            catch-all after a clause for a `.cancelled` case of the app's own error, `catch ApiClientError.cancelled`), as does one called only on receivers whose \
+            catch-all after a clause for a `.cancelled` case of the app's own error, `catch ApiClientError.cancelled`, or \
+            one that reads a member of the error named like a cancellation test, `error.isCancellationError`), as does one called only on receivers whose \
             type the index does not know: the high tier needs a caller the index resolves that is proven cancellable. A `do` whose only `try` is synchronous (or `try?`), and a \
             `do throws(DomainError)` with a typed error, cannot receive a cancellation and are quiet; so is a catch that \
             the awaited call's error never reaches on the control-flow graph (an inner `do` catches it first). The fix \
@@ -811,7 +828,8 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
             // A catch that hands its error to a helper of the project that tests for `CancellationError` (`handleError`,
             // `handleErrorWithDetails`) may show nothing for a cancellation, whatever the helper returns: not proven.
             let helpers = Self.callsTakingError(clause, context: context)
-            let proven: IndexCondition = catchesOwnCancelledCase ? .any([])
+            // `guard !error.isCancellationError else { return }`: the app's own test, known by its name: medium.
+            let proven: IndexCondition = catchesOwnCancelledCase || Self.asksErrorAboutCancellation(clause) ? .any([])
                 : helpers.isEmpty ? .isProvenCancellable(facts.cancellation)
                 : .all([.isProvenCancellable(facts.cancellation), .not(.someTestsCancellation(helpers))])
             let cancellable: [(IndexCondition, Confidence)] = [
@@ -838,6 +856,19 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
                            confidence: .medium)
             return
         }
+    }
+
+    /// The clause reads a member of the caught error named like a cancellation test (`error.isCancellationError`,
+    /// `error.isCancelled`): the app's own extension, which the rule cannot read as a fact.
+    static func asksErrorAboutCancellation(_ clause: CatchClauseSyntax) -> Bool {
+        let name = CatchFacts.errorName(of: clause)
+        var asks = false
+        BodyScanner.scan(clause.body) { node in
+            guard let member = node.as(MemberAccessExprSyntax.self), member.declName.baseName.text.lowercased().contains("cancel"),
+                  let base = member.base?.as(DeclReferenceExprSyntax.self), base.baseName.text == name else { return }
+            asks = true
+        }
+        return asks
     }
 
     /// The calls in the clause that take the caught error as an argument (`handleErrorWithDetails(error)`), for the index.
