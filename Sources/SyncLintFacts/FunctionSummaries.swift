@@ -146,6 +146,10 @@ public struct FunctionSummary: Sendable, Codable {
     public var rollsBack = false
     /// Properties of `self` on which it calls `cancel()` or `invalidate()`: task handles it cancels, timers it stops.
     public var cancelledHandles: Set<String> = []
+    /// Its `inout` parameters on which it calls `cancel()` (`task?.cancel()` in `schedule(task: inout Task<…>?)`):
+    /// a handle the caller keeps and this function cancels before it stores the next task there. A task stored in
+    /// such a parameter is cancelled by the next call (`ProjectIndex.isCancellable`).
+    public var cancelledInoutHandles: Set<String> = []
     /// Properties of `self` it assigns a new `Task { }` to (`loadTask = Task { ... }`; not `tasks[id] = Task`).
     public var startedHandles: Set<String> = []
     /// Where its own body (not a closure in it) starts a `Task { }` whose handle nobody keeps (a statement of its
@@ -176,6 +180,9 @@ public struct FunctionSummary: Sendable, Codable {
     /// transfer reached through it arrives at its callers as a `CancellationError`, which `catch is
     /// CancellationError` handles; the index follows no call past it (`ProjectIndex.reachesUnconvertedTransfer`).
     public var convertsURLErrorCancelled = false
+    /// Whether its body tests an error for `CancellationError` (`error is CancellationError`, `case is CancellationError`,
+    /// `catch is CancellationError`): a helper such as `handleError(_:)` that treats a cancellation apart.
+    public var testsCancellationError = false
     /// Where a synchronous function blocks its thread on a semaphore or group (`semaphore.wait()`,
     /// `group.wait()`, `wait(timeout: .distantFuture)`) in its own body, outside closures.
     public var blockingWaits: [SourceLocation] = []
@@ -218,6 +225,7 @@ public struct FunctionSummary: Sendable, Codable {
         merged.timers += other.timers
         merged.saves += other.saves
         merged.cancelledHandles.formUnion(other.cancelledHandles)
+        merged.cancelledInoutHandles.formUnion(other.cancelledInoutHandles)
         merged.startedHandles.formUnion(other.startedHandles)
         merged.discardedTasks += other.discardedTasks
         merged.discardedTaskUses += other.discardedTaskUses
@@ -231,6 +239,7 @@ public struct FunctionSummary: Sendable, Codable {
         // Overloads that convert are usually one that converts and convenience ones forwarding to it (ruddarr's
         // `API.request`): a call of the name is taken as converted when some overload converts.
         merged.convertsURLErrorCancelled = convertsURLErrorCancelled || other.convertsURLErrorCancelled
+        merged.testsCancellationError = testsCancellationError || other.testsCancellationError
         merged.resetsOnEveryPath = resetsOnEveryPath.intersection(other.resetsOnEveryPath)
         merged.setsTrueOnEveryPath = setsTrueOnEveryPath.intersection(other.setsTrueOnEveryPath)
         merged.calls += other.calls

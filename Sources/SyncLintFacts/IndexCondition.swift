@@ -4,6 +4,20 @@
 public indirect enum IndexCondition: Sendable, Hashable, Codable {
     /// The code can be cancelled at all (`ProjectIndex.isCancellable`).
     case isCancellable(Cancellability)
+    /// The code can be cancelled, and that is proven by facts (`ProjectIndex.isCancellable(_:proven:)`): a `.task`
+    /// closure, a stored handle its type cancels, or an async function with a call site in app code, resolved to it,
+    /// that is itself proven cancellable. A function the project never calls (its callers may be outside the run) or
+    /// reaches only through calls on receivers of unknown type (a name match) is cancellable as far as anything
+    /// says, but not proven: findings that need only that have medium confidence.
+    case isProvenCancellable(Cancellability)
+    /// One of the calls reaches a project function (the callee, or one it calls, to `ProjectIndex.callDepth` calls) that
+    /// reads a member of one of these names (`FunctionSummary.reads`): `onChange(of: daySpan) { Task { await load() } }`
+    /// where `load()` reads `daySpan` takes the value the handler runs for.
+    case someCalleeReads([CallReference], names: [String])
+    /// One of the calls reaches a project function (the callee, or one it calls, to `ProjectIndex.callDepth` calls) that
+    /// tests an error for `CancellationError` (`FunctionSummary.testsCancellationError`): a catch that hands its error
+    /// to such a helper (`self.error = handleErrorWithDetails(error)`) may show nothing for a cancellation.
+    case someTestsCancellation([CallReference])
     /// The value's type resolves to a SwiftData `@Model` or a Core Data `NSManagedObject` subclass.
     case isPersistentModel(ValueType)
     /// Some context the function runs in is off the main thread (`ProjectIndex.executionContexts`).

@@ -5,6 +5,19 @@ extension ProjectIndex {
         switch condition {
         case .isCancellable(let cancellation):
             return isCancellable(cancellation)
+        case .isProvenCancellable(let cancellation):
+            return isCancellable(cancellation, proven: true)
+        case .someTestsCancellation(let calls):
+            return calls.contains { call in
+                guard let key = callee(of: call) else { return false }
+                return reachableSummaries(from: key).contains { $0.summary.testsCancellationError }
+            }
+        case .someCalleeReads(let calls, let names):
+            let wanted = Set(names)
+            return calls.contains { call in
+                guard let key = callee(of: call) else { return false }
+                return reachableSummaries(from: key).contains { !$0.summary.reads.isDisjoint(with: wanted) }
+            }
         case .isPersistentModel(let value):
             guard let type = resolve(value), !type.isCollection else { return false }
             return isPersistentModel(type.name)

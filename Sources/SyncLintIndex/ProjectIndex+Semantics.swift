@@ -274,7 +274,9 @@ extension ProjectIndex {
             .contains(key.name)
     }
 
-    public func isCancellable(_ cancellation: Cancellability, depth: Int = ProjectIndex.callDepth) -> Bool {
+    /// With `proven`, only facts count: a function with no call site resolved to it in app code (never called, or
+    /// called only on receivers whose type is unknown) is not proven cancellable.
+    public func isCancellable(_ cancellation: Cancellability, depth: Int = ProjectIndex.callDepth, proven: Bool = false) -> Bool {
         var seen: Set<FunctionKey> = []
         func check(_ cancellation: Cancellability, remaining: Int) -> Bool {
             switch cancellation {
@@ -285,6 +287,8 @@ extension ProjectIndex {
                     var handles: Set<TaskHandle> = []
                     for summary in functionSummaries.values {
                         for handle in summary.cancelledHandles { handles.insert(TaskHandle(typeName: summary.key.typeName, property: handle)) }
+                        // A task stored in an `inout` parameter the function cancels first is cancelled by its next call.
+                        for handle in summary.cancelledInoutHandles { handles.insert(TaskHandle(typeName: summary.key.typeName, property: handle)) }
                     }
                     return handles
                 }.contains(TaskHandle(typeName: typeName, property: property))
@@ -296,6 +300,7 @@ extension ProjectIndex {
                 // anything says), unless the project names it without calling it: passed by reference
                 // (`Button(action: save)`, `TaskButton(action: load)`), which starts it in a task nobody keeps.
                 if sites.isEmpty {
+                    if proven { return false }
                     // Called on receivers whose type is unknown (`viewModel.load()`): those calls decide, as far as
                     // they go; a function never named at all may be called from outside the run.
                     let byName = unresolvedCalls(named: key.name)

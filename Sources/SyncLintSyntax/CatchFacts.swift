@@ -268,7 +268,7 @@ public struct CatchFacts: Sendable {
     }
 
     /// The name the error is bound to: `error`, or `failure` in `catch let failure`.
-    static func errorName(of clause: CatchClauseSyntax) -> String {
+    package static func errorName(of clause: CatchClauseSyntax) -> String {
         guard let pattern = clause.catchItems.first?.pattern?.as(ValueBindingPatternSyntax.self)?.pattern,
               let name = pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { return "error" }
         return name

@@ -189,7 +189,11 @@ extension FixValidityTests {
                     }
                 }
             }
-            struct FeedView: View { let feed: Feed; var body: some View { Text(feed.error?.localizedDescription ?? "") } }
+            struct FeedView: View {
+                let feed: Feed
+                let url: URL
+                var body: some View { Text(feed.error?.localizedDescription ?? "").task { _ = await feed.fetch(url) } }
+            }
             """
         #expect(!Harness.findings(returning, rules: ["cancellation_reported_as_error"]).isEmpty, "still reported")
         #expect(Self.fixed(returning, rule: "cancellation_reported_as_error") == nil)

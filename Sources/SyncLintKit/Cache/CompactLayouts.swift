@@ -15,9 +15,9 @@ import Foundation
 enum CompactLayouts {
     static let functionSummaryFields = [
         "key", "isAsync", "declaredContext", "location", "lastParameterEscapes", "reads", "passedReferences", "writes",
-        "awaits", "hopsToMainActor", "posts", "timers", "saves", "rollsBack", "cancelledHandles", "startedHandles",
+        "awaits", "hopsToMainActor", "posts", "timers", "saves", "rollsBack", "cancelledHandles", "cancelledInoutHandles", "startedHandles",
         "discardedTasks", "discardedTaskUses", "onceGuards", "throwsOnlyOwnErrors", "awaitsURLSessionTransfer",
-        "awaitsTransferNamedLikeURLSession", "convertsURLErrorCancelled", "blockingWaits", "resetsOnEveryPath", "writesAfterAwait", "reentryGuards", "setsTrueOnEveryPath", "calls",
+        "awaitsTransferNamedLikeURLSession", "convertsURLErrorCancelled", "testsCancellationError", "blockingWaits", "resetsOnEveryPath", "writesAfterAwait", "reentryGuards", "setsTrueOnEveryPath", "calls",
         "unresolvedCalls",
     ]
     static let callFactFields = ["caller", "callee", "receiver", "context", "cancellation", "location", "ifConfigClauses", "assignedTo",
@@ -103,10 +103,10 @@ enum CompactLayouts {
             try fields.add(summary.passedReferences); try fields.addArray(summary.writes); try fields.add(summary.awaits)
             try fields.add(summary.hopsToMainActor); try fields.add(summary.posts); try fields.addArray(summary.timers)
             try fields.add(summary.saves); try fields.add(summary.rollsBack); try fields.add(summary.cancelledHandles)
-            try fields.add(summary.startedHandles); try fields.addArray(summary.discardedTasks); try fields.add(summary.discardedTaskUses)
+            try fields.add(summary.cancelledInoutHandles); try fields.add(summary.startedHandles); try fields.addArray(summary.discardedTasks); try fields.add(summary.discardedTaskUses)
             try fields.add(summary.onceGuards); try fields.add(summary.throwsOnlyOwnErrors)
             try fields.add(summary.awaitsURLSessionTransfer); try fields.add(summary.awaitsTransferNamedLikeURLSession)
-            try fields.add(summary.convertsURLErrorCancelled)
+            try fields.add(summary.convertsURLErrorCancelled); try fields.add(summary.testsCancellationError)
             try fields.addArray(summary.blockingWaits); try fields.add(summary.resetsOnEveryPath); try fields.add(summary.writesAfterAwait)
             try fields.add(summary.reentryGuards); try fields.add(summary.setsTrueOnEveryPath); try fields.addArray(summary.calls)
             try fields.add(summary.unresolvedCalls)
@@ -244,7 +244,7 @@ enum CompactLayouts {
             return unsafeBitCast(call, to: T.self)
         }
         if T.self == FunctionSummary.self, functionSummaryMatches {
-            var fields = try FieldReader(payload: payload, start: start, end: end, count: 30)
+            var fields = try FieldReader(payload: payload, start: start, end: end, count: 32)
             var summary = FunctionSummary(key: try fields.next(), isAsync: try fields.next(), declaredContext: try fields.next(), location: try fields.next())
             summary.lastParameterEscapes = try fields.next()
             summary.reads = try fields.next()
@@ -257,6 +257,7 @@ enum CompactLayouts {
             summary.saves = try fields.next()
             summary.rollsBack = try fields.next()
             summary.cancelledHandles = try fields.next()
+            summary.cancelledInoutHandles = try fields.next()
             summary.startedHandles = try fields.next()
             summary.discardedTasks = try fields.array()
             summary.discardedTaskUses = try fields.next()
@@ -265,6 +266,7 @@ enum CompactLayouts {
             summary.awaitsURLSessionTransfer = try fields.next()
             summary.awaitsTransferNamedLikeURLSession = try fields.next()
             summary.convertsURLErrorCancelled = try fields.next()
+            summary.testsCancellationError = try fields.next()
             summary.blockingWaits = try fields.array()
             summary.resetsOnEveryPath = try fields.next()
             summary.writesAfterAwait = try fields.next()

@@ -56,7 +56,67 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
                     let model: ReaderViewModel
                     var body: some View { Text(model.errorMessage ?? "").task { await model.loadContent() } }
                 }
-                """),
+                """, confidence: .high),
+            // Never called in the project: its callers may be outside the run, so it may be cancelled, but no fact says so.
+            RuleExample("""
+                @MainActor final class ExportModel {
+                    var errorMessage: String?
+                    func export() async {
+                        do { try await exporter.run() } ↓catch { errorMessage = error.localizedDescription }
+                    }
+                }
+                struct ExportView: View {
+                    let model: ExportModel
+                    var body: some View { Text(model.errorMessage ?? "") }
+                }
+                """, confidence: .medium),
+            // The error goes through the app's helper, which tests for `CancellationError`: it may show nothing.
+            RuleExample("""
+                func describe(_ error: Error) -> String? {
+                    if error is CancellationError { return nil }
+                    return error.localizedDescription
+                }
+                @MainActor final class InboxModel {
+                    var errorMessage: String?
+                    func load() async {
+                        do { try await inbox.sync() } ↓catch { errorMessage = describe(error) }
+                    }
+                }
+                struct InboxView: View {
+                    let model: InboxModel
+                    var body: some View { Text(model.errorMessage ?? "").task { await model.load() } }
+                }
+                """, confidence: .medium),
+            // The app's client reports cancellation as its own `.cancelled` case, handled before the catch-all.
+            RuleExample("""
+                enum ApiClientError: Error { case cancelled, noEntity }
+                @MainActor final class PostLoader {
+                    var error: Error?
+                    func load() async {
+                        do { try await api.upgrade() } catch ApiClientError.cancelled {} ↓catch { self.error = error }
+                    }
+                }
+                struct PostView: View {
+                    let loader: PostLoader
+                    var body: some View { Text(loader.error == nil ? "" : "failed").task { await loader.load() } }
+                }
+                """, confidence: .medium),
+            // The app's own test of the error, known by its name only.
+            RuleExample("""
+                @MainActor final class StackModel {
+                    var loadError: Error?
+                    func load() async {
+                        do { try await portainer.stacks() } ↓catch {
+                            guard !error.isCancellationError else { return }
+                            self.loadError = error
+                        }
+                    }
+                }
+                struct StackView: View {
+                    let model: StackModel
+                    var body: some View { Text(model.loadError == nil ? "" : "failed").task { await model.load() } }
+                }
+                """, confidence: .medium),
             RuleExample("""
                 final class Uploader {
                     var upload: Task<Void, Never>?
@@ -676,7 +736,11 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
             whose handle is dropped (a button action) and async functions only such tasks call (followed three \
             calls deep), and an async function the project never calls but names without calling (passed by \
             reference, as `Button(action: save)`); one the project never mentions counts as cancellable, since its \
-            callers are outside what was linted. A `do` whose only `try` is synchronous (or `try?`), and a \
+            callers are outside what was linted, but with medium confidence (so is a catch that hands its error to a \
+            project function that tests for `CancellationError`, to three calls deep, such as `handleError(_:)`, and a \
+            catch-all after a clause for a `.cancelled` case of the app's own error, `catch ApiClientError.cancelled`, or \
+            one that reads a member of the error named like a cancellation test, `error.isCancellationError`), as does one called only on receivers whose \
+            type the index does not know: the high tier needs a caller the index resolves that is proven cancellable. A `do` whose only `try` is synchronous (or `try?`), and a \
             `do throws(DomainError)` with a typed error, cannot receive a cancellation and are quiet; so is a catch that \
             the awaited call's error never reaches on the control-flow graph (an inner `do` catches it first). The fix \
             (unsafe: a cancelled run now skips everything the catch-all did, resets included) adds an empty \
@@ -719,11 +783,15 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
               doStatement.throwsClause?.type == nil, CatchFacts.awaitsThrowingCall(doStatement.body) else { return }
         var awaited: [CallReference?]?
         var awaitsURLSession: Bool?
+        // `catch ApiClientError.cancelled`: the app's own error has a case for cancellation, which its client
+        // likely throws in place of `CancellationError` (known by the case's name: medium).
+        var catchesOwnCancelledCase = false
         for (index, clause) in doStatement.catchClauses.enumerated() {
             guard CatchFacts.isCatchAll(clause) else {
                 // A specific clause for the cancellation handles it; clauses for other errors change nothing.
                 let pattern = clause.catchItems.trimmedText
                 if pattern.contains("URLError") && pattern.contains("cancelled") { return }
+                if pattern.hasSuffix(".cancelled") || pattern.hasSuffix(".canceled") { catchesOwnCancelledCase = true }
                 continue
             }
             let facts = CatchFacts.of(doStatement, clause: index, context: context)
@@ -753,23 +821,69 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
             let delivers: IndexCondition = (awaited ?? []).contains(where: { $0 == nil })
                 ? .all([]) : .any((awaited ?? []).compactMap { $0.map(IndexCondition.mayThrowCancellation) })
             // Code nobody can cancel (a `Task { }` whose handle is dropped, an async function only such tasks
-            // call) never receives a cancellation, so its catch is right to show every error.
-            let reported: IndexCondition = .all([.isCancellable(facts.cancellation), delivers, shown])
+            // call) never receives a cancellation, so its catch is right to show every error. Cancellable by fact
+            // (a `.task` closure, a handle its type cancels, a resolved caller that is either) is high; an async
+            // function the project never calls, or calls only on receivers of unknown type, is cancellable as far
+            // as anything says, not proven: medium. One finding either way.
+            // A catch that hands its error to a helper of the project that tests for `CancellationError` (`handleError`,
+            // `handleErrorWithDetails`) may show nothing for a cancellation, whatever the helper returns: not proven.
+            let helpers = Self.callsTakingError(clause, context: context)
+            // `guard !error.isCancellationError else { return }`: the app's own test, known by its name: medium.
+            let proven: IndexCondition = catchesOwnCancelledCase || Self.asksErrorAboutCancellation(clause) ? .any([])
+                : helpers.isEmpty ? .isProvenCancellable(facts.cancellation)
+                : .all([.isProvenCancellable(facts.cancellation), .not(.someTestsCancellation(helpers))])
+            let cancellable: [(IndexCondition, Confidence)] = [
+                (proven, shownByName ? .medium : .high),
+                (.all([.isCancellable(facts.cancellation), .not(proven)]), .medium),
+            ]
             guard transferThroughCalls else {
-                context.report(clause.catchKeyword, message, when: reported, confidence: shownByName ? .medium : .high)
+                for (condition, confidence) in cancellable {
+                    context.report(clause.catchKeyword, message, when: .all([condition, delivers, shown]), confidence: confidence)
+                }
                 return
             }
             // `URLError.cancelled` through the awaited calls: proven when a project function they reach awaits a
             // transfer the framework table knows; likely (medium) when one awaits a call only named like one, or a
             // call the index cannot follow stands in a project that awaits transfers. One finding either way.
             let followed = (awaited ?? []).compactMap { $0 }
-            context.report(clause.catchKeyword, message, when: .all([reported, .reachesURLSessionTransfer(followed)]),
-                           confidence: shownByName ? .medium : .high)
+            for (condition, confidence) in cancellable {
+                context.report(clause.catchKeyword, message, when: .all([condition, delivers, shown, .reachesURLSessionTransfer(followed)]),
+                               confidence: confidence)
+            }
             context.report(clause.catchKeyword, message,
-                           when: .all([reported, .not(.reachesURLSessionTransfer(followed)), .mayReachURLSessionTransfer(awaited ?? [])]),
+                           when: .all([.isCancellable(facts.cancellation), delivers, shown, .not(.reachesURLSessionTransfer(followed)),
+                                       .mayReachURLSessionTransfer(awaited ?? [])]),
                            confidence: .medium)
             return
         }
+    }
+
+    /// The clause reads a member of the caught error named like a cancellation test (`error.isCancellationError`,
+    /// `error.isCancelled`): the app's own extension, which the rule cannot read as a fact.
+    static func asksErrorAboutCancellation(_ clause: CatchClauseSyntax) -> Bool {
+        let name = CatchFacts.errorName(of: clause)
+        var asks = false
+        BodyScanner.scan(clause.body) { node in
+            guard let member = node.as(MemberAccessExprSyntax.self), member.declName.baseName.text.lowercased().contains("cancel"),
+                  let base = member.base?.as(DeclReferenceExprSyntax.self), base.baseName.text == name else { return }
+            asks = true
+        }
+        return asks
+    }
+
+    /// The calls in the clause that take the caught error as an argument (`handleErrorWithDetails(error)`), for the index.
+    static func callsTakingError(_ clause: CatchClauseSyntax, context: FileContext) -> [CallReference] {
+        let name = CatchFacts.errorName(of: clause)
+        let caller = FunctionKey(typeName: context.scope.currentType?.qualifiedName, name: context.scope.currentFunction?.name ?? "")
+        var calls: [CallReference] = []
+        BodyScanner.scan(clause.body) { node in
+            guard let call = node.as(FunctionCallExprSyntax.self),
+                  call.arguments.contains(where: { $0.expression.as(DeclReferenceExprSyntax.self)?.baseName.text == name }) else { return }
+            let receiver = call.calledExpression.as(MemberAccessExprSyntax.self)?.base
+            let type = receiver.flatMap { SyntaxFacts.isSelf($0) ? nil : ValueTypes.of($0, in: context) }
+            calls.append(CallReference(caller: caller, callee: SyntaxFacts.calleeMethodName(call), receiver: type))
+        }
+        return calls
     }
 
     /// How the name of a call that shows an error starts: `showError`, `presentAlert`, `displayError(_:)`.

@@ -37,7 +37,7 @@ public final class CancellationSwallowedByTryOptionalRule: SyntaxRule {
                             }
                     }
                 }
-                """),
+                """, confidence: .high),
             RuleExample("""
                 struct FeedView: View {
                     let model: FeedModel
@@ -49,9 +49,59 @@ public final class CancellationSwallowedByTryOptionalRule: SyntaxRule {
                             }
                     }
                 }
+                """, confidence: .medium),
+            // The value is bound, but the code after the `if` runs for a cancelled call too.
+            RuleExample("""
+                struct AvatarView: View {
+                    let url: URL
+                    @State private var image: UIImage?
+                    @State private var loads = 0
+                    var body: some View {
+                        Text("").task(id: url) {
+                            if let (data, _) = ↓try? await URLSession.shared.data(from: url) { image = UIImage(data: data) }
+                            loads += 1
+                        }
+                    }
+                }
                 """),
+            // An async function with no caller in the project: cancellable as far as anything says, not proven.
+            RuleExample("""
+                final class Poller {
+                    var ticks = 0
+                    func poll() async {
+                        ↓try? await Task.sleep(for: .seconds(1))
+                        ticks += 1
+                    }
+                }
+                """, confidence: .medium),
         ],
         nonTriggeringExamples: [
+            // A cancelled transfer gives nil and the `guard` leaves: the code after it needs the value.
+            RuleExample("""
+                struct AvatarView: View {
+                    let url: URL
+                    @State private var image: UIImage?
+                    var body: some View {
+                        Text("").task(id: url) {
+                            guard let (data, _) = try? await URLSession.shared.data(from: url) else { return }
+                            image = UIImage(data: data)
+                        }
+                    }
+                }
+                """),
+            RuleExample("""
+                struct AvatarView: View {
+                    let url: URL
+                    @State private var image: UIImage?
+                    var body: some View {
+                        Text("").task(id: url) {
+                            let result = try? await URLSession.shared.data(from: url)
+                            guard let data = result?.0 else { return }
+                            image = UIImage(data: data)
+                        }
+                    }
+                }
+                """),
             RuleExample("""
                 struct SearchView: View {
                     @State private var query = ""
@@ -110,7 +160,14 @@ public final class CancellationSwallowedByTryOptionalRule: SyntaxRule {
         knownLimitations: """
             A `Task { }` whose handle nobody keeps is never cancelled and is not reported; one whose handle is stored \
             is `missing_cancellation_check`'s. Any call after the `try?` counts as work, a log line too. A callee that \
-            checks for cancellation itself, first thing, makes the finding harmless; callees are not followed.
+            checks for cancellation itself, first thing, makes the finding harmless; callees are not followed. A `try?` \
+            whose value a `guard` binds (directly, or through the local it initializes just before) runs only the \
+            `guard`'s `else` when cancelled, and leaving it (`return .init()`, `throw`) is no work; the body of an `if` \
+            that binds it runs only with a value. The finding is high when the code that runs on goes on to await \
+            (a search, a request; not another swallowed sleep), medium when it only writes or calls synchronously (a \
+            flag set after a delay, a scroll). In an async function, the finding is high when a caller the index \
+            resolves proves it cancellable (a `.task` closure, a handle its type cancels, such a caller's caller); a \
+            function the project never calls, or calls only on receivers of unknown type, gives medium confidence.
             """,
         messages: [swallowed])
     static let swallowed = RuleMessage("cancellation_swallowed", "`try?` turns the cancellation `{callee}` throws into nil, so when this task is cancelled the code after it " +
@@ -137,7 +194,12 @@ public final class CancellationSwallowedByTryOptionalRule: SyntaxRule {
         let ownNodes = Set(starts + built.nodes(for: call))
         // Ordered by place, then by the graph's own node order: two nodes can start at the same offset (a call
         // and the member it reads), and a set's order differs from run to run.
+        // `guard let data = try? await …` (or a local the next `guard` binds): a cancelled call gives nil, so only
+        // the `guard`'s `else` runs; `if let value = try? await …` skips its body. The rest needs a value.
+        // Leaving the `else` with a value or an error (`return .init()`, `throw`) is no work either.
+        let noWork = Self.regionsNeedingValue(of: tryExpression)
         let work = Set(reached).subtracting(ownNodes).sorted().map { graph.nodes[$0] }.filter { node in
+            if noWork.contains(where: { $0.contains(node.start) }) { return false }
             switch node.kind {
             case .call, .await: return true
             case .write: return !(node.label.map { locals.contains($0) } ?? false)
@@ -148,11 +210,91 @@ public final class CancellationSwallowedByTryOptionalRule: SyntaxRule {
         let callee = SyntaxFacts.calleeName(call)
         let next = first.kind == .await ? "another `await`" : "`\(first.label ?? "it")`"
         let arguments = ["callee": callee, "next": next]
+        // What a cancelled run goes on to do: more asynchronous work (a search, a request: an `await` that is not
+        // itself another swallowed sleep) is the cost the rule is about; a write or a synchronous call alone (a flag
+        // set after a short delay, a scroll) is what the view would have done anyway, often harmlessly: medium.
+        let swallowedAwaits = Self.swallowedCancellingAwaits(in: body)
+        let goesOnAwaiting = work.contains { $0.kind == .await && !swallowedAwaits.contains($0.start) }
         if case .always = cancellability {
-            context.report(tryExpression, Self.swallowed, arguments)
+            context.report(tryExpression, Self.swallowed, arguments, confidence: goesOnAwaiting ? .high : .medium)
         } else {
-            context.report(tryExpression, Self.swallowed, arguments, when: .isCancellable(cancellability))
+            // An async function is high when a resolved caller proves it cancellable; one the project never calls, or
+            // calls only on receivers of unknown type, is cancellable as far as anything says: medium.
+            let proven: IndexCondition = .isProvenCancellable(cancellability)
+            context.report(tryExpression, Self.swallowed, arguments, when: proven, confidence: goesOnAwaiting ? .high : .medium)
+            context.report(tryExpression, Self.swallowed, arguments, when: .all([.isCancellable(cancellability), .not(proven)]),
+                           confidence: .medium)
         }
+    }
+
+    /// Where the body's `try? await` of a call that throws on cancellation start (UTF-8 offsets of their `await`s):
+    /// when cancelled they return at once, so they are no further work.
+    static func swallowedCancellingAwaits(in body: Syntax) -> Set<Int> {
+        var starts: Set<Int> = []
+        BodyScanner.scan(body) { node in
+            guard let tryExpression = node.as(TryExprSyntax.self), tryExpression.questionOrExclamationMark?.tokenKind == .postfixQuestionMark,
+                  let (_, suspension) = cancellingCall(tryExpression.expression), let suspension else { return }
+            starts.insert(suspension.positionAfterSkippingLeadingTrivia.utf8Offset)
+        }
+        return starts
+    }
+
+    /// The UTF-8 offsets that run only when the `try?` gave a value, so never for a cancelled call: the code after a
+    /// `guard` that binds it (directly, or the local it initializes in the statement just before), to the end of the
+    /// block; the body of an `if` that binds it so. With them, the `return` and `throw` statements of that `guard`'s
+    /// `else`: leaving with an empty value or an error is no work done anyway. Empty when its value is not bound.
+    static func regionsNeedingValue(of tryExpression: TryExprSyntax) -> [Range<Int>] {
+        guard let statement = bindingStatement(of: tryExpression) ?? bindingOfLocal(initializedBy: tryExpression) else { return [] }
+        if let guardStatement = statement.as(GuardStmtSyntax.self) {
+            let start = guardStatement.body.endPosition.utf8Offset
+            let end = guardStatement.parent?.parent?.as(CodeBlockItemListSyntax.self)?.endPosition.utf8Offset ?? start
+            let leaving = guardStatement.body.statements.compactMap { item -> Range<Int>? in
+                guard item.item.is(ReturnStmtSyntax.self) || item.item.is(ThrowStmtSyntax.self) else { return nil }
+                return item.position.utf8Offset..<item.endPosition.utf8Offset
+            }
+            return [start..<max(start, end)] + leaving
+        }
+        guard let ifStatement = statement.as(IfExprSyntax.self) else { return [] }
+        return [ifStatement.body.position.utf8Offset..<ifStatement.body.endPosition.utf8Offset]
+    }
+
+    /// The `guard` or `if` whose optional binding the expression is in (`guard let data = try? await …`).
+    private static func bindingStatement(of expression: TryExprSyntax) -> Syntax? {
+        var current = Syntax(expression)
+        while let parent = current.parent {
+            if let binding = parent.as(OptionalBindingConditionSyntax.self) {
+                let statement = binding.parent?.parent?.parent
+                return statement?.is(GuardStmtSyntax.self) == true || statement?.is(IfExprSyntax.self) == true ? statement : nil
+            }
+            if parent.is(CodeBlockItemSyntax.self) || parent.is(ClosureExprSyntax.self) { return nil }
+            current = parent
+        }
+        return nil
+    }
+
+    /// `let result = try? await …` followed at once by a `guard` or `if` that optionally binds from `result`.
+    private static func bindingOfLocal(initializedBy expression: TryExprSyntax) -> Syntax? {
+        guard let binding = expression.parent?.as(InitializerClauseSyntax.self)?.parent?.as(PatternBindingSyntax.self),
+              let local = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
+              let item = binding.ancestorOrSelf(mapping: { $0.as(CodeBlockItemSyntax.self) }),
+              let list = item.parent?.as(CodeBlockItemListSyntax.self),
+              let index = list.firstIndex(where: { $0.id == item.id }), list.index(after: index) != list.endIndex else { return nil }
+        let next = list[list.index(after: index)].item
+        let statement: Syntax
+        let conditions: ConditionElementListSyntax
+        if let guardStatement = next.as(GuardStmtSyntax.self) {
+            (statement, conditions) = (Syntax(guardStatement), guardStatement.conditions)
+        } else if let ifStatement = next.as(ExpressionStmtSyntax.self)?.expression.as(IfExprSyntax.self) {
+            (statement, conditions) = (Syntax(ifStatement), ifStatement.conditions)
+        } else {
+            return nil
+        }
+        let binds = conditions.contains { element in
+            guard let optional = element.condition.as(OptionalBindingConditionSyntax.self) else { return false }
+            let source = optional.initializer.map { Syntax($0.value) } ?? Syntax(optional.pattern)
+            return source.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .identifier(local) }
+        }
+        return binds ? statement : nil
     }
 
     /// The call under `try?` (and its `await`) when the framework table says it throws on cancellation.

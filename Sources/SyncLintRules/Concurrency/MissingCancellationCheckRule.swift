@@ -83,6 +83,25 @@ public final class MissingCancellationCheckRule: SyntaxRule {
                     }
                 }
                 """, message: "awaited_method_write", notes: ["awaited here by the task that is cancelled"]),
+            // The handle is the caller's, passed `inout`: the helper cancels it before storing the next task there.
+            RuleExample("""
+                final class TextRecognizer {
+                    var observations: [String] = []
+                    func analyze(_ image: Data) async {
+                        ↓observations = await recognize(image)
+                    }
+                }
+                enum AnalysisScheduler {
+                    static func schedule(task: inout Task<Void, Never>?, recognizer: inout TextRecognizer?, image: Data) {
+                        task?.cancel()
+                        let current = recognizer
+                        task = Task { [weak current] in
+                            guard let current else { return }
+                            await current.analyze(image)
+                        }
+                    }
+                }
+                """, message: "awaited_method_write", notes: ["awaited here by the task that is cancelled"]),
             RuleExample("""
                 @MainActor final class SearchModel {
                     var results: [Result] = []
@@ -130,7 +149,7 @@ public final class MissingCancellationCheckRule: SyntaxRule {
                     @StateObject var model = TimelineModel()
                     var body: some View { List(model.statuses, id: \\.self) { Text($0) } }
                 }
-                """, message: "overlapping_task_write", notes: ["the task starts here, on each set of the property"]),
+                """, message: "overlapping_task_write", notes: ["the task starts here, on each set of the property"], confidence: .high),
             RuleExample("""
                 @MainActor @Observable final class LookupModel {
                     var detail: String?
@@ -167,7 +186,7 @@ public final class MissingCancellationCheckRule: SyntaxRule {
                             .onChange(of: sort, perform: { newValue in ↓Task { await model.reload(newValue) } })
                     }
                 }
-                """, message: "overlapping_task_call"),
+                """, message: "overlapping_task_call", confidence: .high),
             RuleExample("""
                 @MainActor @Observable final class SourcesModel {
                     var sources: [String] = []
@@ -207,7 +226,25 @@ public final class MissingCancellationCheckRule: SyntaxRule {
                             .onChange(of: selection) { ↓Task { await model.reload() } }
                     }
                 }
-                """, message: "overlapping_task_call"),
+                """, message: "overlapping_task_call", confidence: .medium),
+            // The awaited method reads the observed value itself: an older span's list can land last.
+            RuleExample("""
+                @MainActor @Observable final class TopModel {
+                    var daySpan = 7
+                    var top: [String] = []
+                    func load() async {
+                        let fresh = await api.top(days: daySpan)
+                        top = fresh
+                    }
+                }
+                struct TopView: View {
+                    @State private var model = TopModel()
+                    var body: some View {
+                        List(model.top, id: \\.self) { Text($0) }
+                            .onChange(of: model.daySpan) { ↓Task { await model.load() } }
+                    }
+                }
+                """, message: "overlapping_task_call", confidence: .high),
         ],
         nonTriggeringExamples: [
             RuleExample("""
@@ -275,6 +312,20 @@ public final class MissingCancellationCheckRule: SyntaxRule {
                         task = Task { await recognizer.analyze(image) }
                     }
                     func show(_ image: Data) { Task { await recognizer.preview(image) } }
+                }
+                """),
+            // An `inout` handle the helper only stores, never cancels: nothing says the task is cancelled.
+            RuleExample("""
+                final class TextRecognizer {
+                    var observations: [String] = []
+                    func analyze(_ image: Data) async {
+                        observations = await recognize(image)
+                    }
+                }
+                enum AnalysisScheduler {
+                    static func schedule(task: inout Task<Void, Never>?, recognizer: TextRecognizer, image: Data) {
+                        task = Task { await recognizer.analyze(image) }
+                    }
                 }
                 """),
             RuleExample("""
@@ -524,8 +575,10 @@ public final class MissingCancellationCheckRule: SyntaxRule {
         ],
         knownLimitations: """
             Opt-in by its figure on 25 apps nobody tuned on (docs/precision.md, round of issue 21): 0 of 4 findings were right (a guard on the stored handle stopped any newer task; the write was cleanup or held either way). \
-            Only tasks stored on `self` directly or through a local constant in the same function are checked; a \
-            handle stored in a collection is not, nor one only another type cancels. A method is checked when the \
+            Only tasks stored on `self` directly or through a local constant in the same function are checked, or in \
+            an `inout` parameter the function cancels before storing the next task (`task?.cancel(); task = Task { … }` \
+            in `schedule(task: inout Task<Void, Never>?)`); a handle stored in a collection is not, nor one only another \
+            type cancels. A method is checked when the \
             task awaits it directly, not through another function. Resets (`isLoading = false`, `task = nil`) and \
             starting the next task are cleanup, not results, and are not reported. After a `try await` that throws `CancellationError` the write is \
             skipped by the throw, so it is not reported, although a callee that ignores cancellation returns normally. \
@@ -537,7 +590,11 @@ public final class MissingCancellationCheckRule: SyntaxRule {
             stored-task check's business. Only a task started directly in the handler's closure \
             (or observer) is checked, not one \
             started by a method the handler calls; a generation or token compared after the `await`, a button disabled \
-            while loading, or a handler that cannot fire twice in practice are not seen.
+            while loading, or a handler that cannot fire twice in practice are not seen. An overlapping task is high \
+            only when it takes the value its handler runs for (the closure's parameter, the last name of what \
+            `onChange(of:)` observes, or the observed property in a `didSet`), or awaits a project function that reads \
+            that member itself (to three calls deep); one that takes none of it repeats the same \
+            work, whose results agree unless what it reads changed meanwhile: medium.
             """,
         messages: [storedTaskWrite, awaitedMethodWrite, OverlappingTasks.overlappingWrite, OverlappingTasks.overlappingCall])
     static let storedTaskWrite = RuleMessage("stored_task_write", "this task is stored to be cancelled, but writes `{property}` after an `await` without checking; add `guard !Task.isCancelled else { return }` (or `try Task.checkCancellation()`) before the write")
@@ -756,16 +813,50 @@ enum OverlappingTasks {
             locals.formUnion(NotificationHandler.parameterNames(enclosing))
         }
         if let body = context.scope.currentFunction?.body { locals.formUnion(FlowFacts.localNames(in: body)) }
+        // The older run's result is stale only when runs differ: the task takes the value the handler was run for
+        // (its parameter, the value `onChange(of:)` observes, the observed property). A task that takes none of it
+        // repeats the same work, whose results agree whichever lands last, unless what it reads changed meanwhile:
+        // not proven, medium.
+        let confidence: Confidence = takesNewValue(closure, names: handler.newValues) ? .high : .medium
         if let graph = context.controlFlowGraph(of: closure), let write = writeAfterAwait(in: closure, graph: graph, locals: locals) {
             context.report(write.target, overlappingWrite, ["property": write.property, "handler": handler.runsOn],
                            when: .all([.hasProperty(write.property, ofType: type.qualifiedName), .readByViews(write.property)]),
-                           notes: [start])
+                           notes: [start], confidence: confidence)
             return
         }
         let calls = awaitedCalls(in: closure, context: context)
         guard !calls.isEmpty else { return }
-        context.report(call.calledExpression, overlappingCall, ["handler": handler.runsOn],
-                       answering: .overlappingTaskWrite(calls: calls))
+        guard confidence == .medium else {
+            context.report(call.calledExpression, overlappingCall, ["handler": handler.runsOn], answering: .overlappingTaskWrite(calls: calls))
+            return
+        }
+        // The awaited function may read the value itself (`load()` reading `daySpan`): that proves it too.
+        let reads: IndexCondition = .someCalleeReads(calls, names: handler.newValues.sorted())
+        context.report(call.calledExpression, overlappingCall, ["handler": handler.runsOn], answering: .overlappingTaskWrite(calls: calls),
+                       when: reads)
+        context.report(call.calledExpression, overlappingCall, ["handler": handler.runsOn], answering: .overlappingTaskWrite(calls: calls),
+                       when: .not(reads), confidence: .medium)
+    }
+
+    /// Whether the task's code mentions one of the names that carry the handler's new value (or `$0`, `$1`).
+    static func takesNewValue(_ closure: ClosureExprSyntax, names: Set<String>) -> Bool {
+        closure.statements.tokens(viewMode: .sourceAccurate).contains { token in
+            switch token.tokenKind {
+            case .dollarIdentifier: return true
+            case .identifier(let name): return names.contains(name)
+            default: return false
+            }
+        }
+    }
+
+    /// The names that carry a handler's new value: its closure's parameters (not `_`), and the value it observes,
+    /// by the last name of its path (`onChange(of: model.query)`: `query`).
+    static func newValueNames(handlerClosure: ClosureExprSyntax, call: FunctionCallExprSyntax) -> Set<String> {
+        var names = NotificationHandler.parameterNames(handlerClosure).subtracting(["_"])
+        if let observed = SyntaxFacts.argument("of", of: call), let path = SyntaxFacts.memberPath(observed) {
+            names.insert(path.members.last ?? path.root)
+        }
+        return names
     }
 
     /// `Task { }` as a statement of its own, or `_ = Task { }`: nobody can cancel it or wait for it.
@@ -779,7 +870,7 @@ enum OverlappingTasks {
     /// The handler the task is started in: the closure around the task's own is a repeating handler's
     /// (`FrameworkHandlers.repeatingHandlers`), or the task sits in a property observer (`didSet`, `willSet`).
     static func repeatingHandler(around call: FunctionCallExprSyntax, context: FileContext)
-        -> (runsOn: String, closure: ClosureExprSyntax?)? {
+        -> (runsOn: String, closure: ClosureExprSyntax?, newValues: Set<String>)? {
         let closures = context.scope.closures
         if closures.count > 1, let handlerCall = closures[1].call {
             let enclosing = closures[1].node
@@ -794,14 +885,19 @@ enum OverlappingTasks {
             // the handler's parameter is the only new value it gets, and the notification carries nothing else.
             if handler.valueOnlyInParameter, ignoresParameter(enclosing), let publisher = handlerCall.arguments.first?.expression,
                NotificationHandlers.notificationPublisher(publisher) != nil { return nil }
-            return (handler.runsOn, enclosing)
+            return (handler.runsOn, enclosing, newValueNames(handlerClosure: enclosing, call: handlerCall))
         }
         guard closures.count == 1 else { return nil }
         var current = Syntax(call)
         while let parent = current.parent {
             if let accessor = parent.as(AccessorDeclSyntax.self) {
+                // An observer's new value: the property itself, `newValue`/`oldValue`, or the name it gives them.
+                var names: Set<String> = ["newValue", "oldValue"]
+                if let named = accessor.parameters?.name.text { names.insert(named) }
+                if let property = accessor.ancestorOrSelf(mapping: { $0.as(PatternBindingSyntax.self) })?.pattern
+                    .as(IdentifierPatternSyntax.self)?.identifier.text { names.insert(property) }
                 return FrameworkHandlers.propertyObservers.contains(accessor.accessorSpecifier.text)
-                    ? (FrameworkHandlers.propertyObserversRunOn, nil) : nil
+                    ? (FrameworkHandlers.propertyObserversRunOn, nil, names) : nil
             }
             if parent.is(FunctionDeclSyntax.self) || parent.is(ClosureExprSyntax.self) && parent.id != closures.first?.node.id {
                 return nil

@@ -58,6 +58,10 @@ package final class DeclarationCollector: FactCollector {
 
     package static func unwrapped(_ type: TypeSyntax, context: FileContext? = nil) -> String {
         var type = type
+        // `inout Foo?` (a parameter the function writes back): the value is a `Foo?` all the same.
+        if let attributed = type.as(AttributedTypeSyntax.self), !attributed.specifiers.isEmpty, attributed.attributes.isEmpty {
+            type = attributed.baseType
+        }
         if let optional = type.as(OptionalTypeSyntax.self) { type = optional.wrappedType }
         if let forced = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) { type = forced.wrappedType }
         if let identifier = type.as(IdentifierTypeSyntax.self), identifier.genericArgumentClause == nil { return identifier.name.text }

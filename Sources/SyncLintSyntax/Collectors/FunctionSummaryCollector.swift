@@ -9,7 +9,7 @@ package final class FunctionSummaryCollector: FactCollector {
         .functionDecl, .initializerDecl, .patternBinding, .closureExpr, .sequenceExpr, .functionCallExpr,
         .awaitExpr, .forStmt, .memberAccessExpr, .declReferenceExpr, .ifExpr, .guardStmt,
         .identifierPattern, .functionParameter, .closureParameter, .closureShorthandParameter, .closureCapture,
-        .tryExpr, .throwStmt,
+        .tryExpr, .throwStmt, .identifierType,
     ]
 
     /// A function being summarized, with the names its body declared so far (not properties of `self`).
@@ -27,6 +27,8 @@ package final class FunctionSummaryCollector: FactCollector {
         /// Where the body first awaits (not in a closure): a write before it in the text cannot follow an `await`
         /// unless a loop brings it round, so the graph is asked only when some result write comes later.
         var firstAwait: AbsolutePosition?
+        /// The function's `inout` parameters: a `cancel()` on one cancels a handle its caller keeps.
+        var inoutParameters: Set<String> = []
     }
 
     /// What a throwing function's body (not its closures) lets escape: a `try` or `for try` no catch-all
@@ -59,6 +61,7 @@ package final class FunctionSummaryCollector: FactCollector {
                               locals: [], nodeID: node.id, start: node.position)
             let parameters = function.parameters  // computed from the syntax on each access
             frame.locals.formUnion(parameters.map(\.name))
+            frame.inoutParameters = Set(parameters.filter { $0.typeName.hasPrefix("inout ") }.map(\.name))
             frame.summary.lastParameterEscapes = parameters.last.map { Self.isEscapingClosureType($0.typeName) } ?? false
             if let clause = node.as(FunctionDeclSyntax.self)?.signature.effectSpecifiers?.throwsClause {
                 if let type = clause.type {
@@ -90,6 +93,10 @@ package final class FunctionSummaryCollector: FactCollector {
                closure.kind != .onDisappear {
                 frames[frames.count - 1].summary.hopsToMainActor = true
             }
+        case .identifierType:
+            // `case is CancellationError`, `catch is CancellationError`, `error is CancellationError`.
+            guard !frames.isEmpty, let type = node.as(IdentifierTypeSyntax.self), type.name.text == "CancellationError" else { return }
+            if Self.isTypeTest(Syntax(type)) { frames[frames.count - 1].summary.testsCancellationError = true }
         case .tryExpr, .throwStmt:
             recordThrow(node, context: context)
             if !frames.isEmpty, let statement = node.as(ThrowStmtSyntax.self), CatchFacts.convertsURLErrorCancelled(statement) {
@@ -271,6 +278,9 @@ package final class FunctionSummaryCollector: FactCollector {
             if let receiver = call.calledExpression.as(MemberAccessExprSyntax.self)?.base,
                let property = FlowFacts.selfProperty(receiver, locals: frames[index].locals) {
                 frames[index].summary.cancelledHandles.insert(property)
+            } else if let receiver = call.calledExpression.as(MemberAccessExprSyntax.self)?.base,
+                      let name = Self.inoutHandleName(receiver), frames[index].inoutParameters.contains(name) {
+                frames[index].summary.cancelledInoutHandles.insert(name)
             }
         case "Task", "detached":
             if TaskFacts.isTaskCreation(call, context: context), let target = TaskFacts.assignmentTarget(ofValue: call),
@@ -473,6 +483,22 @@ package final class FunctionSummaryCollector: FactCollector {
         case nil: break
         }
         return names
+    }
+
+    /// Whether a type is the one an `is` tests for: `case is T`, `catch is T`, `value is T` (folded or not).
+    static func isTypeTest(_ type: Syntax) -> Bool {
+        guard let parent = type.parent else { return false }
+        if parent.is(IsTypePatternSyntax.self) || parent.is(IsExprSyntax.self) { return true }
+        guard parent.is(TypeExprSyntax.self), let list = parent.parent?.as(ExprListSyntax.self),
+              let index = list.firstIndex(where: { $0.id == parent.id }), index != list.startIndex else { return false }
+        return list[list.index(before: index)].is(UnresolvedIsExprSyntax.self)
+    }
+
+    /// `task` for the receiver `task` or `task?`: a bare name, a candidate `inout` parameter.
+    static func inoutHandleName(_ receiver: ExprSyntax) -> String? {
+        let base = receiver.as(OptionalChainingExprSyntax.self)?.expression ?? receiver
+        guard let reference = base.as(DeclReferenceExprSyntax.self), case .identifier(let name) = reference.baseName.tokenKind else { return nil }
+        return name
     }
 
     static func isDiscarded(_ call: FunctionCallExprSyntax) -> Bool {
