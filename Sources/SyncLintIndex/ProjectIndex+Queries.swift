@@ -66,6 +66,10 @@ extension ProjectIndex {
                     && cancellation != .ifHandleCancelled(typeName: typeName, property: handle.property)
             }) else { return nil }
             let name = careful.property
+            // A load that writes no state (a getter such as `gitIgnoreURL()`, awaited for its value) leaves nothing for
+            // two runs to overwrite: running it twice is only work done twice.
+            guard reachableSummaries(from: FunctionKey(typeName: typeName, name: method)).contains(where: { !$0.summary.writes.isEmpty })
+            else { return nil }
             // A function the load itself calls (to three calls deep) is part of the load, not a second entry point.
             if reachableSummaries(from: FunctionKey(typeName: typeName, name: method)).contains(where: { $0.summary.key == functionKey }) {
                 return nil
@@ -132,7 +136,10 @@ extension ProjectIndex {
             }
             let hiding = conditionNames.intersection(written).sorted()
             guard !hiding.isEmpty else { return IndexAnswer(variant: 0) }
-            return IndexAnswer(variant: 1, [hiding.joined(separator: ", "), hiding.map { "`\($0)`" }.joined(separator: ", ")])
+            // The load writes what shows the view: it is meant to finish after the view it hides (a load-more marker),
+            // so the task outliving the view is what the code needs, not proven harm.
+            return IndexAnswer(variant: 1, [hiding.joined(separator: ", "), hiding.map { "`\($0)`" }.joined(separator: ", ")],
+                               confidence: .medium)
         case .representableInputChanges(let view, let inputs):
             let built = constructions(ofView: view).filter { codeKind(of: $0.location) == .app }
             guard !built.isEmpty else { return IndexAnswer(confidence: .medium) }
