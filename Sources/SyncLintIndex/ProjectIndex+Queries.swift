@@ -82,8 +82,12 @@ extension ProjectIndex {
                 || $0.cancellation == .ifHandleCancelled(typeName: typeName, property: name) }) { return nil }
             let starter = summary(of: careful.starter)
             let starterPlace = starter.map { " (\(layout.shown($0.location)))" } ?? ""
+            // Whether the careful task is still running the load when this entry point starts it is not known: it may
+            // be a poll or an observation loop that runs the load again and again by design, beside which a one-off
+            // load is ordinary: medium.
             return IndexAnswer([name, careful.starter.name, starterPlace],
-                               notes: starter.map { [FindingNote("`\(careful.starter.name)` cancels `\(name)` before starting the load", at: $0.location)] } ?? [])
+                               notes: starter.map { [FindingNote("`\(careful.starter.name)` cancels `\(name)` before starting the load", at: $0.location)] } ?? [],
+                               confidence: .medium)
         case .offMainCaller(let key, let names):
             let places = executionContexts(of: key).compactMap { place -> (order: String, answer: IndexAnswer)? in
                 switch place {
@@ -342,7 +346,13 @@ extension ProjectIndex {
         }
         if helpers.contains(where: { cancels(FunctionKey(typeName: typeName, name: $0)) }) { return true }
         let callers = callSites(of: function)
-        return !callers.isEmpty && callers.allSatisfy { summary(of: $0.caller)?.cancelledHandles.contains(name) == true }
+        // A caller that cancels the handle, or that returns early on a flag it sets before going on (`guard
+        // !isLoadingMore else { return }; isLoadingMore = true`), or that runs once per object, lets no second run
+        // start while the first holds the handle.
+        return !callers.isEmpty && callers.allSatisfy { site in
+            guard let caller = summary(of: site.caller) else { return false }
+            return caller.cancelledHandles.contains(name) || !caller.reentryGuards.isEmpty || !caller.onceGuards.isEmpty
+        }
     }
 }
 

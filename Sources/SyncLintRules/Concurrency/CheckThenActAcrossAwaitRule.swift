@@ -36,7 +36,20 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
                         isLoading = false
                     }
                 }
-                """),
+                """, message: "check_then_act", confidence: .medium),
+            // The method builds the object it stores: two calls build two, and the second replaces the first.
+            RuleExample("""
+                @MainActor final class AppState {
+                    private var socketStorage: SocketManager?
+                    func socketManager() async -> SocketManager {
+                        ↓if let existing = socketStorage { return existing }
+                        let manager = SocketManager(client: client)
+                        await manager.configureCursorStore()
+                        socketStorage = manager
+                        return manager
+                    }
+                }
+                """, message: "check_then_act", confidence: .high),
             RuleExample("""
                 actor TokenStore {
                     private var token: String?
@@ -232,8 +245,10 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
         ],
         knownLimitations: """
             Only the method's own statements count: a guard in a caller, or a write in a helper, is not seen; so a \
-            finding in a view (its methods run from its own handlers, such as `.task`) or in a `private` method (its \
-            callers in the type may serialize it) has medium confidence. Protection: a flag an earlier early exit tests, \
+            finding has high confidence only where a second call does proven harm: the method builds the object it \
+            stores (`let manager = Manager(...)` ... `storage = manager`), so two calls build two and the later replaces \
+            the first; and not in a view (its methods run from its own handlers, such as `.task`) or a `private` method \
+            (its callers in the type may serialize it). A fetched value stored by two calls (a cache, a page) is medium. Protection: a flag an earlier early exit tests, \
             set before the suspension (`guard !isLoading else { return }` ... `isLoading = true`), and a test of the \
             property again after the suspension, before the write. \
             Any `cancel()` call or an `await` of a task's `value` between the check and the suspension counts as \
@@ -292,7 +307,7 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
         // a button), and a private method from the type's own methods, which may already serialize it: the rule does
         // not follow those callers, so what it finds there is medium.
         let isPrivate = function.modifiers.contains { $0.name.tokenKind == .keyword(.private) || $0.name.tokenKind == .keyword(.fileprivate) }
-        let confidence: Confidence = type.isView || isPrivate ? .medium : .high
+        let callersUnseen = type.isView || isPrivate
         for check in checks where !check.reads.isEmpty {
             // Events after the checking statement (not in its own body), asked of the graph: a path from the check
             // through a suspension to a write of what it read, with no protection before the suspension. A
@@ -309,8 +324,14 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
             else { continue }
             let keyword = check.node.as(GuardStmtSyntax.self)?.guardKeyword ?? check.node.as(IfExprSyntax.self)?.ifKeyword
             guard let keyword else { continue }
+            // What a second call does is proven harm when the method builds the object it stores (`let manager =
+            // Manager(...)`, then `storage = manager` after the `await`): two calls build two, and the later one
+            // replaces the first, which other code may already hold. A fetched value stored twice (a cache filled by
+            // both calls, a page loaded twice) may be the same value, and a caller may already serialize the
+            // method, which the rule does not follow: medium.
+            let builds = !callersUnseen && Self.storesObjectItBuilds(property, in: body, locals: locals)
             context.report(keyword, Self.checkThenAct, ["property": property], when: Self.condition(.someStoredVar([property], ofType: typeName), isolation),
-                           confidence: confidence)
+                           confidence: builds ? .high : .medium)
             return
         }
     }
@@ -358,6 +379,32 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
             return writes.first { !$0.nodes.isDisjoint(with: afterSuspension($0.property)) && !allReach($0.nodes) }?.property
         }
         return writes.first { !$0.nodes.isDisjoint(with: afterSuspension($0.property)) }?.property
+    }
+
+    /// Whether a write of the property stores an object the body builds: `property = Manager(...)`, or a local bound
+    /// to `Manager(...)` (an uppercase callee: a type's initializer) and then assigned to the property.
+    static func storesObjectItBuilds(_ property: String, in body: CodeBlockSyntax, locals: Set<String>) -> Bool {
+        func isConstruction(_ expression: ExprSyntax) -> Bool {
+            var current = expression
+            while let wrapped = current.as(TryExprSyntax.self)?.expression ?? current.as(AwaitExprSyntax.self)?.expression { current = wrapped }
+            guard let call = current.as(FunctionCallExprSyntax.self) else { return false }
+            let name = SyntaxFacts.calleeName(call)
+            return SyntaxFacts.isTypeName(name) && name != "Task" && !name.hasPrefix("Task.")
+        }
+        var built: Set<String> = []
+        var stores = false
+        BodyScanner.scan(body) { node in
+            if let binding = node.as(PatternBindingSyntax.self), let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
+               let value = binding.initializer?.value, isConstruction(value) {
+                built.insert(name)
+            } else if let sequence = node.as(SequenceExprSyntax.self), let assignment = SyntaxFacts.assignment(sequence),
+                      FlowFacts.selfProperty(assignment.target, locals: locals) == property {
+                let value = assignment.value
+                if isConstruction(value) { stores = true }
+                if let reference = value.as(DeclReferenceExprSyntax.self), built.contains(reference.baseName.text) { stores = true }
+            }
+        }
+        return stores
     }
 
     private enum Event {

@@ -305,8 +305,11 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
             function sets in between (`if !loadingMore { loadingMore = true; task = Task { } }`), a function every call of \
             which is in `init` or `viewDidLoad` or in a function that runs once per object (`guard !didSetUp else { return }; \
             didSetUp = true`, the flag never set back), a second entry point whose load writes no state (a getter awaited for its \
-            value); medium: a task whose first statement tests state before its work (`if model.state == .idle { ... }`), \
-            a single flight the rule does not follow, handles in a dictionary, assignments in `init`/`viewDidLoad`. A function the load \
+            value), a function every caller of which cancels the handle, returns early on a flag it sets first, or runs \
+            once; medium: a task whose first statement tests state before its work (`if model.state == .idle { ... }`) \
+            or an assignment under a test of state (`if inProgress != nil { cancel() } else { task = Task { } }`), a \
+            single flight the rule does not follow, and every second entry point (`restarted_load`): whether the careful \
+            task is still running the load then (it may be a poll or an observation loop) is not known, handles in a dictionary, assignments in `init`/`viewDidLoad`. A function the load \
             itself calls is part of the load, not a second entry point. \
             Opt-in: 0 of 19 findings right before this narrowing; of the 8 left on ten public apps (the \
             second-entry-point class gives none there), a careful judgement found none right and one unsure: the \
@@ -344,7 +347,8 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
             let helpersCalledBefore = FlowFacts.selfMethodCalls(in: body).filter { $0.node.endPosition <= position }.map(\.name)
             // A task whose work waits on a test of state first (`if model.loadingState == .idle { await model.loadMore() }`)
             // may be a state machine's single flight, which the rule does not follow: medium.
-            let confidence: Confidence = Self.testsStateFirst(call) ? .medium : .high
+            // So may an assignment under a test of state (`if inProgressAction != nil { cancel() } else { task = Task { } }`).
+            let confidence: Confidence = Self.testsStateFirst(call) || Self.underStateTest(target, in: body) ? .medium : .high
             // Every call of the function is in code that runs once per object (`init`, `viewDidLoad`): no earlier task.
             context.report(target, [Self.droppedTask, Self.droppedTaskCancelledElsewhere], ["handle": name],
                            answering: .overwrittenHandle(name, typeName: typeName, function: functionKey, helpers: helpersCalledBefore),
@@ -418,6 +422,18 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
             }
             return set
         }
+    }
+
+    /// The assignment is in a branch of an `if` whose condition reads a stored property of `self`.
+    static func underStateTest(_ target: ExprSyntax, in body: Syntax) -> Bool {
+        let locals = FlowFacts.localNames(in: body)
+        var current = target.parent
+        while let node = current, node.id != body.id {
+            if let branch = node.as(IfExprSyntax.self), !target.isInside(branch.conditions),
+               !CheckThenActAcrossAwaitRule.propertiesRead(branch.conditions, locals: locals).isEmpty { return true }
+            current = node.parent
+        }
+        return false
     }
 
     /// The task's first statement tests a condition that is not only a cancellation check or an unwrap of `self`, and
