@@ -203,6 +203,19 @@ public final class OnAppearTaskRule: SyntaxRule {
                     }
                 }
                 """),
+            // One call away, the same: the method's task never suspends.
+            RuleExample("""
+                struct ToastHost: View {
+                    @State private var toasts: [String] = []
+                    var body: some View {
+                        List(toasts, id: \\.self) { Text($0) }
+                            .onAppear { show("Welcome") }
+                    }
+                    func show(_ text: String) {
+                        Task { @MainActor in toasts.append(text) }
+                    }
+                }
+                """),
             // The method keeps the task's handle, and the view cancels it when it goes.
             RuleExample("""
                 struct StopsView: View {
@@ -273,7 +286,7 @@ public final class OnAppearTaskRule: SyntaxRule {
         ],
         knownLimitations: """
             A task that must outlive the view on purpose (fire-and-forget analytics, a save that must finish) is \
-            reported when it is in the closure itself; a task with no `await` in it (it runs to its end on the actor's \
+            reported when it is in the closure itself; a task with no `await` in it (here or one call away) (it runs to its end on the actor's \
             next turn) is not reported; in a menu's content (`Menu { }`, `.contextMenu { }`: `FrameworkViewState.menuContentBuilders`) \
             the view appears each time the menu opens and a `.task` would end as it closes, so the finding is medium; \
             a load-more marker whose load writes what shows it (no fix) is medium too: the load is meant to outlive it; one call away, a task that uses nothing of the object that starts \
