@@ -113,6 +113,17 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
                     }
                 }
                 """),
+            // The task never suspends: once started it runs to its end, so there is nothing to cancel.
+            RuleExample("""
+                @MainActor final class StateObserver {
+                    private var observationTask: Task<Void, Never>?
+                    func startObserving() {
+                        observationTask = Task { @MainActor in
+                            withObservationTracking { _ = model.value } onChange: { self.changed() }
+                        }
+                    }
+                }
+                """),
             // Called only from a method that runs once per object (its flag is never set back).
             RuleExample("""
                 @MainActor final class StopModel {
@@ -300,7 +311,8 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
             called first that cancels it (followed three calls deep), or when every caller of the function \
             cancels it. Cancelling through another object is not seen. Assignments in `init` are skipped: there is \
             no earlier task yet. \
-            Quiet: a handle awaited first (`await handle?.value`), an early exit on an in-progress or run-once flag \
+            Quiet: a task with no `await` and no cancellation check (it runs to its end once started), a handle \
+            awaited first (`await handle?.value`), an early exit on an in-progress or run-once flag \
             (`guard !isSyncing`), a property tested before the assignment (an early exit, or an `if` around it) that the \
             function sets in between (`if !loadingMore { loadingMore = true; task = Task { } }`), a function every call of \
             which is in `init` or `viewDidLoad` or in a function that runs once per object (`guard !didSetUp else { return }; \
@@ -341,6 +353,9 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
                   let name = TaskFacts.propertyName(target) else { return }
             // Through a local, what comes before the task's creation decides: its own body is not "earlier".
             let position = min(target.positionAfterSkippingLeadingTrivia, call.positionAfterSkippingLeadingTrivia)
+            // A task that never suspends and never asks whether it was cancelled runs to its end once started:
+            // cancelling it would change nothing, so dropping its handle drops nothing.
+            if Self.neverSuspends(call) { return }
             if Self.handleIsSettled(name, in: body, before: position) || Self.guardedBefore(position, in: body)
                 || Self.flagSetBefore(position, target: target, in: body)
                 || Self.chainsOnPrevious(name, task: call, in: body, before: position) { return }
@@ -421,6 +436,18 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
                 set = test.properties.contains(property)
             }
             return set
+        }
+    }
+
+    /// The task's closure has no `await` (nor `for await`) and no cancellation check in its own body.
+    static func neverSuspends(_ call: FunctionCallExprSyntax) -> Bool {
+        let closures = SyntaxFacts.closures(of: call)
+        guard !closures.isEmpty else { return false }
+        return closures.allSatisfy { closure in
+            guard !SyntaxFacts.containsAwait(closure.statements) else { return false }
+            var checks = false
+            BodyScanner.scan(closure.statements) { node in if FlowFacts.isCancellationCheck(node) { checks = true } }
+            return !checks
         }
     }
 
