@@ -90,6 +90,22 @@ public final class OnAppearTaskRule: SyntaxRule {
                     }
                 }
                 """, message: "task_hides_own_view", confidence: .medium),
+            // The task tests state before its work: it may run once, which the rule does not follow.
+            RuleExample("""
+                struct MainView: View {
+                    @State private var hasInitializedFeed = false
+                    var body: some View {
+                        FeedView()↓.onAppear {
+                            Task {
+                                if !hasInitializedFeed {
+                                    hasInitializedFeed = true
+                                    await restoreLastFeed()
+                                }
+                            }
+                        }
+                    }
+                }
+                """, message: "task_outlives_view", confidence: .medium),
             // In a menu's content: the work is for one opening of the menu, and a `.task` would end as it closes.
             RuleExample("""
                 struct StatusRow: View {
@@ -288,7 +304,8 @@ public final class OnAppearTaskRule: SyntaxRule {
             A task that must outlive the view on purpose (fire-and-forget analytics, a save that must finish) is \
             reported when it is in the closure itself; a task with no `await` in it (here or one call away) (it runs to its end on the actor's \
             next turn) is not reported; in a menu's content (`Menu { }`, `.contextMenu { }`: `FrameworkViewState.menuContentBuilders`) \
-            the view appears each time the menu opens and a `.task` would end as it closes, so the finding is medium; \
+            the view appears each time the menu opens and a `.task` would end as it closes, so the finding is medium, \
+            as it is for a task whose first statement tests state (`if !hasInitialized { ... }`: it may run once); \
             a load-more marker whose load writes what shows it (no fix) is medium too: the load is meant to outlive it; one call away, a task that uses nothing of the object that starts \
             it (neither `self` nor a member of its type: only its parameters and globals) is taken for such work and not \
             reported. A closure or method that runs its work once per view (`guard !hasInitialized else { return }` and \
@@ -324,7 +341,7 @@ public final class OnAppearTaskRule: SyntaxRule {
         // A view in a menu's content appears when the menu opens: work started there is for that opening, and a
         // `.task` would be cancelled as the menu closes. Whether outliving the menu does harm is not known: medium.
         let runsOnce = context.scope.currentType.map { Self.runsOnce(closure, in: $0.node) } == true
-        let confidence: Confidence = runsOnce || Self.isInMenuContent(call) ? .medium : .high
+        let baseConfidence: Confidence = runsOnce || Self.isInMenuContent(call) ? .medium : .high
         let startedTasks = closure.statements.compactMap { item -> FunctionCallExprSyntax? in
             guard let started = Syntax(item.item).as(FunctionCallExprSyntax.self),
                   TaskFacts.isTaskCreation(started) && SyntaxFacts.calleeName(started) == "Task" else { return nil }
@@ -336,6 +353,9 @@ public final class OnAppearTaskRule: SyntaxRule {
             SyntaxFacts.closures(of: task).allSatisfy { !SyntaxFacts.containsAwait($0.statements) }
         }) { return }
         let startsTask = !startedTasks.isEmpty
+        // A task that tests state before its work (`Task { if !hasInitializedFeed { ... } }`, `guard loadingState ==
+        // .idle`) may run its work once, or as a state machine's single flight, which the rule does not follow: medium.
+        let confidence: Confidence = startsTask && startedTasks.allSatisfy(TaskHandleOverwrittenRule.testsStateFirst) ? .medium : baseConfidence
         guard startsTask else {
             // One call away: a method of the view the closure calls starts the task (known once the index is built).
             let ownMethods = Self.ownMethodCalls(in: closure, context: context)
