@@ -443,8 +443,9 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
     static func neverSuspends(_ call: FunctionCallExprSyntax) -> Bool {
         let closures = SyntaxFacts.closures(of: call)
         guard !closures.isEmpty else { return false }
+        // An empty body (`Task { /* ... */ }`) is a placeholder for work, not a task known to do none.
         return closures.allSatisfy { closure in
-            guard !SyntaxFacts.containsAwait(closure.statements) else { return false }
+            guard !closure.statements.isEmpty, !SyntaxFacts.containsAwait(closure.statements) else { return false }
             var checks = false
             BodyScanner.scan(closure.statements) { node in if FlowFacts.isCancellationCheck(node) { checks = true } }
             return !checks

@@ -350,7 +350,7 @@ public final class OnAppearTaskRule: SyntaxRule {
         // A task that never suspends (`Task { @MainActor in selection.insert(value) }`) runs to its end on the actor's
         // next turn: nothing is left running to cancel.
         if !startedTasks.isEmpty, startedTasks.allSatisfy({ task in
-            SyntaxFacts.closures(of: task).allSatisfy { !SyntaxFacts.containsAwait($0.statements) }
+            SyntaxFacts.closures(of: task).allSatisfy { !$0.statements.isEmpty && !SyntaxFacts.containsAwait($0.statements) }
         }) { return }
         let startsTask = !startedTasks.isEmpty
         // A task that tests state before its work (`Task { if !hasInitializedFeed { ... } }`, `guard loadingState ==
