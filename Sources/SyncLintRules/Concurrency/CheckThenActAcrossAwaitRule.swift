@@ -382,7 +382,8 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
     }
 
     /// Whether a write of the property stores an object the body builds: `property = Manager(...)`, or a local bound
-    /// to `Manager(...)` (an uppercase callee: a type's initializer) and then assigned to the property.
+    /// to `Manager(...)` (an uppercase callee: a type's initializer) and then assigned to the property itself (not a
+    /// member of it, not an entry of a collection it holds).
     static func storesObjectItBuilds(_ property: String, in body: CodeBlockSyntax, locals: Set<String>) -> Bool {
         func isConstruction(_ expression: ExprSyntax) -> Bool {
             var current = expression
@@ -398,6 +399,11 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
                let value = binding.initializer?.value, isConstruction(value) {
                 built.insert(name)
             } else if let sequence = node.as(SequenceExprSyntax.self), let assignment = SyntaxFacts.assignment(sequence),
+                      // The property itself is given the object (`storage = manager`), not a member of it or an entry
+                      // in it (`cache[key] = Entry(...)`, `item?.thumbnail = UIImage(...)`).
+                      let path = SyntaxFacts.memberPath(assignment.target),
+                      path.root == "self" ? path.members == [property] : (path.root == property && path.members.isEmpty),
+                      !assignment.target.is(SubscriptCallExprSyntax.self),
                       FlowFacts.selfProperty(assignment.target, locals: locals) == property {
                 let value = assignment.value
                 if isConstruction(value) { stores = true }
