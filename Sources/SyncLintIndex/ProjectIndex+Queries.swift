@@ -351,7 +351,9 @@ extension ProjectIndex {
         // start while the first holds the handle.
         return !callers.isEmpty && callers.allSatisfy { site in
             guard let caller = summary(of: site.caller) else { return false }
+            // An initializer's call has no earlier task to drop.
             return caller.cancelledHandles.contains(name) || !caller.reentryGuards.isEmpty || !caller.onceGuards.isEmpty
+                || site.caller.name == "init"
         }
     }
 }

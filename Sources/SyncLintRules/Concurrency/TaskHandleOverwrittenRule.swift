@@ -113,6 +113,30 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
                     }
                 }
                 """),
+            // The previous task's result is awaited first.
+            RuleExample("""
+                @MainActor final class Multiplexer {
+                    private var ongoingTask: Task<Int, Error>?
+                    func perform() async throws -> Int {
+                        _ = await ongoingTask?.result
+                        let task = Task { try await self.pick() }
+                        ongoingTask = task
+                        return try await task.value
+                    }
+                }
+                """),
+            // Called from `init` and from a method that cancels the handle first.
+            RuleExample("""
+                @MainActor final class FeedState {
+                    private var refreshTask: Task<Void, Never>?
+                    init() { startMonitoring() }
+                    func feedChanged() {
+                        refreshTask?.cancel()
+                        startMonitoring()
+                    }
+                    private func startMonitoring() { refreshTask = Task { await self.monitor() } }
+                }
+                """),
             // The task never suspends: once started it runs to its end, so there is nothing to cancel.
             RuleExample("""
                 @MainActor final class StateObserver {
@@ -511,7 +535,7 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
         return chained
     }
 
-    /// `name?.cancel()` / `name.cancel()` / `name == nil` / `name != nil` before the position, also through a
+    /// `name?.cancel()` / `name.cancel()` / `name == nil` / `name != nil` / an await of its `value` or `result` before the position, also through a
     /// local bound from the handle (`if let task = self.name { task.cancel() }`, `if let name { name.cancel() }`).
     static func handleIsSettled(_ name: String, in body: Syntax, before position: AbsolutePosition) -> Bool {
         var aliases: Set<String> = [name]
@@ -546,6 +570,7 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
             let text = previous.joined()
             for alias in aliases where text.hasSuffix("\(alias)?.cancel") || text.hasSuffix("\(alias).cancel")
                 || text.hasSuffix("\(alias)?.value") || text.hasSuffix("\(alias).value") || text.hasSuffix("\(alias)!.value")
+                || text.hasSuffix("\(alias)?.result") || text.hasSuffix("\(alias).result")
                 || text.hasSuffix("\(alias)==nil") || text.hasSuffix("\(alias)!=nil") {
                 return true
             }
