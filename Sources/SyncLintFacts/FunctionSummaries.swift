@@ -153,7 +153,8 @@ public struct FunctionSummary: Sendable, Codable {
     /// Properties of `self` it assigns a new `Task { }` to (`loadTask = Task { ... }`; not `tasks[id] = Task`).
     public var startedHandles: Set<String> = []
     /// Where its own body (not a closure in it) starts a `Task { }` whose handle nobody keeps (a statement of its
-    /// own, or `_ = Task { }`): work that outlives the call and that no one can cancel.
+    /// own, or `_ = Task { }`) with an `await` in it: work that outlives the call and that no one can cancel. A task
+    /// that never suspends (`Task { @MainActor in toasts.append(toast) }`) runs to its end on its actor's next turn.
     public var discardedTasks: [SourceLocation] = []
     /// What each of those tasks uses of the code around it: the names it reads, writes or calls as `x` (not a local
     /// or parameter of the function, not declared in the task), and whether it names `self`. The index tells which of

@@ -26,6 +26,10 @@ public indirect enum IndexCondition: Sendable, Hashable, Codable {
     /// MainActor`, `.defaultIsolation(MainActor.self)`; `ProjectIndex.defaultsToMainActor`): a declaration there with no
     /// isolation of its own is `@MainActor`.
     case moduleDefaultsToMainActor(file: String)
+    /// The type is isolated to an actor as Swift infers it (`ProjectIndex.isolation(ofType:)`): an actor, `@MainActor` on
+    /// its primary declaration, a main-actor supertype or protocol (`UIViewController`, `View`), or its module's default.
+    /// An extension's members take the isolation of the type it extends, which only the index can see.
+    case typeIsIsolated(String)
     /// The call may throw a cancellation to its caller: its callee is not a project function, or one that
     /// may throw errors other than the app's own (`FunctionSummary.throwsOnlyOwnErrors`).
     case mayThrowCancellation(CallReference)
@@ -62,6 +66,10 @@ public indirect enum IndexCondition: Sendable, Hashable, Codable {
     /// The project calls the function, and every call site is in a function of one of these names (`init`,
     /// `viewDidLoad`: code that runs once per object), closures in them included.
     case everyCallerIn(FunctionKey, names: [String])
+    /// The project calls the function, and every call site is in a function that runs its body once per object: it
+    /// returns early on a flag of `self` it then sets `true` (`FunctionSummary.onceGuards`), and no function of its type
+    /// sets that flag `false` (`FunctionSummary.resetFlags`).
+    case everyCallerRunsOnce(FunctionKey)
     /// One of the functions calls a method of this name somewhere, closures included (`FunctionSummary.calls`,
     /// `unresolvedCalls`): a helper that hides progress (`spinner.stopAnimating()`).
     case someCalls([FunctionKey], method: String)

@@ -25,6 +25,8 @@ extension ProjectIndex {
             return executionContexts(of: key).contains(where: isOffMain)
         case .moduleDefaultsToMainActor(let file):
             return defaultsToMainActor(file)
+        case .typeIsIsolated(let typeName):
+            return isolation(ofType: typeName) != .none
         case .mayThrowCancellation(let call):
             guard let callee = callee(of: call), let summary = summary(of: callee) else { return true }
             return !summary.throwsOnlyOwnErrors
@@ -70,6 +72,14 @@ extension ProjectIndex {
         case .everyCallerIn(let key, let names):
             let sites = callSites(of: key)
             return !sites.isEmpty && sites.allSatisfy { names.contains($0.caller.name) }
+        case .everyCallerRunsOnce(let key):
+            let sites = callSites(of: key)
+            return !sites.isEmpty && sites.allSatisfy { site in
+                guard let caller = summary(of: site.caller) else { return false }
+                return caller.onceGuards.contains { flag in
+                    !functionSummaries.values.contains { $0.key.typeName == site.caller.typeName && $0.resetFlags.contains(flag) }
+                }
+            }
         case .someCalls(let keys, let method):
             return keys.contains { key in
                 summary(of: key).map { $0.calls.contains { $0.callee == method } || $0.unresolvedCalls[method] != nil } ?? false

@@ -66,6 +66,10 @@ extension ProjectIndex {
                     && cancellation != .ifHandleCancelled(typeName: typeName, property: handle.property)
             }) else { return nil }
             let name = careful.property
+            // A load that writes no state (a getter such as `gitIgnoreURL()`, awaited for its value) leaves nothing for
+            // two runs to overwrite: running it twice is only work done twice.
+            guard reachableSummaries(from: FunctionKey(typeName: typeName, name: method)).contains(where: { !$0.summary.writes.isEmpty })
+            else { return nil }
             // A function the load itself calls (to three calls deep) is part of the load, not a second entry point.
             if reachableSummaries(from: FunctionKey(typeName: typeName, name: method)).contains(where: { $0.summary.key == functionKey }) {
                 return nil
@@ -78,8 +82,12 @@ extension ProjectIndex {
                 || $0.cancellation == .ifHandleCancelled(typeName: typeName, property: name) }) { return nil }
             let starter = summary(of: careful.starter)
             let starterPlace = starter.map { " (\(layout.shown($0.location)))" } ?? ""
+            // Whether the careful task is still running the load when this entry point starts it is not known: it may
+            // be a poll or an observation loop that runs the load again and again by design, beside which a one-off
+            // load is ordinary: medium.
             return IndexAnswer([name, careful.starter.name, starterPlace],
-                               notes: starter.map { [FindingNote("`\(careful.starter.name)` cancels `\(name)` before starting the load", at: $0.location)] } ?? [])
+                               notes: starter.map { [FindingNote("`\(careful.starter.name)` cancels `\(name)` before starting the load", at: $0.location)] } ?? [],
+                               confidence: .medium)
         case .offMainCaller(let key, let names):
             let places = executionContexts(of: key).compactMap { place -> (order: String, answer: IndexAnswer)? in
                 switch place {
@@ -132,7 +140,10 @@ extension ProjectIndex {
             }
             let hiding = conditionNames.intersection(written).sorted()
             guard !hiding.isEmpty else { return IndexAnswer(variant: 0) }
-            return IndexAnswer(variant: 1, [hiding.joined(separator: ", "), hiding.map { "`\($0)`" }.joined(separator: ", ")])
+            // The load writes what shows the view: it is meant to finish after the view it hides (a load-more marker),
+            // so the task outliving the view is what the code needs, not proven harm.
+            return IndexAnswer(variant: 1, [hiding.joined(separator: ", "), hiding.map { "`\($0)`" }.joined(separator: ", ")],
+                               confidence: .medium)
         case .representableInputChanges(let view, let inputs):
             let built = constructions(ofView: view).filter { codeKind(of: $0.location) == .app }
             guard !built.isEmpty else { return IndexAnswer(confidence: .medium) }
@@ -335,7 +346,15 @@ extension ProjectIndex {
         }
         if helpers.contains(where: { cancels(FunctionKey(typeName: typeName, name: $0)) }) { return true }
         let callers = callSites(of: function)
-        return !callers.isEmpty && callers.allSatisfy { summary(of: $0.caller)?.cancelledHandles.contains(name) == true }
+        // A caller that cancels the handle, or that returns early on a flag it sets before going on (`guard
+        // !isLoadingMore else { return }; isLoadingMore = true`), or that runs once per object, lets no second run
+        // start while the first holds the handle.
+        return !callers.isEmpty && callers.allSatisfy { site in
+            guard let caller = summary(of: site.caller) else { return false }
+            // An initializer's call has no earlier task to drop.
+            return caller.cancelledHandles.contains(name) || !caller.reentryGuards.isEmpty || !caller.onceGuards.isEmpty
+                || site.caller.name == "init"
+        }
     }
 }
 

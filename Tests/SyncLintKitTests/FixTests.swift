@@ -49,7 +49,8 @@ struct FixTests {
             "Text(\"a\").onAppear {\n    log()\n    Task { await load() }\n}",
             "Text(\"a\").onAppear {\n    Task(priority: .low) { await load() }\n}",
             "Text(\"a\").onAppear {\n    Task { [weak model] in await model?.load() }\n}",
-            "Text(\"a\").onAppear {\n    Task {\n        print(\"\"\"\n            x\n            \"\"\")\n    }\n}",
+            // A task with no `await` is not reported at all (it never suspends), so this one awaits.
+            "Text(\"a\").onAppear {\n    Task {\n        print(\"\"\"\n            x\n            \"\"\")\n        await load()\n    }\n}",
         ]
         for shape in shapes {
             let code = "struct V: View {\n    var body: some View {\n" + shape + "\n    }\n}\n"

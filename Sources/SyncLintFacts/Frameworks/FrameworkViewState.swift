@@ -45,6 +45,16 @@ public enum FrameworkViewState {
                           documentation: swiftUI + "nsviewcontrollerrepresentable/updatensviewcontroller(_:context:)"),
     ]
 
+    /// Views and modifiers whose content closure builds a menu, shown only while the menu is open: `Menu(content:label:)`
+    /// ("a control for presenting a menu of actions") and `contextMenu(menuItems:)` / `contextMenu(menuItems:preview:)`.
+    /// A view in that content appears when the menu opens and disappears when it closes, so work started on its
+    /// appearance is meant for one opening, and a `.task` there would be cancelled as the menu closes. The value is
+    /// the label of the content closure (nil: the first trailing closure); the documentation is cited for each.
+    public static let menuContentBuilders: [(name: String, contentLabel: String?, documentation: String)] = [
+        ("Menu", "content", swiftUI + "menu"),
+        ("contextMenu", "menuItems", swiftUI + "view/contextmenu(menuitems:)"),
+    ]
+
     public static func representable(conformingTo inherited: [String]) -> ViewRepresentable? {
         representables.first { inherited.contains($0.protocolName) }
     }

@@ -10,7 +10,10 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
             defaults to the main actor: Swift 6.2's `SWIFT_DEFAULT_ACTOR_ISOLATION`, `.defaultIsolation(MainActor.self)`), finds an async method that checks a stored property in a `guard` \
             or in an `if` that decides whether the write happens (one of its outcomes cannot reach it), then suspends (`await`), then writes that same property, with nothing between the check and \
             the suspension that stops a second call: no in-flight task handle cancelled or awaited, and no \
-            assignment to a property the check also reads (a flag such as `isLoading`).
+            assignment to a property the check also reads (a flag such as `isLoading`). Also a position looked up in \
+            a stored collection before a suspension (`let index = items.firstIndex(where: ...)`) and used on that \
+            collection after it (`items[index]`, `items.remove(at: index)`) with no new lookup or test of it in between, \
+            in an actor-isolated type (an extension too: the index knows the type it extends).
             """,
         whyIsThisBad: """
             An actor runs other calls while a method is suspended. Two calls both pass the check before either \
@@ -33,7 +36,20 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
                         isLoading = false
                     }
                 }
-                """),
+                """, message: "check_then_act", confidence: .medium),
+            // The method builds the object it stores: two calls build two, and the second replaces the first.
+            RuleExample("""
+                @MainActor final class AppState {
+                    private var socketStorage: SocketManager?
+                    func socketManager() async -> SocketManager {
+                        ↓if let existing = socketStorage { return existing }
+                        let manager = SocketManager(client: client)
+                        await manager.configureCursorStore()
+                        socketStorage = manager
+                        return manager
+                    }
+                }
+                """, message: "check_then_act", confidence: .high),
             RuleExample("""
                 actor TokenStore {
                     private var token: String?
@@ -56,8 +72,115 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
                     }
                 }
                 """),
+            // A private method: its callers in the type may serialize it, which the rule does not follow.
+            RuleExample("""
+                @MainActor final class NotificationsSource {
+                    var lastGroup: Group?
+                    var groups: [Group] = []
+                    func fetchNextPage() async throws { try await fetchNextPageV2() }
+                    private func fetchNextPageV2() async throws {
+                        ↓guard let last = lastGroup else { return }
+                        let page = try await api.groups(before: last.id)
+                        groups += page.groups
+                        lastGroup = page.last
+                    }
+                }
+                """, message: "check_then_act", confidence: .medium),
+            // A position looked up before the suspension, used to remove after it: another completion may have
+            // removed an earlier element meanwhile (this function itself removes them).
+            RuleExample("""
+                @MainActor final class DownloadManager {
+                    var activeDownloads: [Download] = []
+                    var completedDownloads: [Download] = []
+                    func complete(_ id: UUID) async {
+                        guard let index = activeDownloads.firstIndex(where: { $0.id == id }) else { return }
+                        var download = activeDownloads[index]
+                        download.size = await fileSize(of: download)
+                        activeDownloads.remove(at: ↓index)
+                        completedDownloads.insert(download, at: 0)
+                    }
+                }
+                """, message: "stale_index", notes: ["`index` is looked up in `activeDownloads` here"], confidence: .high),
+            // In an extension, isolated by the type it extends; an argument of the awaited call is read before it suspends.
+            RuleExample("""
+                @MainActor final class JobQueue {
+                    var jobs: [Job] = []
+                    func cancel(_ id: Int) { jobs.removeAll { $0.id == id } }
+                }
+                extension JobQueue {
+                    func finish(_ id: Int) async {
+                        guard let index = jobs.firstIndex(where: { $0.id == id }) else { return }
+                        await log(jobs[index])
+                        jobs[↓index].isDone = true
+                    }
+                }
+                """, message: "stale_index", confidence: .medium),
         ],
         nonTriggeringExamples: [
+            // The property is tested again after the suspension, before the write.
+            RuleExample("""
+                @MainActor final class MapModel {
+                    var hasShownSurvey = false
+                    func checkForSurvey() async {
+                        guard !hasShownSurvey else { return }
+                        await surveys.refresh()
+                        guard !hasShownSurvey, let survey = surveys.first else { return }
+                        hasShownSurvey = true
+                        present(survey)
+                    }
+                }
+                """),
+            // An earlier early exit's flag is set before the suspension: a second call stops there.
+            RuleExample("""
+                @MainActor final class SurveyService {
+                    var isLoading = false
+                    var allSurveys: [Survey] = []
+                    func fetchSurveys(force: Bool) async {
+                        guard !isLoading else { return }
+                        if !force, !allSurveys.isEmpty { return }
+                        isLoading = true
+                        defer { isLoading = false }
+                        allSurveys = await api.surveys()
+                    }
+                }
+                """),
+            // Looked up again after the suspension, by identity.
+            RuleExample("""
+                @MainActor final class DownloadManager {
+                    var activeDownloads: [Download] = []
+                    func complete(_ id: UUID) async {
+                        guard let index = activeDownloads.firstIndex(where: { $0.id == id }) else { return }
+                        let download = activeDownloads[index]
+                        let size = await fileSize(of: download)
+                        guard let current = activeDownloads.firstIndex(where: { $0.id == id }) else { return }
+                        activeDownloads[current].size = size
+                        activeDownloads.removeAll { $0.id == id }
+                    }
+                }
+                """),
+            // Used by position only before the suspension.
+            RuleExample("""
+                @MainActor final class DownloadManager {
+                    var activeDownloads: [Download] = []
+                    func start(_ id: UUID) async {
+                        guard let index = activeDownloads.firstIndex(where: { $0.id == id }) else { return }
+                        activeDownloads[index].status = .running
+                        await session.resume(id)
+                        activeDownloads.removeAll { $0.id == id }
+                    }
+                }
+                """),
+            // No isolation: not an actor's reentrancy (data races are the compiler's to find).
+            RuleExample("""
+                final class DownloadList {
+                    var downloads: [Download] = []
+                    func complete(_ id: UUID) async {
+                        guard let index = downloads.firstIndex(where: { $0.id == id }) else { return }
+                        await store.save(id)
+                        downloads.remove(at: index)
+                    }
+                }
+                """),
             RuleExample("""
                 @MainActor final class PagesModel {
                     var pages: [Page] = []
@@ -121,13 +244,23 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
                 """),
         ],
         knownLimitations: """
-            Only the method's own statements count: a guard in a caller, or a write in a helper, is not seen. \
+            Only the method's own statements count: a guard in a caller, or a write in a helper, is not seen; so a \
+            finding has high confidence only where a second call does proven harm: the method builds the object it \
+            stores (`let manager = Manager(...)` ... `storage = manager`), so two calls build two and the later replaces \
+            the first; and not in a view (its methods run from its own handlers, such as `.task`) or a `private` method \
+            (its callers in the type may serialize it). A fetched value stored by two calls (a cache, a page) is medium. Protection: a flag an earlier early exit tests, \
+            set before the suspension (`guard !isLoading else { return }` ... `isLoading = true`), and a test of the \
+            property again after the suspension, before the write. \
             Any `cancel()` call or an `await` of a task's `value` between the check and the suspension counts as \
             protection, whether or not it is the right task. A class with no actor isolation is not checked; \
             `check_then_act` races there are data races the compiler's checks find. \
+            A stale position has high confidence when the declaration the method is in (the type, or that \
+            extension) itself moves the collection's elements (`remove`, `insert`, `removeAll`, a new value assigned \
+            outside `init`), so an overlapping call can shift them; otherwise medium (what else changes the collection \
+            is not seen). A test of the position against the collection after the `await` counts as a new lookup. \
             Opt-in: 1 of 8 findings right on eight public apps: the callers held an in-flight flag, or a flag set before the suspension already guarded the method; see docs/precision.md.
             """,
-        messages: [checkThenAct])
+        messages: [checkThenAct, StaleIndexAcrossAwait.staleIndex])
     static let checkThenAct = RuleMessage("check_then_act", "`{property}` is checked here, then written after an `await`: a second call can pass the check meanwhile; set an in-progress flag the check reads before suspending, or keep and await the in-flight task")
 
     public static let nodeKinds: Set<SyntaxKind> = [.functionDecl]
@@ -147,6 +280,11 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
         let isolation: IndexCondition? = isolatedAsWritten ? nil : .moduleDefaultsToMainActor(file: context.path)
         var locals = FlowFacts.localNames(in: body)
         for parameter in function.signature.parameterClause.parameters { locals.insert((parameter.secondName ?? parameter.firstName).text) }
+        // A position looked up in a collection before a suspension and used on it after. An extension's members are
+        // isolated by the type it extends, which only the index sees.
+        let staleIndexIsolation: IndexCondition? = isolatedAsWritten ? nil
+            : .any([.moduleDefaultsToMainActor(file: context.path), .typeIsIsolated(type.qualifiedName)])
+        StaleIndexAcrossAwait.check(function, body: body, type: type, locals: locals, isolation: staleIndexIsolation, context: context)
         var checks: [(node: Syntax, reads: Set<String>)] = []
         var events: [(position: AbsolutePosition, kind: Event, node: Syntax)] = []
         BodyScanner.scan(body) { node in
@@ -165,16 +303,35 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
             }
         }
         let typeName = type.qualifiedName
+        // A view's methods run from its own body's handlers (`.task`, once per appearance and cancelled when it goes;
+        // a button), and a private method from the type's own methods, which may already serialize it: the rule does
+        // not follow those callers, so what it finds there is medium.
+        let isPrivate = function.modifiers.contains { $0.name.tokenKind == .keyword(.private) || $0.name.tokenKind == .keyword(.fileprivate) }
+        let callersUnseen = type.isView || isPrivate
         for check in checks where !check.reads.isEmpty {
             // Events after the checking statement (not in its own body), asked of the graph: a path from the check
             // through a suspension to a write of what it read, with no protection before the suspension. A
             // protection or an `await` in another branch, or in a `guard`'s `else` that leaves, is not on it.
             let later = events.filter { $0.position > check.node.endPosition }
+            // A flag an earlier early exit tests (`guard !isLoading else { return }`), set before the suspension
+            // (`isLoading = true`), stops a second call there whatever this check reads.
+            let guardedFlags = checks.filter { $0.node.endPosition <= check.node.position && SyntaxFacts.earlyExitConditions($0.node) != nil }
+                .reduce(into: Set<String>()) { $0.formUnion($1.reads) }
+            // A test of the property again after the suspension, before the write, checks it anew.
+            let rechecks = checks.filter { $0.node.position > check.node.endPosition }
             guard let built = context.controlFlowGraph(of: function),
-                  let property = Self.unprotectedWrite(after: check, events: later, in: built) else { continue }
+                  let property = Self.unprotectedWrite(after: check, events: later, guardedFlags: guardedFlags, rechecks: rechecks, in: built)
+            else { continue }
             let keyword = check.node.as(GuardStmtSyntax.self)?.guardKeyword ?? check.node.as(IfExprSyntax.self)?.ifKeyword
             guard let keyword else { continue }
-            context.report(keyword, Self.checkThenAct, ["property": property], when: Self.condition(.someStoredVar([property], ofType: typeName), isolation))
+            // What a second call does is proven harm when the method builds the object it stores (`let manager =
+            // Manager(...)`, then `storage = manager` after the `await`): two calls build two, and the later one
+            // replaces the first, which other code may already hold. A fetched value stored twice (a cache filled by
+            // both calls, a page loaded twice) may be the same value, and a caller may already serialize the
+            // method, which the rule does not follow: medium.
+            let builds = !callersUnseen && Self.storesObjectItBuilds(property, in: body, locals: locals)
+            context.report(keyword, Self.checkThenAct, ["property": property], when: Self.condition(.someStoredVar([property], ofType: typeName), isolation),
+                           confidence: builds ? .high : .medium)
             return
         }
     }
@@ -183,6 +340,7 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
     /// reaches that suspension with no protection on it.
     private static func unprotectedWrite(after check: (node: Syntax, reads: Set<String>),
                                          events: [(position: AbsolutePosition, kind: Event, node: Syntax)],
+                                         guardedFlags: Set<String>, rechecks: [(node: Syntax, reads: Set<String>)],
                                          in built: BuiltControlFlowGraph) -> String? {
         let graph = built.graph
         let conditions = check.node.as(GuardStmtSyntax.self)?.conditions ?? check.node.as(IfExprSyntax.self)?.conditions
@@ -196,23 +354,63 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
             case .protection: protections.formUnion(nodes)
             case .suspension: suspensions.append(contentsOf: nodes)
             case .write(let property):
+                if guardedFlags.contains(property) { protections.formUnion(nodes) }
                 guard check.reads.contains(property) else { continue }
                 protections.formUnion(nodes)
                 writes.append((property, Set(nodes)))
             }
         }
         let beforeProtection = starts.reduce(into: Set<Int>()) { $0.formUnion(graph.reachable(from: $1, avoiding: { protections.contains($0.id) })) }
-        let afterSuspension = suspensions.filter(beforeProtection.contains)
-            .reduce(into: Set<Int>()) { $0.formUnion(graph.reachable(from: $1)) }
+        let reached = suspensions.filter(beforeProtection.contains)
+        // Where a write is reached after a suspension on a path with no new test of its property.
+        func afterSuspension(_ property: String) -> Set<Int> {
+            let tests = Set(rechecks.filter { $0.reads.contains(property) }.flatMap { recheck -> [Int] in
+                let conditions = recheck.node.as(GuardStmtSyntax.self)?.conditions ?? recheck.node.as(IfExprSyntax.self)?.conditions
+                return conditions.map { $0.flatMap { built.nodes(for: $0) } } ?? []
+            })
+            return reached.reduce(into: Set<Int>()) { $0.formUnion(graph.reachable(from: $1, avoiding: { tests.contains($0.id) })) }
+        }
         // An `if` whose outcomes all go on to the write does not decide whether it happens: a second call passing
         // it changes nothing (`if !pages.isEmpty { keep(pages) }` before `pages = await load()`). A `guard`'s `else`
         // leaves, so a guard decides by construction.
         if check.node.is(IfExprSyntax.self), let last = starts.last {
             let outcomes = graph.successors[last].map(\.to)
             let allReach = { (targets: Set<Int>) in outcomes.allSatisfy { !graph.reachable(from: $0).isDisjoint(with: targets) } }
-            return writes.first { !$0.nodes.isDisjoint(with: afterSuspension) && !allReach($0.nodes) }?.property
+            return writes.first { !$0.nodes.isDisjoint(with: afterSuspension($0.property)) && !allReach($0.nodes) }?.property
         }
-        return writes.first { !$0.nodes.isDisjoint(with: afterSuspension) }?.property
+        return writes.first { !$0.nodes.isDisjoint(with: afterSuspension($0.property)) }?.property
+    }
+
+    /// Whether a write of the property stores an object the body builds: `property = Manager(...)`, or a local bound
+    /// to `Manager(...)` (an uppercase callee: a type's initializer) and then assigned to the property itself (not a
+    /// member of it, not an entry of a collection it holds).
+    static func storesObjectItBuilds(_ property: String, in body: CodeBlockSyntax, locals: Set<String>) -> Bool {
+        func isConstruction(_ expression: ExprSyntax) -> Bool {
+            var current = expression
+            while let wrapped = current.as(TryExprSyntax.self)?.expression ?? current.as(AwaitExprSyntax.self)?.expression { current = wrapped }
+            guard let call = current.as(FunctionCallExprSyntax.self) else { return false }
+            let name = SyntaxFacts.calleeName(call)
+            return SyntaxFacts.isTypeName(name) && name != "Task" && !name.hasPrefix("Task.")
+        }
+        var built: Set<String> = []
+        var stores = false
+        BodyScanner.scan(body) { node in
+            if let binding = node.as(PatternBindingSyntax.self), let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
+               let value = binding.initializer?.value, isConstruction(value) {
+                built.insert(name)
+            } else if let sequence = node.as(SequenceExprSyntax.self), let assignment = SyntaxFacts.assignment(sequence),
+                      // The property itself is given the object (`storage = manager`), not a member of it or an entry
+                      // in it (`cache[key] = Entry(...)`, `item?.thumbnail = UIImage(...)`).
+                      let path = SyntaxFacts.memberPath(assignment.target),
+                      path.root == "self" ? path.members == [property] : (path.root == property && path.members.isEmpty),
+                      !assignment.target.is(SubscriptCallExprSyntax.self),
+                      FlowFacts.selfProperty(assignment.target, locals: locals) == property {
+                let value = assignment.value
+                if isConstruction(value) { stores = true }
+                if let reference = value.as(DeclReferenceExprSyntax.self), built.contains(reference.baseName.text) { stores = true }
+            }
+        }
+        return stores
     }
 
     private enum Event {

@@ -159,7 +159,7 @@ public final class LoadingStateNotResetRule: SyntaxRule {
                         }
                     }
                 }
-                """, message: "exit_skips_finished_flag", confidence: .high),
+                """, message: "exit_skips_finished_flag", confidence: .medium),
             // The spinner is hidden when the lookup fails, never when it succeeds.
             RuleExample("""
                 enum ProfileRouting {
@@ -545,7 +545,9 @@ public final class LoadingStateNotResetRule: SyntaxRule {
             In a `Task { }` closure, an exit that leaves the flag set is not reported when another method of the type \
             resets it (the code that cancels the task may end the state; which method cancels it is not followed). \
             The end of a body is reported only when the body itself turns the state off on another path and no \
-            closure in it (a completion handler) does. A finished flag is on from the function's entry: an exit under a \
+            closure in it (a completion handler) does. A finished flag's findings have medium confidence: such a flag is as \
+            often a memo or a run-once latch (a failed load is retried by the next call) as what takes a loading screen \
+            away. A finished flag is on from the function's entry: an exit under a \
             test of the flag itself (`guard !didFinishLoading else { return }`) is not reported. A reset counts as the body's own only where some path reaches it from \
             where the state is turned on: start and stop under opposite conditions (`if visible { start } else { stop }`, \
             the two arms of a ternary) make the function a setter of the state, not a load. A pair of calls is \
@@ -672,7 +674,9 @@ public final class LoadingStateNotResetRule: SyntaxRule {
                 : Self.resetsAfterTurningOn(starts: starts, resets: resetNodes, in: built.graph, branches: question.branches)
             // The state's name is all that says it is loading state; the body's own reset on another path proves it
             // is meant to be turned off again. Without one, the finding has medium confidence.
-            let confidence: Confidence = endsWhatItBegins ? .high : .medium
+            // A finished flag (`isLoaded`, `didLoad`) is as often a memo or a run-once latch that a failed load simply
+            // leaves for the next call to retry, as the flag that takes a "Loading…" screen away: medium.
+            let confidence: Confidence = endsWhatItBegins && state.kind != .finishedFlag ? .high : .medium
             let (message, arguments): (RuleMessage, [String: String])
             switch state.kind {
             case .flag: (message, arguments) = (Self.exitLeavesFlagSet, ["flag": state.name, "setLine": String(setLine)])

@@ -84,8 +84,107 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
                     func fetchLatest() async { items = await api.latest() }
                 }
                 """),
+            // The task tests a state first (a state machine's single flight the rule does not follow): medium.
+            RuleExample("""
+                @MainActor final class HistoryScreen {
+                    private var loadTask: Task<Void, Never>?
+                    let model: HistoryModel
+                    func loadMore() {
+                        ↓loadTask = Task {
+                            if model.loadingState == .idle {
+                                await model.loadMore()
+                            }
+                        }
+                    }
+                }
+                """, message: "dropped_task", confidence: .medium),
         ],
         nonTriggeringExamples: [
+            // A flag tested around the assignment and set before it: a second call does not get there.
+            RuleExample("""
+                @MainActor final class UpdatesScreen {
+                    private var loadingTask: Task<Void, Never>?
+                    private var loadingMore = false
+                    func markerAppeared() {
+                        if !loadingMore {
+                            loadingMore = true
+                            loadingTask = Task { await self.loadNewEntries(); self.loadingMore = false }
+                        }
+                    }
+                }
+                """),
+            // The previous task's result is awaited first.
+            RuleExample("""
+                @MainActor final class Multiplexer {
+                    private var ongoingTask: Task<Int, Error>?
+                    func perform() async throws -> Int {
+                        _ = await ongoingTask?.result
+                        let task = Task { try await self.pick() }
+                        ongoingTask = task
+                        return try await task.value
+                    }
+                }
+                """),
+            // Called from `init` and from a method that cancels the handle first.
+            RuleExample("""
+                @MainActor final class FeedState {
+                    private var refreshTask: Task<Void, Never>?
+                    init() { startMonitoring() }
+                    func feedChanged() {
+                        refreshTask?.cancel()
+                        startMonitoring()
+                    }
+                    private func startMonitoring() { refreshTask = Task { await self.monitor() } }
+                }
+                """),
+            // The task never suspends: once started it runs to its end, so there is nothing to cancel.
+            RuleExample("""
+                @MainActor final class StateObserver {
+                    private var observationTask: Task<Void, Never>?
+                    func startObserving() {
+                        observationTask = Task { @MainActor in
+                            withObservationTracking { _ = model.value } onChange: { self.changed() }
+                        }
+                    }
+                }
+                """),
+            // Called only from a method that runs once per object (its flag is never set back).
+            RuleExample("""
+                @MainActor final class StopModel {
+                    private var surveyTask: Task<Void, Never>?
+                    private var didSetUp = false
+                    func loaded() {
+                        guard !didSetUp else { return }
+                        didSetUp = true
+                        refreshSurveys()
+                    }
+                    private func refreshSurveys() { surveyTask = Task { await self.surveys.refresh() } }
+                }
+                """),
+            // Called only from `init`: there is no earlier task to drop.
+            RuleExample("""
+                @MainActor final class Clock {
+                    private var tickTask: Task<Void, Never>?
+                    init() { startTicking() }
+                    private func startTicking() { tickTask = Task { await self.tick() } }
+                }
+                """),
+            // The load awaited again is a getter: it writes nothing, so two runs overwrite nothing.
+            RuleExample("""
+                @MainActor final class IgnoreModel {
+                    private var savingTask: Task<Void, Never>?
+                    var patterns: [String] = []
+                    func save() {
+                        savingTask?.cancel()
+                        savingTask = Task { let url = try? await self.fileURL(); write(patterns, to: url) }
+                    }
+                    func monitor() async {
+                        let url = try? await fileURL()
+                        watch(url)
+                    }
+                    private func fileURL() async throws -> URL { try await config.url(for: "excludesfile") }
+                }
+                """),
             RuleExample("""
                 @MainActor final class EpisodeLoader {
                     private var fetchTask: Task<Void, Never>?
@@ -236,8 +335,17 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
             called first that cancels it (followed three calls deep), or when every caller of the function \
             cancels it. Cancelling through another object is not seen. Assignments in `init` are skipped: there is \
             no earlier task yet. \
-            Quiet: a handle awaited first (`await handle?.value`), an early exit on an in-progress or run-once flag \
-            (`guard !isSyncing`), handles in a dictionary, assignments in `init`/`viewDidLoad`. A function the load \
+            Quiet: a task with no `await` and no cancellation check (it runs to its end once started), a handle \
+            awaited first (`await handle?.value`), an early exit on an in-progress or run-once flag \
+            (`guard !isSyncing`), a property tested before the assignment (an early exit, or an `if` around it) that the \
+            function sets in between (`if !loadingMore { loadingMore = true; task = Task { } }`), a function every call of \
+            which is in `init` or `viewDidLoad` or in a function that runs once per object (`guard !didSetUp else { return }; \
+            didSetUp = true`, the flag never set back), a second entry point whose load writes no state (a getter awaited for its \
+            value), a function every caller of which cancels the handle, returns early on a flag it sets first, or runs \
+            once; medium: a task whose first statement tests state before its work (`if model.state == .idle { ... }`) \
+            or an assignment under a test of state (`if inProgress != nil { cancel() } else { task = Task { } }`), a \
+            single flight the rule does not follow, and every second entry point (`restarted_load`): whether the careful \
+            task is still running the load then (it may be a poll or an observation loop) is not known, handles in a dictionary, assignments in `init`/`viewDidLoad`. A function the load \
             itself calls is part of the load, not a second entry point. \
             Opt-in: 0 of 19 findings right before this narrowing; of the 8 left on ten public apps (the \
             second-entry-point class gives none there), a careful judgement found none right and one unsure: the \
@@ -269,10 +377,22 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
                   let name = TaskFacts.propertyName(target) else { return }
             // Through a local, what comes before the task's creation decides: its own body is not "earlier".
             let position = min(target.positionAfterSkippingLeadingTrivia, call.positionAfterSkippingLeadingTrivia)
+            // A task that never suspends and never asks whether it was cancelled runs to its end once started:
+            // cancelling it would change nothing, so dropping its handle drops nothing.
+            if Self.neverSuspends(call) { return }
             if Self.handleIsSettled(name, in: body, before: position) || Self.guardedBefore(position, in: body)
+                || Self.flagSetBefore(position, target: target, in: body)
                 || Self.chainsOnPrevious(name, task: call, in: body, before: position) { return }
             let helpersCalledBefore = FlowFacts.selfMethodCalls(in: body).filter { $0.node.endPosition <= position }.map(\.name)
-            context.report(target, [Self.droppedTask, Self.droppedTaskCancelledElsewhere], ["handle": name], answering: .overwrittenHandle(name, typeName: typeName, function: functionKey, helpers: helpersCalledBefore))
+            // A task whose work waits on a test of state first (`if model.loadingState == .idle { await model.loadMore() }`)
+            // may be a state machine's single flight, which the rule does not follow: medium.
+            // So may an assignment under a test of state (`if inProgressAction != nil { cancel() } else { task = Task { } }`).
+            let confidence: Confidence = Self.testsStateFirst(call) || Self.underStateTest(target, in: body) ? .medium : .high
+            // Every call of the function is in code that runs once per object (`init`, `viewDidLoad`): no earlier task.
+            context.report(target, [Self.droppedTask, Self.droppedTaskCancelledElsewhere], ["handle": name],
+                           answering: .overwrittenHandle(name, typeName: typeName, function: functionKey, helpers: helpersCalledBefore),
+                           when: .not(.any([.everyCallerIn(functionKey, names: Self.runOnce.sorted()), .everyCallerRunsOnce(functionKey)])),
+                           confidence: confidence)
             return
         }
         // The load a careful entry point runs in its handle's task, started here again with no cancel.
@@ -310,6 +430,88 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
         return guarded
     }
 
+    /// A stored property of `self` tested before the position, by an early exit (`guard !isLoadingMore else { return }`)
+    /// or by an `if` around it (`if !loadingMore { ... }`), and set by the function between that test and the position
+    /// (`loadingMore = true`): a second call finds it set and does not reach the assignment while the first run holds it.
+    static func flagSetBefore(_ position: AbsolutePosition, target: ExprSyntax, in body: Syntax) -> Bool {
+        let locals = FlowFacts.localNames(in: body)
+        // Each test with the statements that run after it and before the assignment: the rest of the body after an
+        // early exit, the `if`'s own body around the assignment (a closure's `if` included).
+        var tests: [(end: AbsolutePosition, properties: Set<String>, scope: Syntax)] = []
+        BodyScanner.scan(body) { node in
+            guard node.endPosition <= position, let conditions = SyntaxFacts.earlyExitConditions(node) else { return }
+            tests.append((node.endPosition, CheckThenActAcrossAwaitRule.propertiesRead(conditions, locals: locals), body))
+        }
+        var current = target.parent
+        while let node = current, node.id != body.id {
+            if let branch = node.as(IfExprSyntax.self), target.isInside(branch.body) {
+                let scopeLocals = locals.union(FlowFacts.localNames(in: branch.body))
+                tests.append((branch.conditions.endPosition, CheckThenActAcrossAwaitRule.propertiesRead(branch.conditions, locals: scopeLocals),
+                              Syntax(branch.body)))
+            }
+            current = node.parent
+        }
+        return tests.contains { test in
+            guard !test.properties.isEmpty else { return false }
+            var set = false
+            BodyScanner.scan(test.scope) { node in
+                guard !set, node.position >= test.end, node.endPosition <= position, let sequence = node.as(SequenceExprSyntax.self),
+                      let written = SyntaxFacts.writeTarget(sequence), let property = FlowFacts.selfProperty(written, locals: locals) else { return }
+                set = test.properties.contains(property)
+            }
+            return set
+        }
+    }
+
+    /// The task's closure has no `await` (nor `for await`) and no cancellation check in its own body.
+    static func neverSuspends(_ call: FunctionCallExprSyntax) -> Bool {
+        let closures = SyntaxFacts.closures(of: call)
+        guard !closures.isEmpty else { return false }
+        // An empty body (`Task { /* ... */ }`) is a placeholder for work, not a task known to do none.
+        return closures.allSatisfy { closure in
+            guard !closure.statements.isEmpty, !SyntaxFacts.containsAwait(closure.statements) else { return false }
+            var checks = false
+            BodyScanner.scan(closure.statements) { node in if FlowFacts.isCancellationCheck(node) { checks = true } }
+            return !checks
+        }
+    }
+
+    /// The assignment is in a branch of an `if` whose condition reads a stored property of `self`.
+    static func underStateTest(_ target: ExprSyntax, in body: Syntax) -> Bool {
+        let locals = FlowFacts.localNames(in: body)
+        var current = target.parent
+        while let node = current, node.id != body.id {
+            if let branch = node.as(IfExprSyntax.self), !target.isInside(branch.conditions),
+               !CheckThenActAcrossAwaitRule.propertiesRead(branch.conditions, locals: locals).isEmpty { return true }
+            current = node.parent
+        }
+        return false
+    }
+
+    /// The task's first statement tests a condition that is not only a cancellation check or an unwrap of `self`, and
+    /// its work waits on it: `Task { if model.loadingState == .idle { await model.loadMore() } }`, `Task { guard !isBusy ... }`.
+    static func testsStateFirst(_ call: FunctionCallExprSyntax) -> Bool {
+        guard let closure = call.trailingClosure ?? call.arguments.last?.expression.as(ClosureExprSyntax.self) else { return false }
+        // Unwrapping `self` first (`guard let self else { return }`) is no test of state.
+        let items = Array(closure.statements.drop { item in
+            item.item.as(GuardStmtSyntax.self)?.conditions.allSatisfy { $0.condition.is(OptionalBindingConditionSyntax.self) } == true
+        })
+        guard let first = items.first else { return false }
+        let conditions: ConditionElementListSyntax
+        if let guardStatement = first.item.as(GuardStmtSyntax.self) {
+            conditions = guardStatement.conditions
+        } else if let branch = first.item.as(ExpressionStmtSyntax.self)?.expression.as(IfExprSyntax.self) ?? first.item.as(IfExprSyntax.self),
+                  items.count == 1, branch.elseBody == nil {
+            conditions = branch.conditions
+        } else {
+            return false
+        }
+        return conditions.contains { element in
+            guard case .expression(let expression) = element.condition else { return false }
+            return !expression.tokens(viewMode: .sourceAccurate).contains { $0.text == "isCancelled" }
+        }
+    }
+
     /// `let previous = handle` read before the new task, which awaits `previous.value` (or `previous?.value`)
     /// first: a serial chain, each task waiting for the one before it, so nothing is dropped.
     static func chainsOnPrevious(_ name: String, task call: FunctionCallExprSyntax, in body: Syntax,
@@ -333,7 +535,7 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
         return chained
     }
 
-    /// `name?.cancel()` / `name.cancel()` / `name == nil` / `name != nil` before the position, also through a
+    /// `name?.cancel()` / `name.cancel()` / `name == nil` / `name != nil` / an await of its `value` or `result` before the position, also through a
     /// local bound from the handle (`if let task = self.name { task.cancel() }`, `if let name { name.cancel() }`).
     static func handleIsSettled(_ name: String, in body: Syntax, before position: AbsolutePosition) -> Bool {
         var aliases: Set<String> = [name]
@@ -368,6 +570,7 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
             let text = previous.joined()
             for alias in aliases where text.hasSuffix("\(alias)?.cancel") || text.hasSuffix("\(alias).cancel")
                 || text.hasSuffix("\(alias)?.value") || text.hasSuffix("\(alias).value") || text.hasSuffix("\(alias)!.value")
+                || text.hasSuffix("\(alias)?.result") || text.hasSuffix("\(alias).result")
                 || text.hasSuffix("\(alias)==nil") || text.hasSuffix("\(alias)!=nil") {
                 return true
             }

@@ -70,7 +70,7 @@ public final class OnAppearTaskRule: SyntaxRule {
                         }
                     }
                 }
-                """),
+                """, message: "task_hides_own_view", confidence: .medium),
             RuleExample("""
                 struct CommentsView: View {
                     @State private var hasMore = true
@@ -89,7 +89,36 @@ public final class OnAppearTaskRule: SyntaxRule {
                         hasMore = !page.isEmpty
                     }
                 }
-                """),
+                """, message: "task_hides_own_view", confidence: .medium),
+            // The task tests state before its work: it may run once, which the rule does not follow.
+            RuleExample("""
+                struct MainView: View {
+                    @State private var hasInitializedFeed = false
+                    var body: some View {
+                        FeedView()↓.onAppear {
+                            Task {
+                                if !hasInitializedFeed {
+                                    hasInitializedFeed = true
+                                    await restoreLastFeed()
+                                }
+                            }
+                        }
+                    }
+                }
+                """, message: "task_outlives_view", confidence: .medium),
+            // In a menu's content: the work is for one opening of the menu, and a `.task` would end as it closes.
+            RuleExample("""
+                struct StatusRow: View {
+                    @State private var model: StatusRowModel
+                    var body: some View {
+                        Text(model.text)
+                            .contextMenu {
+                                Button("Follow") { model.follow() }
+                                    ↓.onAppear { Task { await model.loadRelationship() } }
+                            }
+                    }
+                }
+                """, message: "task_outlives_view", confidence: .medium),
             // Shown under a condition the load does not touch: the fix applies.
             RuleExample("""
                 struct ProfileView: View {
@@ -177,6 +206,32 @@ public final class OnAppearTaskRule: SyntaxRule {
                 """, message: "task_outlives_view", confidence: .high),
         ],
         nonTriggeringExamples: [
+            // The task never suspends: it runs to its end on the main actor's next turn, nothing is left to cancel.
+            RuleExample("""
+                struct SelectionRestorer: ViewModifier {
+                    @Binding var selection: Set<Int>
+                    func body(content: Content) -> some View {
+                        content.onAppear {
+                            guard let value = selection.first else { return }
+                            selection.remove(value)
+                            Task { @MainActor in selection.insert(value) }
+                        }
+                    }
+                }
+                """),
+            // One call away, the same: the method's task never suspends.
+            RuleExample("""
+                struct ToastHost: View {
+                    @State private var toasts: [String] = []
+                    var body: some View {
+                        List(toasts, id: \\.self) { Text($0) }
+                            .onAppear { show("Welcome") }
+                    }
+                    func show(_ text: String) {
+                        Task { @MainActor in toasts.append(text) }
+                    }
+                }
+                """),
             // The method keeps the task's handle, and the view cancels it when it goes.
             RuleExample("""
                 struct StopsView: View {
@@ -247,7 +302,11 @@ public final class OnAppearTaskRule: SyntaxRule {
         ],
         knownLimitations: """
             A task that must outlive the view on purpose (fire-and-forget analytics, a save that must finish) is \
-            reported when it is in the closure itself; one call away, a task that uses nothing of the object that starts \
+            reported when it is in the closure itself; a task with no `await` in it (here or one call away) (it runs to its end on the actor's \
+            next turn) is not reported; in a menu's content (`Menu { }`, `.contextMenu { }`: `FrameworkViewState.menuContentBuilders`) \
+            the view appears each time the menu opens and a `.task` would end as it closes, so the finding is medium, \
+            as it is for a task whose first statement tests state (`if !hasInitialized { ... }`: it may run once); \
+            a load-more marker whose load writes what shows it (no fix) is medium too: the load is meant to outlive it; one call away, a task that uses nothing of the object that starts \
             it (neither `self` nor a member of its type: only its parameters and globals) is taken for such work and not \
             reported. A closure or method that runs its work once per view (`guard !hasInitialized else { return }` and \
             sets the flag `true`, with nothing setting it back) is reported with medium confidence: the task starts once, \
@@ -279,11 +338,24 @@ public final class OnAppearTaskRule: SyntaxRule {
         // A closure that runs its work once per view (`guard !hasInitialized else { return }; hasInitialized = true`,
         // nothing in the view sets the flag back) starts the task once, not on every appearance; and `.task` would be
         // cancelled and never run again. What is left is a task outliving the view: medium.
-        let confidence: Confidence = context.scope.currentType.map { Self.runsOnce(closure, in: $0.node) } == true ? .medium : .high
-        let startsTask = closure.statements.contains { item in
-            guard let started = Syntax(item.item).as(FunctionCallExprSyntax.self) else { return false }
-            return TaskFacts.isTaskCreation(started) && SyntaxFacts.calleeName(started) == "Task"
+        // A view in a menu's content appears when the menu opens: work started there is for that opening, and a
+        // `.task` would be cancelled as the menu closes. Whether outliving the menu does harm is not known: medium.
+        let runsOnce = context.scope.currentType.map { Self.runsOnce(closure, in: $0.node) } == true
+        let baseConfidence: Confidence = runsOnce || Self.isInMenuContent(call) ? .medium : .high
+        let startedTasks = closure.statements.compactMap { item -> FunctionCallExprSyntax? in
+            guard let started = Syntax(item.item).as(FunctionCallExprSyntax.self),
+                  TaskFacts.isTaskCreation(started) && SyntaxFacts.calleeName(started) == "Task" else { return nil }
+            return started
         }
+        // A task that never suspends (`Task { @MainActor in selection.insert(value) }`) runs to its end on the actor's
+        // next turn: nothing is left running to cancel.
+        if !startedTasks.isEmpty, startedTasks.allSatisfy({ task in
+            SyntaxFacts.closures(of: task).allSatisfy { !$0.statements.isEmpty && !SyntaxFacts.containsAwait($0.statements) }
+        }) { return }
+        let startsTask = !startedTasks.isEmpty
+        // A task that tests state before its work (`Task { if !hasInitializedFeed { ... } }`, `guard loadingState ==
+        // .idle`) may run its work once, or as a state machine's single flight, which the rule does not follow: medium.
+        let confidence: Confidence = startsTask && startedTasks.allSatisfy(TaskHandleOverwrittenRule.testsStateFirst) ? .medium : baseConfidence
         guard startsTask else {
             // One call away: a method of the view the closure calls starts the task (known once the index is built).
             let ownMethods = Self.ownMethodCalls(in: closure, context: context)
@@ -304,9 +376,11 @@ public final class OnAppearTaskRule: SyntaxRule {
         let touched = Self.identifiers(in: closure)
         let shared = conditionNames.intersection(touched)
         guard shared.isEmpty else {
+            // The load writes what shows the view (a load-more marker): it is meant to finish after the view it hides,
+            // so the task outliving the view is what the code needs, not proven harm: medium.
             context.report(member.period, Self.hidesOwnView, [Self.hidingStateArgument: shared.sorted().joined(separator: ", "),
                                                               "states": shared.sorted().map { "`\($0)`" }.joined(separator: ", ")],
-                           confidence: confidence)
+                           confidence: .medium)
             return
         }
         let ownMethods = Self.ownMethodCalls(in: closure, context: context)
@@ -315,6 +389,30 @@ public final class OnAppearTaskRule: SyntaxRule {
         context.report(member.period, [Self.outlivesView, Self.hidesOwnView],
                        answering: .viewStateWrittenBy(methods: ownMethods.sorted(), viewType: viewType, conditionNames: conditionNames),
                        answerArguments: [Self.hidingStateArgument, "states"], confidence: confidence)
+    }
+
+    /// Whether the modifier is applied inside the content closure of a menu (`FrameworkViewState.menuContentBuilders`:
+    /// `Menu { ... }`, `.contextMenu { ... }`), up to the declaration that builds it.
+    static func isInMenuContent(_ call: FunctionCallExprSyntax) -> Bool {
+        var node = Syntax(call)
+        while let parent = node.parent, !parent.is(DeclSyntax.self) {
+            if let closure = node.as(ClosureExprSyntax.self) {
+                let label = closure.parent?.as(LabeledExprSyntax.self)?.label?.text
+                    ?? closure.parent?.as(MultipleTrailingClosureElementSyntax.self)?.label.text
+                let builder = closure.parent?.as(FunctionCallExprSyntax.self)
+                    ?? closure.parent?.parent?.as(FunctionCallExprSyntax.self)
+                    ?? closure.parent?.parent?.parent?.as(FunctionCallExprSyntax.self)
+                if let builder {
+                    let name = SyntaxFacts.calleeMethodName(builder)
+                    let isFirstTrailing = builder.trailingClosure?.id == closure.id
+                    if FrameworkViewState.menuContentBuilders.contains(where: { entry in
+                        entry.name == name && (label == entry.contentLabel || (label == nil && isFirstTrailing))
+                    }) { return true }
+                }
+            }
+            node = parent
+        }
+        return false
     }
 
     /// The state that shows the view and that its load may change (`hasNextPage`); present, there is no fix.

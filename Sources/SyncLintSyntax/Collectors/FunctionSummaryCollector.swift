@@ -287,7 +287,10 @@ package final class FunctionSummaryCollector: FactCollector {
                !target.is(SubscriptCallExprSyntax.self), let property = TaskFacts.propertyName(target) {
                 frames[index].summary.startedHandles.insert(property)
             } else if TaskFacts.isTaskCreation(call, context: context), Self.isDiscarded(call),
-                      context.scope.currentClosure.map({ $0.node.position < frames[index].start }) ?? true {
+                      context.scope.currentClosure.map({ $0.node.position < frames[index].start }) ?? true,
+                      // A task that never suspends runs to its end on its actor's next turn: nothing outlives the call.
+                      SyntaxFacts.closures(of: call).isEmpty
+                        || SyntaxFacts.closures(of: call).contains(where: { $0.statements.isEmpty || SyntaxFacts.containsAwait($0.statements) }) {
                 frames[index].summary.discardedTasks.append(context.location(of: call))
                 frames[index].summary.discardedTaskUses.append(Self.uses(of: call, locals: frames[index].locals, at: context.location(of: call)))
             }
