@@ -34,7 +34,9 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
                 final class FeedModel: ObservableObject {
                     @Published var posts: [Post] = []
                     @Published var isLoading = false
+                    private var lastLoad: Date?
                     func load() async {
+                        lastLoad = .now
                         ↓isLoading = true
                         posts = await api.fetchPosts()
                         isLoading = false
@@ -190,7 +192,7 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
                     var body: some View { Text(profile.name).task { await profile.load() } }
                 }
                 """),
-            // An actor's state is its own; `@Published` in a struct is not a class's.
+            // An actor's state is its own.
             RuleExample("""
                 actor Store: ObservableObject {
                     @Published var items: [Int] = []
@@ -235,6 +237,9 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
         guard let place = Self.pool(context.scope), !reportedRegions.contains(place.region) else { return }
         let locals = locals(of: place.localsScope)
         guard let property = FlowFacts.selfProperty(target, locals: locals), SyntaxFacts.memberPath(target).map(Self.isDirect) == true else { return }
+        // A class declared here says which of its properties are `@Published`: a write to another one neither reports
+        // nor takes the method's one finding. An extension's class is asked of the index.
+        if let published = publishedNames(of: type), !published.contains(property) { return }
         let arguments = ["property": property, "type": type.name, "function": place.functionName]
         // With SE-0461 (`NonisolatedNonsendingByDefault`, Xcode's Approachable Concurrency) an async function with no
         // isolation runs on its caller's actor: the main actor when a view calls it.
@@ -329,6 +334,23 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
 
     static func runsInPlace(_ callee: String) -> Bool {
         sequenceAlgorithms.contains(callee) || FrameworkHandlers.inPlaceClosureCallees.contains(callee)
+    }
+
+    /// The `@Published` stored properties a class declaration lists, once per declaration; nil for an extension.
+    private var publishedByType: [SyntaxIdentifier: Set<String>] = [:]
+
+    private func publishedNames(of type: TypeScope) -> Set<String>? {
+        guard let declaration = type.node.as(ClassDeclSyntax.self) else { return nil }
+        if let known = publishedByType[type.node.id] { return known }
+        var names: Set<String> = []
+        for member in declaration.memberBlock.members {
+            guard let variable = member.decl.as(VariableDeclSyntax.self), SyntaxFacts.hasAttribute("Published", variable.attributes) else { continue }
+            for binding in variable.bindings {
+                if let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text { names.insert(name) }
+            }
+        }
+        publishedByType[type.node.id] = names
+        return names
     }
 
     private func locals(of scope: Syntax) -> Set<String> {
