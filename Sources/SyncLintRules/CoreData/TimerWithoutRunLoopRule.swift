@@ -187,10 +187,10 @@ public final class TimerWithoutRunLoopRule: SyntaxRule {
             `viewContext` runs on the main thread and is not reported. A caller in a completion handler is not counted \
             (many are called on the main queue), nor one after a `guard Thread.isMainThread` re-dispatch in a notification \
             handler, which is taken for the handler's thread and reported; suppress it there. An async function with no isolation \
-            is taken to run on the concurrency pool, as Swift 6.0 and 6.1 run it; a module built with Swift 6.2's \
-            `NonisolatedNonsendingByDefault` runs it on its caller's actor instead, and a module whose default \
-            isolation is `MainActor` (a build setting SyncLint does not read) runs it on the main actor: both are \
-            reported wrongly.
+            is taken to run on the concurrency pool, as Swift 6.0 and 6.1 run it, unless its module turns on \
+            SE-0461's `NonisolatedNonsendingByDefault` (the Xcode setting, Approachable Concurrency, or \
+            `.enableUpcomingFeature` in `Package.swift`): it then runs on its caller's actor and is not reported \
+            (a `@concurrent` one still is). A setting in an `.xcconfig` file is not read.
             """,
         messages: [scheduledOffMain, scheduledInActor, scheduledInHandler, callerDetached, callerQueue, callerPerform, callerActor, callerHandler, scheduledOnPool])
     static let scheduledOffMain = RuleMessage("scheduled_off_main", "this timer is scheduled {place}, whose run loop never runs, so it never fires; schedule it on the main thread or use `Task.sleep`")
@@ -261,13 +261,17 @@ public final class TimerWithoutRunLoopRule: SyntaxRule {
     /// with no isolation in this file is asked of the index (a project superclass or protocol may make it `@MainActor`).
     private func reportIfOnConcurrencyPool(_ call: FunctionCallExprSyntax, function: FunctionScope, context: FileContext) {
         let arguments = ["function": function.name]
+        // SE-0461 (`NonisolatedNonsendingByDefault`, Xcode's Approachable Concurrency): an async function with no
+        // isolation runs on its caller's actor, not on the pool; `@concurrent` still runs on the pool.
+        let onPool: IndexCondition = .not(.nonisolatedAsyncRunsOnCaller(file: context.path))
         switch ExecutionContexts.current(in: context) {
         case .concurrent:
-            context.report(call, Self.scheduledOnPool, arguments)
+            let isConcurrent = function.attributes.contains { $0.name == "concurrent" }
+            context.report(call, Self.scheduledOnPool, arguments, when: isConcurrent ? nil : onPool)
         // The type's isolation, or the module's default for a free function (Swift 6.2), is known to the index.
         case .typeIsolation, .moduleDefault:
             context.report(call, Self.scheduledOnPool, arguments,
-                           when: .runsOffMain(FunctionKey(typeName: context.scope.currentType?.qualifiedName, name: function.name)))
+                           when: .all([.runsOffMain(FunctionKey(typeName: context.scope.currentType?.qualifiedName, name: function.name)), onPool]))
         default:
             return
         }

@@ -179,7 +179,9 @@ public final class ViewContextOffMainRule: SyntaxRule {
             the view context when some call in the project passes it there (`container.viewContext`, a local or a \
             property declared as it), one call up. Objects fetched from it and used off the main thread are not followed. Off the main thread means: a \
             background queue, a detached task, another context's `perform`, a task-group child, an async function \
-            with no isolation or an actor's method; for a synchronous function with no isolation of its own, a \
+            with no isolation (unless its module turns on SE-0461's `NonisolatedNonsendingByDefault`, directly or by \
+            Approachable Concurrency, which runs it on its caller's actor; a `@concurrent` one always counts) or an \
+            actor's method; for a synchronous function with no isolation of its own, a \
             caller (to three calls up) on one of those or in a handler of an off-main notification. Completion \
             handlers are not counted: many are called on the main queue. `perform` and `performAndWait` may be \
             called from any thread and are not reported.
@@ -213,6 +215,9 @@ public final class ViewContextOffMainRule: SyntaxRule {
     enum Place {
         /// Certainly off the main thread, described.
         case offMain(String)
+        /// A `nonisolated async` function: on the concurrency pool, unless its module runs such functions on their
+        /// caller's actor (SE-0461's `NonisolatedNonsendingByDefault`).
+        case nonisolatedAsync(String)
         /// An async method of a type whose isolation the index knows.
         case ifTypeHasNoIsolation(FunctionKey)
         /// A free async function with no isolation written, whose module's default the index knows.
@@ -244,7 +249,9 @@ public final class ViewContextOffMainRule: SyntaxRule {
         guard let function = context.scope.currentFunction else { return nil }
         let key = FunctionKey(typeName: context.scope.currentType?.qualifiedName, name: function.name)
         switch ExecutionContexts.current(in: context) {
-        case .concurrent: return .offMain("in `\(function.name)`, an async function with no isolation, which runs on the concurrency pool")
+        case .concurrent:
+            let text = "in `\(function.name)`, an async function with no isolation, which runs on the concurrency pool"
+            return function.attributes.contains { $0.name == "concurrent" } ? .offMain(text) : .nonisolatedAsync(text)
         case .actor: return .offMain("in `\(function.name)`, an actor's method, on the actor's executor")
         case .typeIsolation(_, isAsync: true): return .ifTypeHasNoIsolation(key)
         // A free async function: its module may default to the main actor (Swift 6.2); the index knows.
@@ -264,17 +271,23 @@ public final class ViewContextOffMainRule: SyntaxRule {
         guard name == "viewContext" || Self.contextMembers.contains(member), let place = Self.place(context, using: name),
               let holder = Self.holder(reference, name: name, context: context) else { return }
         let arguments = ["context": name]
+        // SE-0461 (`NonisolatedNonsendingByDefault`, Xcode's Approachable Concurrency): an async function with no
+        // isolation runs on its caller's actor, not on the pool; the index knows the module's setting.
+        let onPool: IndexCondition = .not(.nonisolatedAsyncRunsOnCaller(file: context.path))
         switch place {
         case .offMain(let text):
             context.report(reference, Self.usedOffMain, arguments.merging(["place": text]) { $1 }, when: holder)
+        case .nonisolatedAsync(let text):
+            context.report(reference, Self.usedOffMain, arguments.merging(["place": text]) { $1 },
+                           when: IndexCondition.all([holder, onPool].compactMap { $0 }))
         case .ifTypeHasNoIsolation(let key):
             let text = "in `\(key.name)`, an async method of a type with no isolation, which runs on the concurrency pool"
             context.report(reference, Self.usedOffMain, arguments.merging(["place": text]) { $1 },
-                           when: holder.map { IndexCondition.all([$0, .runsOffMain(key)]) } ?? .runsOffMain(key))
+                           when: IndexCondition.all([holder, .runsOffMain(key), onPool].compactMap { $0 }))
         case .ifModuleHasNoDefault(let key):
             let text = "in `\(key.name)`, an async function with no isolation, which runs on the concurrency pool"
             context.report(reference, Self.usedOffMain, arguments.merging(["place": text]) { $1 },
-                           when: holder.map { IndexCondition.all([$0, .runsOffMain(key)]) } ?? .runsOffMain(key))
+                           when: IndexCondition.all([holder, .runsOffMain(key), onPool].compactMap { $0 }))
         case .callers(let key, let function):
             context.report(reference, [Self.callerDetached, Self.callerQueue, Self.callerPerform, Self.callerActor, Self.callerHandler],
                            arguments.merging(["function": function]) { $1 }, answering: .offMainCaller(key, names: Set(NotificationNames.offMainByDefault)),

@@ -81,4 +81,58 @@ struct NonisolatedNonsendingTests {
         #expect(found == ["/pkg/Sources/Feature/Code.swift:9", "/pkg/Sources/Legacy/Code.swift:5", "/pkg/Sources/Legacy/Code.swift:9"],
                 "the async method runs on its caller's actor in Feature; a Task of a class with no isolation runs on the pool in both")
     }
+
+    static func findings(_ rule: String, _ code: String) -> [String] {
+        var configuration = Configuration()
+        configuration.onlyRules = [rule]
+        let files = ["/pkg/Package.swift": Self.manifest,
+                     "/pkg/Sources/Feature/Code.swift": code.replacingOccurrences(of: "XX", with: "Feature"),
+                     "/pkg/Sources/Legacy/Code.swift": code.replacingOccurrences(of: "XX", with: "Legacy")]
+        let sources = files.keys.sorted().map { SourceInput(path: $0, text: files[$0] ?? "") }
+        return Linter.lint(sources: sources, layout: ProjectLayout(), configuration: configuration).findings.map { "\($0.file):\($0.line)" }
+    }
+
+    @Test func timerWithoutRunLoopKeepsOnlyConcurrentFunctionsWhereAsyncFunctionsRunOnTheirCaller() {
+        let code = """
+            import Foundation
+            final class XXPoller {
+                var timer: Timer?
+                func refresh() async {
+                    timer = Timer.scheduledTimer(withTimeInterval: 30, repeats: true) { _ in }
+                }
+                nonisolated func resume() async {
+                    RunLoop.current.add(Timer(timeInterval: 30, repeats: true) { _ in }, forMode: .common)
+                }
+                @concurrent func sync() async {
+                    RunLoop.current.add(Timer(timeInterval: 30, repeats: true) { _ in }, forMode: .common)
+                }
+            }
+            """
+        #expect(Self.findings("timer_without_run_loop", code) == [
+            "/pkg/Sources/Feature/Code.swift:11",
+            "/pkg/Sources/Legacy/Code.swift:5", "/pkg/Sources/Legacy/Code.swift:8", "/pkg/Sources/Legacy/Code.swift:11",
+        ], "in Feature the plain and nonisolated async methods run on their caller's actor; @concurrent runs on the pool")
+    }
+
+    @Test func viewContextOffMainKeepsOnlyConcurrentFunctionsWhereAsyncFunctionsRunOnTheirCaller() {
+        let code = """
+            import CoreData
+            final class XXStore {
+                let container = NSPersistentContainer(name: "Model")
+                func load() async {
+                    _ = try? container.viewContext.count(for: NSFetchRequest<NSManagedObject>(entityName: "Item"))
+                }
+                nonisolated func refresh() async {
+                    container.viewContext.refreshAllObjects()
+                }
+                @concurrent func purge() async {
+                    container.viewContext.reset()
+                }
+            }
+            """
+        #expect(Self.findings("view_context_off_main", code) == [
+            "/pkg/Sources/Feature/Code.swift:11",
+            "/pkg/Sources/Legacy/Code.swift:5", "/pkg/Sources/Legacy/Code.swift:8", "/pkg/Sources/Legacy/Code.swift:11",
+        ], "in Feature the plain and nonisolated async methods run on their caller's actor; @concurrent runs on the pool")
+    }
 }
