@@ -69,22 +69,24 @@ extension ProjectIndex {
     /// folder holds it decides, else the Xcode targets that compile it, when every one of them defaults to it.
     public func defaultsToMainActor(_ file: String) -> Bool {
         mainActorDefaultFiles.value(for: file) {
-            let package = packageTargets.filter { file.hasPrefix($0.folder.hasSuffix("/") ? $0.folder : $0.folder + "/") }
-                .max { $0.folder.count < $1.folder.count }
-            if let package { return package.defaultsToMainActor }
-            let targets = layout.targets(containing: file)
-            return !targets.isEmpty && targets.allSatisfy(\.defaultsToMainActor)
+            moduleSetting(of: file, package: \.defaultsToMainActor, xcode: \.defaultsToMainActor)
         }
     }
 
     /// Whether the file's module runs async functions with no isolation on their caller's actor (SE-0461's
     /// `NonisolatedNonsendingByDefault`, or Xcode's Approachable Concurrency), decided like `defaultsToMainActor`.
     public func nonisolatedAsyncRunsOnCaller(_ file: String) -> Bool {
-        let package = packageTargets.filter { file.hasPrefix($0.folder.hasSuffix("/") ? $0.folder : $0.folder + "/") }
+        moduleSetting(of: file, package: \.nonisolatedAsyncRunsOnCaller, xcode: \.nonisolatedAsyncRunsOnCaller)
+    }
+
+    /// A module-wide setting for a file: the package target whose folder holds it (the innermost) decides, else the
+    /// Xcode targets that compile it, when every one of them has it.
+    private func moduleSetting(of file: String, package: KeyPath<PackageTargetFact, Bool>, xcode: KeyPath<XcodeTarget, Bool>) -> Bool {
+        let owner = packageTargets.filter { file.hasPrefix($0.folder.hasSuffix("/") ? $0.folder : $0.folder + "/") }
             .max { $0.folder.count < $1.folder.count }
-        if let package { return package.nonisolatedAsyncRunsOnCaller }
+        if let owner { return owner[keyPath: package] }
         let targets = layout.targets(containing: file)
-        return !targets.isEmpty && targets.allSatisfy(\.nonisolatedAsyncRunsOnCaller)
+        return !targets.isEmpty && targets.allSatisfy { $0[keyPath: xcode] }
     }
 
     /// A context with the type isolation or module default it names resolved.

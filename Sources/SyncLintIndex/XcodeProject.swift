@@ -213,32 +213,26 @@ public struct XcodeProject: Sendable, Hashable, Codable {
         /// else the project's configuration of the same name. Configurations that disagree (Debug `MainActor`, Release
         /// `nonisolated`) decide nothing. A setting in an `.xcconfig` file is not read.
         func defaultsToMainActor(_ target: [String: Any], projectSettings: [String: [String: Any]]) -> Bool {
-            values(of: "SWIFT_DEFAULT_ACTOR_ISOLATION", target, projectSettings: projectSettings) == ["MainActor"]
+            let values = effectiveSettings(of: target, projectSettings: projectSettings).compactMap { $0["SWIFT_DEFAULT_ACTOR_ISOLATION"] as? String }
+            return Set(values) == ["MainActor"]
         }
 
         /// `NonisolatedNonsendingByDefault` in every configuration: its own setting, or Approachable Concurrency, which
         /// enables it with other upcoming features ("Approachable Concurrency", Xcode 26 build settings reference).
         func nonisolatedAsyncRunsOnCaller(_ target: [String: Any], projectSettings: [String: [String: Any]]) -> Bool {
-            let own = settingsByConfiguration(of: target)
-            let names = own.isEmpty ? Set(projectSettings.keys) : Set(own.keys)
-            guard !names.isEmpty else { return false }
-            return names.allSatisfy { name in
-                ["SWIFT_UPCOMING_FEATURE_NONISOLATED_NONSENDING_BY_DEFAULT", "SWIFT_APPROACHABLE_CONCURRENCY"].contains { key in
-                    (own[name]?[key] ?? projectSettings[name]?[key]) as? String == "YES"
+            let configurations = effectiveSettings(of: target, projectSettings: projectSettings)
+            return !configurations.isEmpty && configurations.allSatisfy { settings in
+                ["SWIFT_UPCOMING_FEATURE_NONISOLATED_NONSENDING_BY_DEFAULT", "SWIFT_APPROACHABLE_CONCURRENCY"].contains {
+                    settings[$0] as? String == "YES"
                 }
             }
         }
 
-        /// The values a setting takes across the target's configurations: its own, else the project's configuration of
-        /// the same name.
-        func values(of key: String, _ target: [String: Any], projectSettings: [String: [String: Any]]) -> Set<String> {
+        /// The settings of each of the target's configurations: its own, over the project's configuration of the same name.
+        func effectiveSettings(of target: [String: Any], projectSettings: [String: [String: Any]]) -> [[String: Any]] {
             let own = settingsByConfiguration(of: target)
             let names = own.isEmpty ? Set(projectSettings.keys) : Set(own.keys)
-            var values: Set<String> = []
-            for name in names {
-                if let value = (own[name]?[key] ?? projectSettings[name]?[key]) as? String { values.insert(value) }
-            }
-            return values
+            return names.map { name in (projectSettings[name] ?? [:]).merging(own[name] ?? [:]) { _, targets in targets } }
         }
 
         /// `CODE_SIGN_ENTITLEMENTS` of the target's first configuration that sets it (Debug and Release

@@ -16,7 +16,7 @@ public enum ExecutionContexts {
                 if let decided = ofClosure(closure) { return decided }
             case .function(let function):
                 if function.isMainActor { return .mainActor }
-                if SyntaxFacts.hasAttribute("concurrent", function.attributeList) { return .concurrent }
+                if function.isConcurrent { return .concurrent }
                 if function.isNonisolated { return function.isAsync ? .concurrent : .callers }
                 if let type = enclosingType(of: frame, in: scope) {
                     if type.isActor { return .actor }

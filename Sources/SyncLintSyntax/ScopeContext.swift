@@ -45,6 +45,9 @@ public struct FunctionScope {
 
     public var isMainActor: Bool { SyntaxFacts.hasAttribute("MainActor", attributeList) }
 
+    /// `@concurrent` (Swift 6.2): runs on the concurrency pool whatever its type's isolation or its module's settings.
+    public var isConcurrent: Bool { SyntaxFacts.hasAttribute("concurrent", attributeList) }
+
     /// `nonisolated func`: runs outside the type's actor.
     public var isNonisolated: Bool {
         node.as(FunctionDeclSyntax.self)?.modifiers.contains { $0.name.tokenKind == .keyword(.nonisolated) } ?? false

@@ -266,8 +266,7 @@ public final class TimerWithoutRunLoopRule: SyntaxRule {
         let onPool: IndexCondition = .not(.nonisolatedAsyncRunsOnCaller(file: context.path))
         switch ExecutionContexts.current(in: context) {
         case .concurrent:
-            let isConcurrent = function.attributes.contains { $0.name == "concurrent" }
-            context.report(call, Self.scheduledOnPool, arguments, when: isConcurrent ? nil : onPool)
+            context.report(call, Self.scheduledOnPool, arguments, when: function.isConcurrent ? nil : onPool)
         // The type's isolation, or the module's default for a free function (Swift 6.2), is known to the index.
         case .typeIsolation, .moduleDefault:
             context.report(call, Self.scheduledOnPool, arguments,

@@ -251,7 +251,7 @@ public final class ViewContextOffMainRule: SyntaxRule {
         switch ExecutionContexts.current(in: context) {
         case .concurrent:
             let text = "in `\(function.name)`, an async function with no isolation, which runs on the concurrency pool"
-            return function.attributes.contains { $0.name == "concurrent" } ? .offMain(text) : .nonisolatedAsync(text)
+            return function.isConcurrent ? .offMain(text) : .nonisolatedAsync(text)
         case .actor: return .offMain("in `\(function.name)`, an actor's method, on the actor's executor")
         case .typeIsolation(_, isAsync: true): return .ifTypeHasNoIsolation(key)
         // A free async function: its module may default to the main actor (Swift 6.2); the index knows.

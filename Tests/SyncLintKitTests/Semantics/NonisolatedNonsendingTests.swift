@@ -71,25 +71,17 @@ struct NonisolatedNonsendingTests {
                 var body: some View { Text(model.isLoading ? "…" : "\\(model.items.count)") }
             }
             """
-        var configuration = Configuration()
-        configuration.onlyRules = ["published_write_off_main"]
-        let files = ["/pkg/Package.swift": Self.manifest,
-                     "/pkg/Sources/Feature/Code.swift": code.replacingOccurrences(of: "XX", with: "Feature"),
-                     "/pkg/Sources/Legacy/Code.swift": code.replacingOccurrences(of: "XX", with: "Legacy")]
-        let sources = files.keys.sorted().map { SourceInput(path: $0, text: files[$0] ?? "") }
-        let found = Linter.lint(sources: sources, layout: ProjectLayout(), configuration: configuration).findings.map { "\($0.file):\($0.line)" }
+        let found = Self.findings("published_write_off_main", code)
         #expect(found == ["/pkg/Sources/Feature/Code.swift:9", "/pkg/Sources/Legacy/Code.swift:5", "/pkg/Sources/Legacy/Code.swift:9"],
                 "the async method runs on its caller's actor in Feature; a Task of a class with no isolation runs on the pool in both")
     }
 
+    /// The rule's findings on the same code in the target with the feature and in the one without it (`XX` in names
+    /// becomes the target's name), linted as `DefaultIsolationTests` lints its two targets.
     static func findings(_ rule: String, _ code: String) -> [String] {
-        var configuration = Configuration()
-        configuration.onlyRules = [rule]
-        let files = ["/pkg/Package.swift": Self.manifest,
-                     "/pkg/Sources/Feature/Code.swift": code.replacingOccurrences(of: "XX", with: "Feature"),
-                     "/pkg/Sources/Legacy/Code.swift": code.replacingOccurrences(of: "XX", with: "Legacy")]
-        let sources = files.keys.sorted().map { SourceInput(path: $0, text: files[$0] ?? "") }
-        return Linter.lint(sources: sources, layout: ProjectLayout(), configuration: configuration).findings.map { "\($0.file):\($0.line)" }
+        DefaultIsolationTests.findings(rule, ["/pkg/Package.swift": Self.manifest,
+                                              "/pkg/Sources/Feature/Code.swift": code.replacingOccurrences(of: "XX", with: "Feature"),
+                                              "/pkg/Sources/Legacy/Code.swift": code.replacingOccurrences(of: "XX", with: "Legacy")])
     }
 
     @Test func timerWithoutRunLoopKeepsOnlyConcurrentFunctionsWhereAsyncFunctionsRunOnTheirCaller() {
