@@ -172,8 +172,9 @@ git_dir_for() { # owner/name -> a git directory holding its history
 export_tree() { # git_dir commit folder: only what SyncLint reads, as recall.sh exports it
     local partial="$3.partial" list="$3.files" path
     rm -rf "$partial" && mkdir -p "$partial"
-    # NUL-separated names: a path with non-ASCII characters ("Oscar°/...") is quoted otherwise.
-    git --git-dir="$1" ls-tree -r -z --name-only "$2" |
+    # NUL-separated names: a path with non-ASCII characters ("Oscar°/...") is quoted otherwise. Only blobs: a
+    # submodule whose folder is named like a file (LLMFarm's `llmfarm_core.swift`) is a commit, not a file.
+    git --git-dir="$1" ls-tree -r -z "$2" | grep -z -E '^[0-7]+ blob ' | sed -z 's/^[^\t]*\t//' |
         grep -z -E '\.swift$|\.entitlements$|\.xcodeproj/project\.pbxproj$|\.xcdatamodel/contents$|\.xccurrentversion$|(^|/)\.synclint\.yml$' > "$list" || true
     # git archive complains about a large blob a stored mirror lacks even when no listed file needs it;
     # so its complaints are silenced, and every listed file is checked below and read on its own if missing.

@@ -60,8 +60,9 @@ git_dir_for() { # owner/name -> a git directory holding its history
 export_tree() { # git_dir commit folder
     local list="$3.files" path
     rm -rf "$3" && mkdir -p "$3"
-    # NUL-separated names: a path with non-ASCII characters is quoted otherwise, and then not found.
-    git --git-dir="$1" ls-tree -r -z --name-only "$2" |
+    # NUL-separated names: a path with non-ASCII characters is quoted otherwise, and then not found. Only
+    # blobs: a submodule whose folder is named like a file (LLMFarm's `llmfarm_core.swift`) is no file to read.
+    git --git-dir="$1" ls-tree -r -z "$2" | grep -z -E '^[0-7]+ blob ' | sed -z 's/^[^\t]*\t//' |
         grep -z -E '\.swift$|\.entitlements$|\.xcodeproj/project\.pbxproj$|\.xcdatamodel/contents$|\.xccurrentversion$|(^|/)\.synclint\.yml$' > "$list" || true
     # git archive complains about a large blob a stored mirror lacks even when no listed file needs it; its
     # complaints are silenced, and every listed file is checked below and read on its own if it is missing.
