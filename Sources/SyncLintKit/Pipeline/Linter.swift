@@ -332,7 +332,7 @@ public enum Linter {
             let indexTime = clock.lap()
             var ruleTimes: [String: Double] = [:]
             let findings = checkProject(index: index, members: members, fileResults: fileResults, descriptions: descriptions,
-                                        groups: sortedGroups, ruleTimes: &ruleTimes) { path in
+                                        groups: sortedGroups, ruleTimes: &ruleTimes, parallel: parallel) { path in
                 knownGroupKeys[path].flatMap { knownGroups[$0] }
                     ?? makeGroup(configurations.configuration(forFile: path).configuration, enableAllRules: enableAllRules)
             }
@@ -447,41 +447,78 @@ public enum Linter {
 
     /// One project's findings: its files' pending findings resolved against its index, then the project
     /// rules, each kept where the finding's own file enables it and its kind of code is one the rule checks.
+    /// `parallel`: the pending findings (in slices of files) and the project rules are answered on the workers of a
+    /// parallel stage (the index is read-only and safe to share); the findings are put together in the same order as
+    /// one after another, and `group` is only ever called on the caller's thread.
     static func checkProject(index: ProjectIndex, members: [Int], fileResults: [FileResult], descriptions: [String: RuleDescription],
-                             groups: [RuleGroup], ruleTimes: inout [String: Double], group: (String) -> RuleGroup) -> [Finding] {
-        var projectFindings: [Finding] = []
+                             groups: [RuleGroup], ruleTimes: inout [String: Double], parallel: Bool = false,
+                             group: (String) -> RuleGroup) -> [Finding] {
         let measures = measuresListeners
-        for position in members {
-            for pending in fileResults[position].pending {
-                var clock = Stopwatch()
-                let answer = pending.message(in: index)
-                if measures { ruleTimes[pending.ruleID, default: 0] += clock.lap() }
-                guard let message = answer,
-                      let description = descriptions[pending.ruleID] else { continue }
-                projectFindings.append(Finding(ruleID: pending.ruleID, ruleName: description.name, severity: description.severity(ofMessage: message.id),
-                                               message: message.text, file: pending.location.file, line: pending.location.line,
-                                               column: pending.location.column, arguments: message.arguments, messageID: message.id,
-                                               notes: message.notes, confidence: message.confidence))
-            }
-        }
-        for rule in RuleRegistry.projectRules {
+        // A project rule runs once per distinct set of its options among the groups that enable it (once, without
+        // nested configurations); each finding is kept where its own file's configuration enables the rule with those options.
+        var ruleRuns: [(rule: Int, options: [String: OptionValue])] = []
+        for (position, rule) in RuleRegistry.projectRules.enumerated() {
             let id = rule.description.id
-            // A project rule runs once per distinct set of its options among the groups that enable
-            // it (once, without nested configurations); each finding is kept where its own file's
-            // configuration enables the rule with those options.
             var optionSets: [[String: OptionValue]] = []
             for ruleGroup in groups where ruleGroup.enabled.contains(id) {
                 let values = ruleGroup.configuration.ruleOptions[id]?.values ?? [:]
                 if !optionSets.contains(values) { optionSets.append(values) }
             }
-            for values in optionSets {
-                var clock = Stopwatch()
-                let found = rule.check(index: index, options: RuleOptions(values))
-                if measures { ruleTimes[id, default: 0] += clock.lap() }
-                projectFindings += found.filter { finding in
-                    let owner = group(finding.file)
-                    return owner.enabled.contains(id) && (owner.configuration.ruleOptions[id]?.values ?? [:]) == values
+            ruleRuns += optionSets.map { (position, $0) }
+        }
+        // Slices of about a hundred files: a slice's findings are its files' in order.
+        let sliceSize = parallel ? 100 : max(members.count, 1)
+        let slices = stride(from: 0, to: members.count, by: sliceSize).map { Array(members[$0..<min($0 + sliceSize, members.count)]) }
+        struct Answer: Sendable {
+            var findings: [Finding] = []
+            var times: [String: Double] = [:]
+        }
+        let jobs = slices.count + ruleRuns.count
+        let answers = ResultSlots<Answer>(count: jobs)
+        let runs = ruleRuns
+        let answer: @Sendable (Int) -> Void = { job in
+            var result = Answer()
+            if job < slices.count {
+                for position in slices[job] {
+                    for pending in fileResults[position].pending {
+                        var clock = Stopwatch()
+                        let message = pending.message(in: index)
+                        if measures { result.times[pending.ruleID, default: 0] += clock.lap() }
+                        guard let message, let description = descriptions[pending.ruleID] else { continue }
+                        result.findings.append(Finding(ruleID: pending.ruleID, ruleName: description.name,
+                                                       severity: description.severity(ofMessage: message.id), message: message.text,
+                                                       file: pending.location.file, line: pending.location.line, column: pending.location.column,
+                                                       arguments: message.arguments, messageID: message.id, notes: message.notes,
+                                                       confidence: message.confidence))
+                    }
                 }
+            } else {
+                let run = runs[job - slices.count]
+                let rule = RuleRegistry.projectRules[run.rule]
+                var clock = Stopwatch()
+                result.findings = rule.check(index: index, options: RuleOptions(run.options))
+                if measures { result.times[rule.description.id, default: 0] += clock.lap() }
+            }
+            answers[job] = result
+        }
+        if parallel && jobs > 1 {
+            DispatchQueue.concurrentPerform(iterations: jobs, execute: answer)
+        } else {
+            for job in 0..<jobs { answer(job) }
+        }
+        let answered = answers.take(orElse: Answer())
+        var projectFindings: [Finding] = []
+        for (job, result) in answered.enumerated() {
+            ruleTimes.merge(result.times, uniquingKeysWith: +)
+            guard job >= slices.count else {
+                projectFindings += result.findings
+                continue
+            }
+            let run = ruleRuns[job - slices.count]
+            let id = RuleRegistry.projectRules[run.rule].description.id
+            projectFindings += result.findings.filter { finding in
+                let owner = group(finding.file)
+                return owner.enabled.contains(id) && (owner.configuration.ruleOptions[id]?.values ?? [:]) == run.options
             }
         }
         // Each rule speaks about the kinds of code it declares (app code, by default), and never about code that
