@@ -99,6 +99,9 @@ public enum Linter {
     public static func lint(paths: [String], configurations: ConfigurationTree, enableAllRules: Bool = false,
                             cache: ResultCache? = nil) -> LintResult {
         var clock = Stopwatch()
+        let wholeRun = "lint\n" + paths.joined(separator: "\n")
+        // The last state of a run over these paths is read and decoded while discovery walks the folders.
+        let preload = cache?.preloadState(run: Self.latestStateKey(wholeRun: wholeRun, reportOnly: nil))
         let discovered = FileDiscovery.discover(paths: paths, configurations: configurations)
         let inputs = ProjectInputs(resourcePaths: discovered.resourcePaths.map(\.path)) {
             let (resources, xcodeProjects, warnings) = readResources(discovered, cache: cache)
@@ -108,7 +111,7 @@ public enum Linter {
         let discoverTime = clock.lap()
         var result = run(files: discovered.swiftFiles.map { .path($0) }, inputs: inputs,
                          configurations: configurations, enableAllRules: enableAllRules, cache: cache,
-                         wholeRun: "lint\n" + paths.joined(separator: "\n"))
+                         wholeRun: wholeRun, preload: preload)
         result.warnings = configurations.warnings(lintedRoots: paths) + discovered.warnings + result.warnings
         result.timings.discover = discoverTime
         result.lintableFiles = discovered.lintableCount
@@ -211,7 +214,7 @@ public enum Linter {
     /// Nil for a run that has a buffer in place of a file.
     static func run(files: [FileInput], inputs: ProjectInputs, configurations: ConfigurationTree,
                     enableAllRules: Bool, parallel: Bool = true, reportOnly: Set<String>? = nil,
-                    cache: ResultCache? = nil, wholeRun: String? = nil) -> LintResult {
+                    cache: ResultCache? = nil, wholeRun: String? = nil, preload: StatePreload? = nil) -> LintResult {
         let configuration = configurations.main
         // One group per distinct chain of configurations, made before the parallel stage: each file's
         // walk runs only its group's rules, with its group's options. The index does not depend on it.
@@ -252,6 +255,7 @@ public enum Linter {
             runKey = cache.runKey(identity: identity, files: files.indices.map { (files[$0].path, fingerprints[$0]) },
                                   resources: inputs.resourcePaths)
             if let runKey, let stored = cache.storedRun(runKey) {
+                preload?.cancel()
                 var result = LintResult(findings: stored.findings, warnings: stored.warnings, filesLinted: files.count, timings: StageTimings())
                 result.hiddenByConfidence = stored.hiddenByConfidence
                 result.enabledRules = enabledInRun()
@@ -260,13 +264,22 @@ public enum Linter {
         }
         // Every file's result as the previous run over the same paths and configurations left it (`RunState`).
         let stateKey = runKey
-        let state = stateKey.flatMap { cache?.loadState($0) }
+        let preloaded = stateKey.flatMap { preload?.state(for: $0.identity) }
+        if preloaded == nil { preload?.cancel() }
+        if let cache, let stateKey, preloaded != nil {
+            // Used: kept from pruning as `loadState` keeps the states it reads.
+            cache.touchIfStale(cache.statePath(stateKey))
+            if let wholeRun { cache.touchIfStale(cache.latestStatePath(run: Self.latestStateKey(wholeRun: wholeRun, reportOnly: reportOnly))) }
+        }
+        let state = preloaded ?? stateKey.flatMap { cache?.loadState($0) }
+        // Decoded results are of the preloaded state's records only.
+        let decodedAhead = preloaded == nil ? nil : preload
         let records = ResultSlots<ResultCache.StateFile>(count: stateKey == nil ? 0 : files.count)
         @Sendable func process(_ position: Int) -> FileResult {
             let input = files[position], plan = plans[position]
             guard let cache, case .path(let path) = input else { return processFile(input, plan: plan) }
             let (result, record) = cache.result(forFile: path, fingerprint: fingerprints[position], indexOnly: !reported[position],
-                                                state: state, stamp: stateKey?.stamps[position]) { text in
+                                                state: state, stamp: stateKey?.stamps[position], preload: decodedAhead) { text in
                 analyze(path: path, text: text, plan: plan)
             }
             if stateKey != nil, let record { records[position] = record }
@@ -297,7 +310,11 @@ public enum Linter {
             let elsewhere = files.count - fromState, gone = (state?.files.count ?? 0) - fromState
             if state == nil || elsewhere + gone > cache.limits.runStateSlack {
                 let kept = zip(files, recorded).compactMap { input, record in record.map { (input.path, $0) } }
-                DispatchQueue.global().async(group: stateWritten) { cache.storeState(kept, key: runKey) }
+                let latest = wholeRun.map { Self.latestStateKey(wholeRun: $0, reportOnly: reportOnly) }
+                DispatchQueue.global().async(group: stateWritten) {
+                    cache.storeState(kept, key: runKey)
+                    if let latest, cache.statistics.stateStored { cache.noteLatestState(runKey, run: latest) }
+                }
             }
         }
         var timings = StageTimings()
@@ -391,6 +408,11 @@ public enum Linter {
         let leftovers = Leftovers(values: [fileResults, indexes, results, outcomes, records, state as Any])
         DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .milliseconds(100)) { withExtendedLifetime(leftovers) {} }
         return result
+    }
+
+    /// What names a run before discovery (`StatePreload`): its paths and the files it reports.
+    static func latestStateKey(wholeRun: String, reportOnly: Set<String>?) -> String {
+        wholeRun + "\n--\nreported " + (reportOnly.map { $0.sorted().joined(separator: "\n") } ?? "all")
     }
 
     /// What of the configurations decides a run's result after its files are walked: each group's chain, enabled
