@@ -96,19 +96,19 @@ run_kind() {
 run_kind nocache; cp "$work/out" "$work/out.nocache"
 run_kind cold; cp "$work/out" "$work/out.cold"
 run_kind warm; cp "$work/out" "$work/out.warm"
-"$bin/synclint" lint "${rules[@]}" --quiet --timings --cache-path "$work/cache" "$src" 2>"$work/warm-timings" >/dev/null || true
+"${priority[@]}" "$bin/synclint" lint "${rules[@]}" --quiet --timings --cache-path "$work/cache" "$src" 2>"$work/warm-timings" >/dev/null || true
 run_kind warm-state; cp "$work/out" "$work/out.warm-state"
 find "$work"/cache/*/runs -type f ! -name '*.state' ! -name '*.latest' -delete
-"$bin/synclint" lint "${rules[@]}" --quiet --timings --cache-path "$work/cache" "$src" 2>"$work/warm-state-timings" >/dev/null || true
+"${priority[@]}" "$bin/synclint" lint "${rules[@]}" --quiet --timings --cache-path "$work/cache" "$src" 2>"$work/warm-state-timings" >/dev/null || true
 run_kind warm-files; cp "$work/out" "$work/out.warm-files"
 rm -rf "$work"/cache/*/runs
 # This run also writes the run state again (there was none), which the edited runs use.
-"$bin/synclint" lint "${rules[@]}" --quiet --timings --cache-path "$work/cache" "$src" 2>"$work/warm-files-timings" >/dev/null || true
+"${priority[@]}" "$bin/synclint" lint "${rules[@]}" --quiet --timings --cache-path "$work/cache" "$src" 2>"$work/warm-files-timings" >/dev/null || true
 run_kind edited
 edit_file 0
 measure --cache-path "$work/cache" >/dev/null; cp "$work/out" "$work/out.restored"
 edit_file 1
-"$bin/synclint" lint "${rules[@]}" --quiet --timings --cache-path "$work/cache" "$src" 2>"$work/edited-timings" >/dev/null || true
+"${priority[@]}" "$bin/synclint" lint "${rules[@]}" --quiet --timings --cache-path "$work/cache" "$src" 2>"$work/edited-timings" >/dev/null || true
 edit_file 0
 
 same=identical
