@@ -6,6 +6,8 @@
 #   BIN=.build/debug Benchmarks/cache.sh  # time an existing build instead of building in release
 #   EDIT=Cork/Cork/Models/Brew.swift Benchmarks/cache.sh
 #                                         # the file to edit, relative to DIR (default: a mid-sized Swift file)
+#   REALTIME=1 Benchmarks/cache.sh      # each timed run under `chrt -f 1` (root): on a machine other jobs keep busy,
+#                                         # the runs then see the cores as an idle machine would (other jobs wait)
 #   SYNCLINT_CACHE_CODEC=json Benchmarks/cache.sh
 #                                         # entries in JSON or binary property lists (plist) instead of the
 #                                         # compact encoding SyncLint uses (compact), to compare the three
@@ -15,7 +17,7 @@
 #   no cache   `--no-cache`: the pipeline as it was before the cache;
 #   cold       an empty cache folder: everything parsed and walked, and every entry written;
 #   warm       nothing changed: the whole-run entry is reported, no per-file entry or source read;
-#   warm-state nothing changed, whole-run entries removed before each run but the run state kept: every file
+#   warm-state nothing changed, whole-run entries removed before each run but the run state (and its pointer) kept: every file
 #              decoded from the one run-state entry, nothing parsed, the index rebuilt and every finding resolved
 #              (what an edit costs besides the edited file);
 #   warm-files the same with the run state removed too: every per-file entry read and decoded (what a run over
@@ -37,6 +39,8 @@ else
 fi
 rules=()
 [[ "${RULES:-default}" == all ]] && rules=(--enable-all-rules)
+priority=()
+[[ -n "${REALTIME:-}" ]] && priority=(chrt -f 1)
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -57,7 +61,7 @@ echo "$files Swift files, $lines lines; edited file: ${edit#$src/} ($(wc -l <"$e
 # Runs synclint once; prints "wall_seconds peak_kib" and leaves its output in $work/out.
 measure() {
     local log=$work/time.log
-    /usr/bin/time -v "$bin/synclint" lint "${rules[@]}" --quiet "$@" "$src" >"$work/out" 2>"$log" || true
+    "${priority[@]}" /usr/bin/time -v "$bin/synclint" lint "${rules[@]}" --quiet "$@" "$src" >"$work/out" 2>"$log" || true
     awk -F': ' '
         /Elapsed \(wall clock\)/ { n = split($2, t, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + t[i]; wall = s }
         /Maximum resident set size/ { rss = $2 }
@@ -79,7 +83,7 @@ run_kind() {
             nocache) read -r wall rss < <(measure --no-cache) ;;
             cold) rm -rf "$work/cache"; read -r wall rss < <(measure --cache-path "$work/cache") ;;
             warm) read -r wall rss < <(measure --cache-path "$work/cache") ;;
-            warm-state) find "$work"/cache/*/runs -type f ! -name '*.state' -delete; read -r wall rss < <(measure --cache-path "$work/cache") ;;
+            warm-state) find "$work"/cache/*/runs -type f ! -name '*.state' ! -name '*.latest' -delete; read -r wall rss < <(measure --cache-path "$work/cache") ;;
             warm-files) rm -rf "$work"/cache/*/runs; read -r wall rss < <(measure --cache-path "$work/cache") ;;
             edited) edit_file "$n"; read -r wall rss < <(measure --cache-path "$work/cache") ;;
         esac
@@ -92,19 +96,19 @@ run_kind() {
 run_kind nocache; cp "$work/out" "$work/out.nocache"
 run_kind cold; cp "$work/out" "$work/out.cold"
 run_kind warm; cp "$work/out" "$work/out.warm"
-"$bin/synclint" lint "${rules[@]}" --quiet --timings --cache-path "$work/cache" "$src" 2>"$work/warm-timings" >/dev/null || true
+"${priority[@]}" "$bin/synclint" lint "${rules[@]}" --quiet --timings --cache-path "$work/cache" "$src" 2>"$work/warm-timings" >/dev/null || true
 run_kind warm-state; cp "$work/out" "$work/out.warm-state"
-find "$work"/cache/*/runs -type f ! -name '*.state' -delete
-"$bin/synclint" lint "${rules[@]}" --quiet --timings --cache-path "$work/cache" "$src" 2>"$work/warm-state-timings" >/dev/null || true
+find "$work"/cache/*/runs -type f ! -name '*.state' ! -name '*.latest' -delete
+"${priority[@]}" "$bin/synclint" lint "${rules[@]}" --quiet --timings --cache-path "$work/cache" "$src" 2>"$work/warm-state-timings" >/dev/null || true
 run_kind warm-files; cp "$work/out" "$work/out.warm-files"
 rm -rf "$work"/cache/*/runs
 # This run also writes the run state again (there was none), which the edited runs use.
-"$bin/synclint" lint "${rules[@]}" --quiet --timings --cache-path "$work/cache" "$src" 2>"$work/warm-files-timings" >/dev/null || true
+"${priority[@]}" "$bin/synclint" lint "${rules[@]}" --quiet --timings --cache-path "$work/cache" "$src" 2>"$work/warm-files-timings" >/dev/null || true
 run_kind edited
 edit_file 0
 measure --cache-path "$work/cache" >/dev/null; cp "$work/out" "$work/out.restored"
 edit_file 1
-"$bin/synclint" lint "${rules[@]}" --quiet --timings --cache-path "$work/cache" "$src" 2>"$work/edited-timings" >/dev/null || true
+"${priority[@]}" "$bin/synclint" lint "${rules[@]}" --quiet --timings --cache-path "$work/cache" "$src" 2>"$work/edited-timings" >/dev/null || true
 edit_file 0
 
 same=identical

@@ -40,9 +40,16 @@ public struct ModelSchema {
     }
 
     public init(index: ProjectIndex) {
-        models = index.typesByName.values.flatMap { $0 }.filter { $0.kind == .class && $0.hasAttribute("Model") }
-            .sorted { ($0.location.file, $0.location.line) < ($1.location.file, $1.location.line) }
-        properties = models.flatMap { model in
+        // Each declaration looked at where it is: every rule asking for the schema copied every type of the project
+        // first (a tenth of a cached run's CPU on 447k lines), to keep the few models.
+        var models: [TypeFact] = []
+        for declarations in index.typesByName.values {
+            for position in declarations.indices where declarations[position].kind == .class && declarations[position].hasAttribute("Model") {
+                models.append(declarations[position])
+            }
+        }
+        self.models = models.sorted { ($0.location.file, $0.location.line) < ($1.location.file, $1.location.line) }
+        properties = self.models.flatMap { model in
             model.properties.filter { !$0.isComputed && !$0.isStatic && !$0.hasAttribute("Transient") }.map { property in
                 let isRelationship = property.hasAttribute("Relationship")
                     || (property.elementTypeName.map(index.isSwiftDataModel) ?? false)

@@ -386,6 +386,35 @@ final class LazyCache<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sen
 }
 
 /// A value computed once, on first use, from an immutable index; safe to read from any thread.
+/// A value made on a thread of its own while the caller does other work; `value` waits for it. A `Thread`, not a
+/// dispatch queue: the index is built on the workers of a parallel stage, and a worker waiting for work queued
+/// behind it on the same pool could wait long.
+final class Apart<Value: Sendable>: @unchecked Sendable {
+    private var stored: Value?
+    private let done = DispatchSemaphore(value: 0)
+
+    /// `inline`: made at once on the caller's thread (small inputs).
+    init(inline: Bool, _ make: @escaping @Sendable () -> Value) {
+        if inline {
+            stored = make()
+            done.signal()
+            return
+        }
+        let thread = Thread { [self] in
+            stored = make()
+            done.signal()
+        }
+        thread.start()
+    }
+
+    /// The value, once made; call once.
+    var value: Value {
+        done.wait()
+        // cannot fail: `stored` is set before `done` is signalled.
+        return stored!
+    }
+}
+
 final class LazyBox<Value: Sendable>: @unchecked Sendable {
     private var stored: Value?
     private let lock = NSLock()

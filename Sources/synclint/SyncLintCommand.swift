@@ -264,7 +264,8 @@ struct Lint: ParsableCommand {
         return "  cache \(cache.folder): \(used.stampHits) unchanged by stat, \(used.contentHits) by content, "
             + "\(used.misses) parsed, \(used.writes) written, \(used.unreadable) unusable; whole run "
             + (used.wholeRunReused ? "reused" : used.wholeRunStored ? "stored" : "not stored")
-            + "; run state: \(used.stateHits) files from it, " + (used.stateStored ? "stored" : "not stored")
+            + "; run state: \(used.stateHits) files from it (\(used.stateDecodedAhead) decoded during discovery), "
+            + (used.stateStored ? "stored" : "not stored")
     }
 
     static func timingLines(_ t: StageTimings, files: Int, report: Double, total: Double, cache: String? = nil) -> [String] {

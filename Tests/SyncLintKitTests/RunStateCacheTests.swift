@@ -28,11 +28,11 @@ import Testing
         }
     }
 
-    /// Removes the whole-run entries but not the run states, so an unchanged run reads the state.
+    /// Removes the whole-run entries but not the run states (nor the pointers to them), so an unchanged run reads the state.
     static func removeWholeRunEntriesOnly(root: String) throws {
         for build in try ResultCacheTests.buildFolders(in: root) {
             let runs = root + "/" + build + "/" + ResultCache.runsFolderName
-            for name in try FileManager.default.contentsOfDirectory(atPath: runs) where !name.hasSuffix(".state") {
+            for name in try FileManager.default.contentsOfDirectory(atPath: runs) where !name.hasSuffix(".state") && !name.hasSuffix(".latest") {
                 try FileManager.default.removeItem(atPath: runs + "/" + name)
             }
         }
@@ -203,6 +203,55 @@ import Testing
         try Self.removeWholeRunEntriesOnly(root: root)
         let blocked = Self.lint(folder, root: root)
         #expect(blocked.rendered == Self.uncached(folder) && blocked.statistics.stateHits == 0 && blocked.warning != nil)
+    }
+
+    /// The last state stored for a run over the same paths is read, and its files decoded, while discovery walks the
+    /// folders (`StatePreload`): each file's result is the one the run would decode itself, given once; a run of
+    /// another identity (another configuration) gets nothing from it, and every run gives the uncached output.
+    @Test func theLastStateIsDecodedAheadOnlyForItsOwnRun() throws {
+        let folder = try ResultCacheTests.project(["Item.swift": Self.item, "Rename.swift": Self.rename, "Note.swift": "struct Note {}\n"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let root = folder.appendingPathComponent(".cache").path
+        _ = Self.lint(folder, root: root)
+        let cache = ResultCache(root: root, limits: Self.limits)
+        let runs = cache.folder + "/" + ResultCache.runsFolderName
+        let pointers = try FileManager.default.contentsOfDirectory(atPath: runs).filter { $0.hasSuffix(".latest") }
+        #expect(pointers.count == 1)
+        let statePath = try #require(try Self.states(root: root).first)
+        let stored = try #require(ResultCache.decodeState(try Data(contentsOf: URL(fileURLWithPath: statePath)), tool: cache.tool, identity: nil))
+        #expect(stored.order.count == 3 && stored.order == stored.order.sorted())
+
+        let preload = StatePreload(cache: cache, pointerPath: runs + "/" + pointers[0])
+        preload.waitUntilDone()
+        #expect(preload.state(for: stored.identity)?.order == stored.order)
+        for path in stored.order {
+            let ahead = try #require(preload.take(path), "\(path)")
+            let record = try #require(stored.files[path])
+            let own = try #require(cache.decodedStored(record.payload, shownAs: path))
+            // What orders the same in both (sets are encoded in their iteration order, which differs between equal sets).
+            let shape = { (result: Linter.FileResult) in
+                "\(result.facts.types.map(\.qualifiedName)) \(result.facts.functionSummaries.map(\.key)) \(result.facts.functionSummaries.map(\.calls.count)) "
+                    + "\(result.pending.map(\.ruleID)) \(result.pending.map(\.location)) \(result.suppression == nil) \(result.warning ?? "")"
+            }
+            #expect(shape(ahead) == shape(own) && !ahead.facts.functionSummaries.isEmpty == (path.hasSuffix("Rename.swift")), "\(path)")
+            #expect(preload.take(path) == nil, "given once: \(path)")
+        }
+        // Another identity: nothing, and nothing more decoded.
+        let other = StatePreload(cache: cache, pointerPath: runs + "/" + pointers[0])
+        #expect(other.state(for: stored.identity + "x") == nil)
+        other.waitUntilDone()
+        #expect(stored.order.allSatisfy { other.take($0) == nil })
+
+        // Through runs: an edit, then another configuration, each the uncached output.
+        try "final class Item { var title: String? }\n".write(to: folder.appendingPathComponent("Item.swift"), atomically: true, encoding: .utf8)
+        let edited = Self.lint(folder, root: root)
+        #expect(edited.statistics.misses == 1 && edited.statistics.stateHits == 2 && edited.statistics.stateDecodedAhead <= 2, "\(edited.statistics)")
+        #expect(edited.result.findings.isEmpty && edited.rendered == Self.uncached(folder) && edited.warning == nil)
+        var off = Configuration.withStockRules
+        off.disabledRules = ["model_mutated_off_main"]
+        let disabled = ResultCacheTests.lint([folder.path], cacheRoot: root, configuration: off, limits: Self.limits)
+        #expect(disabled.statistics.stateHits == 0 && disabled.statistics.stateDecodedAhead == 0, "\(disabled.statistics)")
+        #expect(disabled.rendered == ResultCacheTests.lint([folder.path], cacheRoot: nil, configuration: off).rendered)
     }
 
     /// Every strict prefix of a state, and a state of another identity or build, is refused; the whole one reads back.

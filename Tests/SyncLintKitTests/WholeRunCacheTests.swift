@@ -144,8 +144,8 @@ import Testing
             ("garbage", { _ in Data((0..<300).map { UInt8(truncatingIfNeeded: $0 &* 91) }) }),
         ]
         for (name, change) in damage {
-            // The run state (`RunStateCacheTests`) lies beside the whole-run entry.
-            let entries = try FileManager.default.contentsOfDirectory(atPath: runs).filter { !$0.hasSuffix(".state") }
+            // The run state (`RunStateCacheTests`) and its pointer (`StatePreload`) lie beside the whole-run entry.
+            let entries = try FileManager.default.contentsOfDirectory(atPath: runs).filter { !$0.hasSuffix(".state") && !$0.hasSuffix(".latest") }
             #expect(entries.count == 1, "\(name): \(entries)")
             let entry = runs + "/" + (entries.first ?? "")
             try change(try Data(contentsOf: URL(fileURLWithPath: entry))).write(to: URL(fileURLWithPath: entry))

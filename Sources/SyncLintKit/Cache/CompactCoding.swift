@@ -435,6 +435,43 @@ extension CompactCoding {
             return result
         }
 
+        /// A `[String: Value]` as `Dictionary.encode(to:)` writes it: a keyed container whose keys are the
+        /// dictionary's, each value read by `value` from its span. A key met twice keeps its last value, as
+        /// `Dictionary.init(from:)` does.
+        func stringKeyed<Value>(_ start: Int, _ end: Int, value: (Int, Int) throws -> Value) throws -> [String: Value] {
+            var cursor = start
+            let count = try varint(at: &cursor, limit: end)
+            guard count <= UInt64(end - start) else { throw Failure(description: "keyed container longer than its span") }
+            var result: [String: Value] = [:]
+            result.reserveCapacity(Int(count))
+            for _ in 0..<count {
+                let key = try varint(at: &cursor, limit: end)
+                let length = try varint(at: &cursor, limit: end)
+                guard key < UInt64(keys.count), length <= UInt64(end - cursor) else { throw Failure(description: "keyed entry past its container's end") }
+                result[keys[Int(key)]] = try value(cursor, cursor + Int(length))
+                cursor += Int(length)
+            }
+            guard cursor == end else { throw Failure(description: "keyed container with bytes left over") }
+            return result
+        }
+
+        /// An array as `Array.encode(to:)` writes it (an unkeyed container), each element read by `CompactCoding.value`.
+        func array<Element: Decodable>(_ type: Element.Type, _ start: Int, _ end: Int) throws -> [Element] {
+            var cursor = start
+            let count = try varint(at: &cursor, limit: end)
+            guard count <= UInt64(end - start) else { throw Failure(description: "unkeyed container longer than its span") }
+            var result: [Element] = []
+            result.reserveCapacity(Int(count))
+            for _ in 0..<count {
+                let length = try varint(at: &cursor, limit: end)
+                guard length <= UInt64(end - cursor) else { throw Failure(description: "element past its container's end") }
+                result.append(try CompactCoding.value(Element.self, payload: self, start: cursor, end: cursor + Int(length)))
+                cursor += Int(length)
+            }
+            guard cursor == end else { throw Failure(description: "unkeyed container with bytes left over") }
+            return result
+        }
+
         func bool(_ start: Int, _ end: Int) throws -> Bool {
             guard end == start + 1, bytes[start] <= 1 else { throw Failure(description: "not a Bool") }
             return bytes[start] == 1
@@ -496,6 +533,12 @@ extension CompactCoding {
         if T.self == Bool.self { return unsafeBitCast(try payload.bool(start, end), to: T.self) }
         if T.self == Set<String>.self { return unsafeBitCast(Set(try payload.strings(start, end)), to: T.self) }
         if T.self == [String].self { return unsafeBitCast(try payload.strings(start, end), to: T.self) }
+        // A function summary's calls left to resolve, by callee: through `Dictionary.init(from:)` (a keyed container,
+        // `allKeys`, then `Array.init(from:)` per entry) they cost about a quarter of decoding a summary.
+        if T.self == [String: [Cancellability]].self {
+            let calls: [String: [Cancellability]] = try payload.stringKeyed(start, end) { try payload.array(Cancellability.self, $0, $1) }
+            return unsafeBitCast(calls, to: T.self)
+        }
         if let laidOut = try CompactLayouts.value(T.self, payload: payload, start: start, end: end) { return laidOut }
         // An empty array, set or dictionary (one zero byte: no elements) without a container. Most of a
         // function summary's collections are empty.

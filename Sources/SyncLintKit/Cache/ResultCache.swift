@@ -104,6 +104,8 @@ public final class ResultCache: @unchecked Sendable {
         public var stateHits = 0
         /// Whether the run wrote its run state.
         public var stateStored = false
+        /// Files of `stateHits` whose result was decoded while discovery ran (`StatePreload`).
+        public var stateDecodedAhead = 0
     }
 
     /// The cache's root (`--cache-path`, `cache_path:` or the user's cache folder).
@@ -170,7 +172,9 @@ public final class ResultCache: @unchecked Sendable {
     /// `indexOnly` asks for the facts alone (a file outside what is reported): any entry of the file's content
     /// serves, without its findings.
     /// `stamp`: the file's stamp when the caller has just taken it (`RunKey.stamps`).
+    /// `preload`: results of `state`'s records decoded ahead (`StatePreload`), used in place of decoding the same record here.
     func result(forFile path: String, fingerprint: String, indexOnly: Bool, state: RunState? = nil, stamp knownStamp: FileStamp? = nil,
+                preload: StatePreload? = nil,
                 analyze: (String) -> Linter.FileResult) -> (result: Linter.FileResult, record: StateFile?) {
         guard !lock.withLock({ disabled }) else { return (uncached(path: path, analyze: analyze), nil) }
         var clock = Stopwatch()
@@ -184,9 +188,12 @@ public final class ResultCache: @unchecked Sendable {
             return (result, record)
         }
         let known = state?.files[path].flatMap { accepts($0.fingerprint) ? $0 : nil }
-        if var known, known.stampTrusted, currentStamp == known.stamp, let result = decodedStored(known.payload, shownAs: path) {
-            known.unchangedFromState = true
-            return finish(result, known) { $0.stampHits += 1; $0.stateHits += 1 }
+        if var known, known.stampTrusted, currentStamp == known.stamp {
+            let ahead = preload?.take(path)
+            if let result = ahead ?? decodedStored(known.payload, shownAs: path) {
+                known.unchangedFromState = true
+                return finish(result, known) { $0.stampHits += 1; $0.stateHits += 1; $0.stateDecodedAhead += ahead == nil ? 0 : 1 }
+            }
         }
         let entryPath = self.entryPath(for: path)
         var entry = readEntry(at: entryPath, for: path)
@@ -208,7 +215,8 @@ public final class ResultCache: @unchecked Sendable {
         let content = ContentHash(bytes)
         let trusted = !stamp.isRacy(window: limits.stampSettleTime)
         // The stamp moved (a touch, a checkout) but not the bytes: the new stamp is recorded.
-        if var known, known.content == content, let result = decodedStored(known.payload, shownAs: path) {
+        let ahead = known?.content == content ? preload?.take(path) : nil
+        if var known, known.content == content, let result = ahead ?? decodedStored(known.payload, shownAs: path) {
             known.stamp = stamp
             known.stampTrusted = trusted
             // The file's own entry may hold other bytes (a state left as it was after an edit, `Limits.runStateSlack`):
@@ -218,7 +226,7 @@ public final class ResultCache: @unchecked Sendable {
                                      stampTrusted: trusted, payload: ContentHash(known.payload)),
                       payload: known.payload, to: entryPath, countsAsFileEntry: false)
             }
-            return finish(result, known) { $0.contentHits += 1; $0.stateHits += 1 }
+            return finish(result, known) { $0.contentHits += 1; $0.stateHits += 1; $0.stateDecodedAhead += ahead == nil ? 0 : 1 }
         }
         if let entry, accepts(entry.header.fingerprint), entry.header.content == content, let result = entry.decodedResult(self) {
             var header = entry.header

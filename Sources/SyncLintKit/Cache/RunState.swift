@@ -34,8 +34,16 @@ extension ResultCache {
     /// A loaded state: each file's record by path.
     final class RunState: @unchecked Sendable {
         let files: [String: StateFile]
+        /// The run identity it was stored under.
+        let identity: String
+        /// The files' paths in the order stored (the run's order): `StatePreload` decodes them so.
+        let order: [String]
 
-        init(files: [String: StateFile]) { self.files = files }
+        init(files: [String: StateFile], identity: String = "", order: [String] = []) {
+            self.files = files
+            self.identity = identity
+            self.order = order
+        }
     }
 
     static let stateMagic = Array("SYNCLINT-STATE-\(formatVersion)\n".utf8)
@@ -116,8 +124,8 @@ extension ResultCache {
         return data
     }
 
-    /// The state in `data`, or nil when it is damaged or another build's or run's.
-    static func decodeState(_ data: Data, tool: String, identity: String) -> RunState? {
+    /// The state in `data`, or nil when it is damaged or another build's or run's (`identity` nil: of any run).
+    static func decodeState(_ data: Data, tool: String, identity: String?) -> RunState? {
         let magic = stateMagic
         guard data.count >= magic.count + 16, data.prefix(magic.count).elementsEqual(magic) else { return nil }
         let bodyStart = data.startIndex + magic.count + 16
@@ -127,7 +135,8 @@ extension ResultCache {
         let hash = ContentHash(body)
         guard hash.first == first, hash.second == second else { return nil }
         var reader = StateReader(data: data, cursor: bodyStart, end: data.endIndex)
-        guard reader.string() == tool, reader.string() == identity, let fingerprintCount = reader.count() else { return nil }
+        guard reader.string() == tool, let storedIdentity = reader.string(), identity.map({ $0 == storedIdentity }) ?? true,
+              let fingerprintCount = reader.count() else { return nil }
         var fingerprints: [String] = []
         for _ in 0..<fingerprintCount {
             guard let fingerprint = reader.string() else { return nil }
@@ -151,6 +160,8 @@ extension ResultCache {
         }
         var files: [String: StateFile] = [:]
         files.reserveCapacity(table.count)
+        var order: [String] = []
+        order.reserveCapacity(table.count)
         var cursor = reader.cursor
         for var entry in table {
             guard entry.length <= data.endIndex - cursor else { return nil }
@@ -158,9 +169,10 @@ extension ResultCache {
             entry.file.payload = data[cursor..<cursor + entry.length]
             cursor += entry.length
             files[entry.path] = entry.file
+            order.append(entry.path)
         }
         guard cursor == data.endIndex else { return nil }
-        return RunState(files: files)
+        return RunState(files: files, identity: storedIdentity, order: order)
     }
 }
 

@@ -47,9 +47,9 @@ public enum FileDiscovery {
                 // The exclusions are asked about skipped folders too, so an entry naming one is not reported as unused.
                 let name = path.split(separator: "/").last.map(String.init) ?? path
                 return skipping(path, true) || skippedFolders.contains(name) ? .skip : .descend
-            }, file: { path in
+            }, file: { path, isRegular in
                 if skipping(path, false) || !seen.insert(path).inserted { return }
-                classify(path, into: &result, explicit: false)
+                classify(path, into: &result, explicit: false, knownRegular: isRegular)
             })
         }
         result.swiftFiles.sort()
@@ -80,7 +80,8 @@ public enum FileDiscovery {
         return current == version.lastPathComponent
     }
 
-    private static func classify(_ path: String, into result: inout DiscoveredFiles, explicit: Bool) {
+    /// `knownRegular`: the walk's `readdir` said the entry is a regular file, so it is not `stat`ed again.
+    private static func classify(_ path: String, into result: inout DiscoveredFiles, explicit: Bool, knownRegular: Bool = false) {
         let isSwift = path.hasSuffix(".swift")
         let resourceKind = resourceKind(of: path)
         guard isSwift || resourceKind != nil else {
@@ -88,7 +89,7 @@ public enum FileDiscovery {
             return
         }
         // Named like a source but a FIFO, socket or device: skipped here, before anything opens it.
-        switch FileType.of(path) {
+        switch knownRegular ? .regular : FileType.of(path) {
         case .regular: break
         case .other(let what): return result.warnings.append("warning: \(path): is \(what), not a regular file; skipped")
         case .directory: return

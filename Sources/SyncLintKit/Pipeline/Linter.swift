@@ -99,6 +99,9 @@ public enum Linter {
     public static func lint(paths: [String], configurations: ConfigurationTree, enableAllRules: Bool = false,
                             cache: ResultCache? = nil) -> LintResult {
         var clock = Stopwatch()
+        let wholeRun = "lint\n" + paths.joined(separator: "\n")
+        // The last state of a run over these paths is read and decoded while discovery walks the folders.
+        let preload = cache?.preloadState(run: Self.latestStateKey(wholeRun: wholeRun, reportOnly: nil))
         let discovered = FileDiscovery.discover(paths: paths, configurations: configurations)
         let inputs = ProjectInputs(resourcePaths: discovered.resourcePaths.map(\.path)) {
             let (resources, xcodeProjects, warnings) = readResources(discovered, cache: cache)
@@ -108,7 +111,7 @@ public enum Linter {
         let discoverTime = clock.lap()
         var result = run(files: discovered.swiftFiles.map { .path($0) }, inputs: inputs,
                          configurations: configurations, enableAllRules: enableAllRules, cache: cache,
-                         wholeRun: "lint\n" + paths.joined(separator: "\n"))
+                         wholeRun: wholeRun, preload: preload)
         result.warnings = configurations.warnings(lintedRoots: paths) + discovered.warnings + result.warnings
         result.timings.discover = discoverTime
         result.lintableFiles = discovered.lintableCount
@@ -211,7 +214,7 @@ public enum Linter {
     /// Nil for a run that has a buffer in place of a file.
     static func run(files: [FileInput], inputs: ProjectInputs, configurations: ConfigurationTree,
                     enableAllRules: Bool, parallel: Bool = true, reportOnly: Set<String>? = nil,
-                    cache: ResultCache? = nil, wholeRun: String? = nil) -> LintResult {
+                    cache: ResultCache? = nil, wholeRun: String? = nil, preload: StatePreload? = nil) -> LintResult {
         let configuration = configurations.main
         // One group per distinct chain of configurations, made before the parallel stage: each file's
         // walk runs only its group's rules, with its group's options. The index does not depend on it.
@@ -252,6 +255,7 @@ public enum Linter {
             runKey = cache.runKey(identity: identity, files: files.indices.map { (files[$0].path, fingerprints[$0]) },
                                   resources: inputs.resourcePaths)
             if let runKey, let stored = cache.storedRun(runKey) {
+                preload?.cancel()
                 var result = LintResult(findings: stored.findings, warnings: stored.warnings, filesLinted: files.count, timings: StageTimings())
                 result.hiddenByConfidence = stored.hiddenByConfidence
                 result.enabledRules = enabledInRun()
@@ -260,13 +264,22 @@ public enum Linter {
         }
         // Every file's result as the previous run over the same paths and configurations left it (`RunState`).
         let stateKey = runKey
-        let state = stateKey.flatMap { cache?.loadState($0) }
+        let preloaded = stateKey.flatMap { preload?.state(for: $0.identity) }
+        if preloaded == nil { preload?.cancel() }
+        if let cache, let stateKey, preloaded != nil {
+            // Used: kept from pruning as `loadState` keeps the states it reads.
+            cache.touchIfStale(cache.statePath(stateKey))
+            if let wholeRun { cache.touchIfStale(cache.latestStatePath(run: Self.latestStateKey(wholeRun: wholeRun, reportOnly: reportOnly))) }
+        }
+        let state = preloaded ?? stateKey.flatMap { cache?.loadState($0) }
+        // Decoded results are of the preloaded state's records only.
+        let decodedAhead = preloaded == nil ? nil : preload
         let records = ResultSlots<ResultCache.StateFile>(count: stateKey == nil ? 0 : files.count)
         @Sendable func process(_ position: Int) -> FileResult {
             let input = files[position], plan = plans[position]
             guard let cache, case .path(let path) = input else { return processFile(input, plan: plan) }
             let (result, record) = cache.result(forFile: path, fingerprint: fingerprints[position], indexOnly: !reported[position],
-                                                state: state, stamp: stateKey?.stamps[position]) { text in
+                                                state: state, stamp: stateKey?.stamps[position], preload: decodedAhead) { text in
                 analyze(path: path, text: text, plan: plan)
             }
             if stateKey != nil, let record { records[position] = record }
@@ -297,7 +310,11 @@ public enum Linter {
             let elsewhere = files.count - fromState, gone = (state?.files.count ?? 0) - fromState
             if state == nil || elsewhere + gone > cache.limits.runStateSlack {
                 let kept = zip(files, recorded).compactMap { input, record in record.map { (input.path, $0) } }
-                DispatchQueue.global().async(group: stateWritten) { cache.storeState(kept, key: runKey) }
+                let latest = wholeRun.map { Self.latestStateKey(wholeRun: $0, reportOnly: reportOnly) }
+                DispatchQueue.global().async(group: stateWritten) {
+                    cache.storeState(kept, key: runKey)
+                    if let latest, cache.statistics.stateStored { cache.noteLatestState(runKey, run: latest) }
+                }
             }
         }
         var timings = StageTimings()
@@ -332,7 +349,7 @@ public enum Linter {
             let indexTime = clock.lap()
             var ruleTimes: [String: Double] = [:]
             let findings = checkProject(index: index, members: members, fileResults: fileResults, descriptions: descriptions,
-                                        groups: sortedGroups, ruleTimes: &ruleTimes) { path in
+                                        groups: sortedGroups, ruleTimes: &ruleTimes, parallel: parallel) { path in
                 knownGroupKeys[path].flatMap { knownGroups[$0] }
                     ?? makeGroup(configurations.configuration(forFile: path).configuration, enableAllRules: enableAllRules)
             }
@@ -393,6 +410,11 @@ public enum Linter {
         return result
     }
 
+    /// What names a run before discovery (`StatePreload`): its paths and the files it reports.
+    static func latestStateKey(wholeRun: String, reportOnly: Set<String>?) -> String {
+        wholeRun + "\n--\nreported " + (reportOnly.map { $0.sorted().joined(separator: "\n") } ?? "all")
+    }
+
     /// What of the configurations decides a run's result after its files are walked: each group's chain, enabled
     /// rules, every rule's options and severity overrides; the main configuration's run-wide keys (CloudKit mode,
     /// confidence); and the bytes of every configuration file read, so a key this list forgets still counts.
@@ -447,41 +469,78 @@ public enum Linter {
 
     /// One project's findings: its files' pending findings resolved against its index, then the project
     /// rules, each kept where the finding's own file enables it and its kind of code is one the rule checks.
+    /// `parallel`: the pending findings (in slices of files) and the project rules are answered on the workers of a
+    /// parallel stage (the index is read-only and safe to share); the findings are put together in the same order as
+    /// one after another, and `group` is only ever called on the caller's thread.
     static func checkProject(index: ProjectIndex, members: [Int], fileResults: [FileResult], descriptions: [String: RuleDescription],
-                             groups: [RuleGroup], ruleTimes: inout [String: Double], group: (String) -> RuleGroup) -> [Finding] {
-        var projectFindings: [Finding] = []
+                             groups: [RuleGroup], ruleTimes: inout [String: Double], parallel: Bool = false,
+                             group: (String) -> RuleGroup) -> [Finding] {
         let measures = measuresListeners
-        for position in members {
-            for pending in fileResults[position].pending {
-                var clock = Stopwatch()
-                let answer = pending.message(in: index)
-                if measures { ruleTimes[pending.ruleID, default: 0] += clock.lap() }
-                guard let message = answer,
-                      let description = descriptions[pending.ruleID] else { continue }
-                projectFindings.append(Finding(ruleID: pending.ruleID, ruleName: description.name, severity: description.severity(ofMessage: message.id),
-                                               message: message.text, file: pending.location.file, line: pending.location.line,
-                                               column: pending.location.column, arguments: message.arguments, messageID: message.id,
-                                               notes: message.notes, confidence: message.confidence))
-            }
-        }
-        for rule in RuleRegistry.projectRules {
+        // A project rule runs once per distinct set of its options among the groups that enable it (once, without
+        // nested configurations); each finding is kept where its own file's configuration enables the rule with those options.
+        var ruleRuns: [(rule: Int, options: [String: OptionValue])] = []
+        for (position, rule) in RuleRegistry.projectRules.enumerated() {
             let id = rule.description.id
-            // A project rule runs once per distinct set of its options among the groups that enable
-            // it (once, without nested configurations); each finding is kept where its own file's
-            // configuration enables the rule with those options.
             var optionSets: [[String: OptionValue]] = []
             for ruleGroup in groups where ruleGroup.enabled.contains(id) {
                 let values = ruleGroup.configuration.ruleOptions[id]?.values ?? [:]
                 if !optionSets.contains(values) { optionSets.append(values) }
             }
-            for values in optionSets {
-                var clock = Stopwatch()
-                let found = rule.check(index: index, options: RuleOptions(values))
-                if measures { ruleTimes[id, default: 0] += clock.lap() }
-                projectFindings += found.filter { finding in
-                    let owner = group(finding.file)
-                    return owner.enabled.contains(id) && (owner.configuration.ruleOptions[id]?.values ?? [:]) == values
+            ruleRuns += optionSets.map { (position, $0) }
+        }
+        // Slices of about a hundred files: a slice's findings are its files' in order.
+        let sliceSize = parallel ? 100 : max(members.count, 1)
+        let slices = stride(from: 0, to: members.count, by: sliceSize).map { Array(members[$0..<min($0 + sliceSize, members.count)]) }
+        struct Answer: Sendable {
+            var findings: [Finding] = []
+            var times: [String: Double] = [:]
+        }
+        let jobs = slices.count + ruleRuns.count
+        let answers = ResultSlots<Answer>(count: jobs)
+        let runs = ruleRuns
+        let answer: @Sendable (Int) -> Void = { job in
+            var result = Answer()
+            if job < slices.count {
+                for position in slices[job] {
+                    for pending in fileResults[position].pending {
+                        var clock = Stopwatch()
+                        let message = pending.message(in: index)
+                        if measures { result.times[pending.ruleID, default: 0] += clock.lap() }
+                        guard let message, let description = descriptions[pending.ruleID] else { continue }
+                        result.findings.append(Finding(ruleID: pending.ruleID, ruleName: description.name,
+                                                       severity: description.severity(ofMessage: message.id), message: message.text,
+                                                       file: pending.location.file, line: pending.location.line, column: pending.location.column,
+                                                       arguments: message.arguments, messageID: message.id, notes: message.notes,
+                                                       confidence: message.confidence))
+                    }
                 }
+            } else {
+                let run = runs[job - slices.count]
+                let rule = RuleRegistry.projectRules[run.rule]
+                var clock = Stopwatch()
+                result.findings = rule.check(index: index, options: RuleOptions(run.options))
+                if measures { result.times[rule.description.id, default: 0] += clock.lap() }
+            }
+            answers[job] = result
+        }
+        if parallel && jobs > 1 {
+            DispatchQueue.concurrentPerform(iterations: jobs, execute: answer)
+        } else {
+            for job in 0..<jobs { answer(job) }
+        }
+        let answered = answers.take(orElse: Answer())
+        var projectFindings: [Finding] = []
+        for (job, result) in answered.enumerated() {
+            ruleTimes.merge(result.times, uniquingKeysWith: +)
+            guard job >= slices.count else {
+                projectFindings += result.findings
+                continue
+            }
+            let run = ruleRuns[job - slices.count]
+            let id = RuleRegistry.projectRules[run.rule].description.id
+            projectFindings += result.findings.filter { finding in
+                let owner = group(finding.file)
+                return owner.enabled.contains(id) && (owner.configuration.ruleOptions[id]?.values ?? [:]) == run.options
             }
         }
         // Each rule speaks about the kinds of code it declares (app code, by default), and never about code that
