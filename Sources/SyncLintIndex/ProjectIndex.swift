@@ -60,6 +60,10 @@ public final class ProjectIndex: Sendable {
     public let packageTargets: [PackageTargetFact]
     /// Whether each file asked about is in a module that defaults to the main actor, answered on first ask.
     let mainActorDefaultFiles = LazyCache<String, Bool>()
+    /// The types views hold with `@StateObject`, `@ObservedObject` or `@EnvironmentObject`, built on first use.
+    let viewObservedTypeSet = LazyBox<Set<String>>()
+    /// Whether views observe each type asked about (`isObservedByViews`), answered on first ask.
+    let observedByViewsCache = LazyCache<String, Bool>()
 
     public init(files: [FileFacts], resources: [ResourceFile] = [], cloudKitMode: CloudKitMode = .auto,
                 layout: ProjectLayout = ProjectLayout()) {
@@ -283,15 +287,25 @@ public final class ProjectIndex: Sendable {
     /// it, or optional) with `@StateObject`, `@ObservedObject` or `@EnvironmentObject`.
     public func isObservedByViews(_ typeName: String) -> Bool {
         guard let target = resolveType(typeName) else { return false }
-        for (name, declarations) in typesByName where isView(name) {
-            for declaration in declarations {
-                for property in declaration.properties where Self.viewObservingWrappers.contains(where: property.hasAttribute) {
-                    guard let held = property.typeName.flatMap({ resolveType($0) }) else { continue }
-                    if held == target || inherits(held, from: target) || inherits(target, from: held) { return true }
+        return observedByViewsCache.value(for: target) {
+            viewObservedTypes.contains { held in held == target || inherits(held, from: target) || inherits(target, from: held) }
+        }
+    }
+
+    /// The project types some view holds with an observing wrapper, resolved once: asking every view type of a large
+    /// project again for each written property made this the slowest query of a run with every rule on.
+    var viewObservedTypes: Set<String> {
+        viewObservedTypeSet.value {
+            var held: Set<String> = []
+            for (name, declarations) in typesByName where isView(name) {
+                for declaration in declarations {
+                    for property in declaration.properties where Self.viewObservingWrappers.contains(where: property.hasAttribute) {
+                        if let type = property.typeName.flatMap({ resolveType($0) }) { held.insert(type) }
+                    }
                 }
             }
+            return held
         }
-        return false
     }
 
     static let viewObservingWrappers = ["StateObject", "ObservedObject", "EnvironmentObject"]

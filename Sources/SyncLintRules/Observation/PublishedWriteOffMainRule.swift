@@ -246,9 +246,10 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
         let onPoolWhenAsync: IndexCondition = .not(.nonisolatedAsyncRunsOnCaller(file: context.path))
         // The harm is SwiftUI's: a view observes the object. Other subscribers of `$property` choose their own queue
         // (`receive(on:)`), and a plain class's are all such.
-        let published: IndexCondition = .all([.isObservedByViews(type.qualifiedName),
-                                              .propertyHasAttribute(property, attribute: "Published", ofType: type.qualifiedName),
-                                              .not(.propertyHasAttribute(property, attribute: "MainActor", ofType: type.qualifiedName))])
+        // Cheapest first: most writes are not to a `@Published` property, and `.all` stops at the first that fails.
+        let published: IndexCondition = .all([.propertyHasAttribute(property, attribute: "Published", ofType: type.qualifiedName),
+                                              .not(.propertyHasAttribute(property, attribute: "MainActor", ofType: type.qualifiedName)),
+                                              .isObservedByViews(type.qualifiedName)])
         switch place.kind {
         case .detached:
             context.report(target, Self.writtenInDetachedTask, arguments, when: published)
