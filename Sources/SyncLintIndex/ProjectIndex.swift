@@ -60,6 +60,8 @@ public final class ProjectIndex: Sendable {
     public let packageTargets: [PackageTargetFact]
     /// Whether each file asked about is in a module that defaults to the main actor, answered on first ask.
     let mainActorDefaultFiles = LazyCache<String, Bool>()
+    /// The project types that list each project type among their supertypes (a protocol's conformers), built on first use.
+    let directSubtypes = LazyBox<[String: [String]]>()
 
     public init(files: [FileFacts], resources: [ResourceFile] = [], cloudKitMode: CloudKitMode = .auto,
                 layout: ProjectLayout = ProjectLayout()) {

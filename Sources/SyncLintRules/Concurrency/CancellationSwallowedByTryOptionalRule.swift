@@ -38,6 +38,34 @@ public final class CancellationSwallowedByTryOptionalRule: SyntaxRule {
                     }
                 }
                 """, confidence: .high),
+            // A `.task` without `id:` of a view that pushes nothing: cancelled only when the view goes away for good, so
+            // no newer run races this one; the request it still sends is waste, not proven harm.
+            RuleExample("""
+                struct SplashView: View {
+                    @State private var news: [Item] = []
+                    var body: some View {
+                        List(news) { Text($0.name) }
+                            .task {
+                                ↓try? await Task.sleep(for: .seconds(1))
+                                news = await api.news()
+                            }
+                    }
+                }
+                """, confidence: .medium),
+            // The same view pushing a detail: the task is cancelled while the view stays, and starts again on return,
+            // while the swallowed run goes on: two runs write `news`.
+            RuleExample("""
+                struct NewsView: View {
+                    @State private var news: [Item] = []
+                    var body: some View {
+                        List(news) { item in NavigationLink(item.name) { NewsDetail(item: item) } }
+                            .task {
+                                ↓try? await Task.sleep(for: .seconds(1))
+                                news = await api.news()
+                            }
+                    }
+                }
+                """, confidence: .high),
             RuleExample("""
                 struct FeedView: View {
                     let model: FeedModel
@@ -216,7 +244,15 @@ public final class CancellationSwallowedByTryOptionalRule: SyntaxRule {
         let swallowedAwaits = Self.swallowedCancellingAwaits(in: body)
         let goesOnAwaiting = work.contains { $0.kind == .await && !swallowedAwaits.contains($0.start) }
         if case .always = cancellability {
-            context.report(tryExpression, Self.swallowed, arguments, confidence: goesOnAwaiting ? .high : .medium)
+            // A `.task { }` without `id:` is cancelled only when its view disappears: no newer run replaces this one
+            // unless the view comes back, which a view that pushes a destination over itself does (then two runs
+            // overlap). A view that pushes nothing is gone for good: what the run goes on to do is not proven seen.
+            guard goesOnAwaiting, ExecutionContexts.isCancelledOnlyOnDisappear(in: context), let view = context.scope.currentType?.qualifiedName else {
+                context.report(tryExpression, Self.swallowed, arguments, confidence: goesOnAwaiting ? .high : .medium)
+                return
+            }
+            context.report(tryExpression, Self.swallowed, arguments, when: .pushesDestination(view), confidence: .high)
+            context.report(tryExpression, Self.swallowed, arguments, when: .not(.pushesDestination(view)), confidence: .medium)
         } else {
             // An async function is high when a resolved caller proves it cancellable; one the project never calls, or
             // calls only on receivers of unknown type, is cancellable as far as anything says: medium.

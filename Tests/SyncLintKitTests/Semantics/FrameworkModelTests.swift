@@ -59,6 +59,12 @@ struct FrameworkCallTests {
         "Task.sleep(for:tolerance:clock:)": ("func wait() async throws { try await Task.sleep(for: .seconds(1)) }", "sleep", nil),
         "Task.checkCancellation()": ("func step() throws { try Task.checkCancellation() }", "checkCancellation", nil),
         "Task.yield()": ("func step() async { await Task.yield() }", "yield", nil),
+        "withCheckedThrowingContinuation(isolation:function:_:)": ("""
+            func load() async throws -> Data { try await withCheckedThrowingContinuation { continuation in fetch { continuation.resume(with: $0) } } }
+            """, "withCheckedThrowingContinuation", nil),
+        "withUnsafeThrowingContinuation(isolation:_:)": ("""
+            func load() async throws -> Data { try await withUnsafeThrowingContinuation { continuation in fetch { continuation.resume(with: $0) } } }
+            """, "withUnsafeThrowingContinuation", nil),
         "View.task(priority:_:)": ("""
             struct Feed: View { var body: some View { List {}.task { probe() } } }
             """, "task", Seen(closure: .viewTask, context: .mainActor, cancellation: .always)),
