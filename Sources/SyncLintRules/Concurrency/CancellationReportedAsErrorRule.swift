@@ -850,7 +850,18 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
             project function that tests for `CancellationError`, to three calls deep, such as `handleError(_:)`, and a \
             catch-all after a clause for a `.cancelled` case of the app's own error, `catch ApiClientError.cancelled`, or \
             one that reads a member of the error named like a cancellation test, `error.isCancellationError`), as does one called only on receivers whose \
-            type the index does not know: the high tier needs a caller the index resolves that is proven cancellable. A `do` whose only `try` is synchronous (or `try?`), and a \
+            type the index does not know: the high tier needs a caller the index resolves that is proven cancellable. \
+            The high tier also needs the awaited calls proven to throw a cancellation: followed through the project's \
+            functions (five calls deep, a protocol through its project conformers) to a call the framework table says \
+            throws one (`Task.sleep`, `Task.checkCancellation()`, a URLSession transfer) or `throw CancellationError()`; \
+            an awaited call the index cannot follow (another module's, a receiver of unknown type) may throw one: \
+            medium; when every call is followed and none can (a model actor's synchronous fetch, a continuation over a \
+            callback, which does not observe cancellation, a context's `perform`), the catch is quiet. And it needs the \
+            state it writes to outlive what cancels it: a `.task { }` without `id:` is cancelled only when its view \
+            disappears, so state that view owns (its `@State`, an object it holds as `@StateObject` or `@State`) is seen \
+            again only if the view comes back, which a view that pushes a destination over itself does; otherwise \
+            (a sheet or a leaf destination, say) the finding is medium. A view hidden another way (a tab) is not seen. \
+            A `do` whose only `try` is synchronous (or `try?`), and a \
             `do throws(DomainError)` with a typed error, cannot receive a cancellation and are quiet; so is a catch that \
             the awaited call's error never reaches on the control-flow graph (an inner `do` catches it first). The fix \
             (unsafe: a cancelled run now skips everything the catch-all did, resets included) adds an empty \

@@ -186,6 +186,9 @@ public final class CancellationSwallowedByTryOptionalRule: SyntaxRule {
                 """),
         ],
         knownLimitations: """
+            A `.task { }` without `id:` is cancelled only when its view disappears: in a view that pushes no destination \
+            over itself no newer run races the swallowed one, so its finding is medium; a view hidden another way (a \
+            tab) is not seen. \
             A `Task { }` whose handle nobody keeps is never cancelled and is not reported; one whose handle is stored \
             is `missing_cancellation_check`'s. Any call after the `try?` counts as work, a log line too. A callee that \
             checks for cancellation itself, first thing, makes the finding harmless; callees are not followed. A `try?` \

@@ -167,6 +167,12 @@ struct FrameworkCallTests {
         #expect(FrameworkCalls.entries.filter { $0.throwsOnCancellation == .cancellationError }.map(\.method).sorted() == ["checkCancellation", "sleep"])
     }
 
+    @Test func continuationsAndClosureRunnersReportNoCancellationOfTheirOwn() {
+        let quiet = FrameworkCalls.entries.filter(\.throwsOnlyClosureErrors).map(\.method).sorted()
+        #expect(quiet == ["perform", "performAndWait", "run", "withCheckedThrowingContinuation", "withUnsafeThrowingContinuation"])
+        #expect(FrameworkCalls.entries.allSatisfy { !($0.throwsOnlyClosureErrors && $0.throwsOnCancellation != nil) })
+    }
+
     @Test func aTypeReceiverIsNotAViewTask() {
         let seen = Self.seen("func f() async { Foo.task { probe() } }")
         #expect(seen?.closure == .other(callee: "task"))
