@@ -104,6 +104,23 @@ public final class CancellationSwallowedByTryOptionalRule: SyntaxRule {
                 """, confidence: .medium),
         ],
         nonTriggeringExamples: [
+            // After the swallowed pause, the next thing is a throwing `try await` of a URLSession transfer: in a cancelled
+            // task it throws at once, so nothing is sent and nothing after it runs.
+            RuleExample("""
+                final class Catalog {
+                    var overlay: Data?
+                    func refresh(from url: URL) async throws {
+                        try? await Task.sleep(for: .seconds(1))
+                        let (data, _) = try await URLSession.shared.data(from: url)
+                        overlay = data
+                    }
+                }
+                struct CatalogView: View {
+                    let catalog: Catalog
+                    let url: URL
+                    var body: some View { Text("").task(id: url) { try? await catalog.refresh(from: url) } }
+                }
+                """),
             // A cancelled transfer gives nil and the `guard` leaves: the code after it needs the value.
             RuleExample("""
                 struct AvatarView: View {
@@ -221,7 +238,10 @@ public final class CancellationSwallowedByTryOptionalRule: SyntaxRule {
         let starts = suspension.map { built.nodes(for: $0) } ?? built.nodes(for: call)
         let graph = built.graph
         let locals = FlowFacts.localNames(in: body)
-        let reached = starts.flatMap { graph.reachable(from: $0, avoiding: { $0.kind == .cancellationCheck }) }
+        // A later `try await` (not `try?`) of a call that throws on cancellation stops a cancelled run as a check does:
+        // `Task.sleep` throws at once, a URLSession transfer started in a cancelled task is cancelled before it sends.
+        let stops = Self.throwingCancellingAwaits(in: body, graph: built)
+        let reached = starts.flatMap { graph.reachable(from: $0, avoiding: { $0.kind == .cancellationCheck || stops.contains($0.id) }) }
         let ownNodes = Set(starts + built.nodes(for: call))
         // Ordered by place, then by the graph's own node order: two nodes can start at the same offset (a call
         // and the member it reads), and a set's order differs from run to run.
@@ -264,6 +284,19 @@ public final class CancellationSwallowedByTryOptionalRule: SyntaxRule {
             context.report(tryExpression, Self.swallowed, arguments, when: .all([.isCancellable(cancellability), .not(proven)]),
                            confidence: .medium)
         }
+    }
+
+    /// The graph nodes of the body's `try await` (not `try?`, not `try!`) of a call the framework table says throws on
+    /// cancellation: a cancelled run throws there and goes no further on that path.
+    static func throwingCancellingAwaits(in body: Syntax, graph built: BuiltControlFlowGraph) -> Set<Int> {
+        var nodes: Set<Int> = []
+        BodyScanner.scan(body) { node in
+            guard let tryExpression = node.as(TryExprSyntax.self), tryExpression.questionOrExclamationMark == nil,
+                  let (call, suspension) = cancellingCall(tryExpression.expression), let suspension else { return }
+            nodes.formUnion(built.nodes(for: call))
+            nodes.formUnion(built.nodes(for: suspension))
+        }
+        return nodes
     }
 
     /// Where the body's `try? await` of a call that throws on cancellation start (UTF-8 offsets of their `await`s):
