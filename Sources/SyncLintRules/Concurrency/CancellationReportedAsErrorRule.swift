@@ -1003,7 +1003,11 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
         for destination in facts.destinations {
             switch destination {
             case .property(let name), .appValue(let name), .failureResult(let name): writes.insert(name)
-            case .passedTo, .returnedFailure, .rethrown: return .all([])  // shown by someone else: not followed
+            case .passedTo(let callee, _):
+                // `router.display(error)`, `showError(error)`: shown by someone else, not followed. A helper whose value
+                // is stored (`self.error = makePresentableError(from: error)`) leaves the stored property deciding.
+                if showingPrefixes.contains(where: callee.lowercased().hasPrefix) { return .all([]) }
+            case .returnedFailure, .rethrown: return .all([])  // shown by the caller: not followed
             }
         }
         let type = context.scope.currentType?.qualifiedName
