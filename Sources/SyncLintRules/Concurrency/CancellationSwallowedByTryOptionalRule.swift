@@ -104,6 +104,28 @@ public final class CancellationSwallowedByTryOptionalRule: SyntaxRule {
                 """, confidence: .medium),
         ],
         nonTriggeringExamples: [
+            // The `guard`'s `else` returns: a cancelled transfer ends the task there, and the code after the `if`
+            // around the `guard` runs only with the data.
+            RuleExample("""
+                struct ArtworkView: View {
+                    let album: Album?
+                    @State private var image: Image?
+                    @State private var artist: String?
+                    var body: some View {
+                        Text("").task(id: album?.id) {
+                            if let cached = album?.cachedImage {
+                                image = cached
+                            } else if let url = album?.artworkURL {
+                                guard let (data, _) = try? await URLSession.shared.data(from: url) else {
+                                    return
+                                }
+                                image = Image(data: data)
+                            }
+                            artist = await album?.loadArtist()
+                        }
+                    }
+                }
+                """),
             // After the swallowed pause, the next thing is a throwing `try await` of a URLSession transfer: in a cancelled
             // task it throws at once, so nothing is sent and nothing after it runs.
             RuleExample("""
@@ -323,6 +345,11 @@ public final class CancellationSwallowedByTryOptionalRule: SyntaxRule {
             let leaving = guardStatement.body.statements.compactMap { item -> Range<Int>? in
                 guard item.item.is(ReturnStmtSyntax.self) || item.item.is(ThrowStmtSyntax.self) else { return nil }
                 return item.position.utf8Offset..<item.endPosition.utf8Offset
+            }
+            // An `else` that leaves the function (`return`, `throw`; not `continue` or `break`, which go on in the body)
+            // is the only way on for a cancelled call: whatever else follows, after the `if` or loop around too, needs the value.
+            if let last = guardStatement.body.statements.last?.item, last.is(ReturnStmtSyntax.self) || last.is(ThrowStmtSyntax.self) {
+                return [0..<guardStatement.body.position.utf8Offset, guardStatement.body.endPosition.utf8Offset..<Int.max] + leaving
             }
             return [start..<max(start, end)] + leaving
         }
