@@ -438,6 +438,22 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
                 """, message: "url_error_cancelled_shown", confidence: .high),
         ],
         nonTriggeringExamples: [
+            // Its only caller is a button's `Task { }` whose handle nobody keeps, reached through `@Environment(Model.self)`
+            // (the property holds a `LoginModel`): nothing ever cancels it, so every error it shows is a real one.
+            RuleExample("""
+                @Observable final class LoginModel {
+                    var errorMessage: String?
+                    func validate() async {
+                        do { try await Task.sleep(for: .seconds(1)); try await api.login() } catch { errorMessage = error.localizedDescription }
+                    }
+                }
+                struct LoginView: View {
+                    @Environment(LoginModel.self) private var model
+                    var body: some View {
+                        Button(model.errorMessage ?? "Log in") { Task { await model.validate() } }
+                    }
+                }
+                """),
             // The awaited call is a model actor's synchronous fetch: hopping to an actor throws no cancellation, and
             // nothing it does reads the task's flag, so a cancelled load cannot land in the catch.
             RuleExample("""
