@@ -54,7 +54,10 @@ extension ProjectIndex {
 
     private func cancellationThrow(ofCall name: String, receiver: ValueType?, callerType: String?, awaited: Bool,
                                    remaining: Int, seen: inout Set<FunctionKey>) -> CancellationThrow {
-        let owner = receiver.flatMap { $0 == .unknown ? nil : receiverOwner($0) }
+        // The type whose method it calls: the receiver's, or for an unqualified call the function's own (a protocol
+        // extension calling a requirement, `try await fetch(in:)`).
+        let resolved = receiver == .unknown ? nil : callee(named: name, receiver: receiver, callerType: callerType)
+        let owner = resolved?.typeName ?? receiver.flatMap { $0 == .unknown ? nil : receiverOwner($0) }
         // A protocol's requirement has no body (its summary says nothing): its project conformers' methods, and a
         // default implementation in an extension, are what the call may run. None of them: unknown.
         if let owner, declarations(of: owner).contains(where: { $0.kind == .protocol }) {
@@ -69,9 +72,7 @@ extension ProjectIndex {
             }
             return result
         }
-        if receiver != .unknown, let key = callee(named: name, receiver: receiver, callerType: callerType) {
-            return cancellationThrow(of: key, remaining: remaining, seen: &seen)
-        }
+        if let key = resolved { return cancellationThrow(of: key, remaining: remaining, seen: &seen) }
         // Another module's call, a closure, a receiver of unknown type: awaited, it may report a cancellation; a
         // synchronous one reads no task's flag (only `Task.checkCancellation()` does, which the table knows).
         return awaited ? .unknown : .never

@@ -296,6 +296,12 @@ struct FunctionSummaryTests {
                 func detached() async throws { Task { try await self.waits() }; try store.check() }
                 func recursive() async throws { try await recursive() }
             }
+            protocol Provider { func fetch() async throws -> Int }
+            extension Provider {
+                func resolve() async -> Result<Int, Error> { do { return .success(try await fetch()) } catch { return .failure(error) } }
+                func load() async throws -> Int { try await fetch() }
+            }
+            struct SleepyProvider: Provider { func fetch() async throws -> Int { try await Task.sleep(for: .seconds(1)); return 1 } }
             """)
         func thrown(_ name: String) -> CancellationThrow { index.cancellationThrow(of: FunctionKey(typeName: "Loader", name: name)) }
         #expect(thrown("remote") == .proven, "through a protocol's project conformer to a URLSession transfer")
@@ -308,6 +314,8 @@ struct FunctionSummaryTests {
         #expect(thrown("passedOn") == .proven, "a catch that passes on what it caught")
         #expect(thrown("detached") == .never, "a task nobody awaits throws to no one here")
         #expect(thrown("recursive") == .never)
+        #expect(index.cancellationThrow(of: FunctionKey(typeName: "Provider", name: "load")) == .proven,
+                "a protocol extension's call of a requirement runs the conformers' methods")
     }
 
     /// Whether a throwing function's errors are all the app's own: only its own body counts (not its
