@@ -32,8 +32,10 @@ extension ProjectIndex {
 
     private func cancellationThrow(of key: FunctionKey, remaining: Int, seen: inout Set<FunctionKey>) -> CancellationThrow {
         guard let summary = functionSummaries[key] else { return .unknown }
-        // Recursion: what the function throws is what its other calls throw.
-        guard seen.insert(key).inserted else { return .never }
+        // Met again on the way (recursion, or overloads merged under one name: `getData(for:)` calling another
+        // `getData`): what that call reaches is not followed, so it may throw one. A real cycle's other calls still
+        // decide at the first visit.
+        guard seen.insert(key).inserted else { return .unknown }
         if summary.throwsOnlyOwnErrors { return .never }
         return cancellationThrow(of: summary.cancellationSources, in: key, remaining: remaining, seen: &seen)
     }

@@ -313,7 +313,7 @@ struct FunctionSummaryTests {
         #expect(thrown("swallowed") == .never, "wraps every error in its own")
         #expect(thrown("passedOn") == .proven, "a catch that passes on what it caught")
         #expect(thrown("detached") == .never, "a task nobody awaits throws to no one here")
-        #expect(thrown("recursive") == .never)
+        #expect(thrown("recursive") == .unknown, "a call met again is not followed: overloads share a name")
         #expect(index.cancellationThrow(of: FunctionKey(typeName: "Provider", name: "load")) == .proven,
                 "a protocol extension's call of a requirement runs the conformers' methods")
     }
