@@ -206,6 +206,12 @@ public struct FunctionSummary: Sendable, Codable {
     /// type is unknown), by method name, with whether each may be cancelled: the only trace of callers that
     /// `calls` cannot name.
     public var unresolvedCalls: [String: [Cancellability]] = [:]
+    /// How an error it throws can be a cancellation of the task that runs it (`CancellationSources`): what its own
+    /// `try`s reach, for the index to follow (`ProjectIndex.cancellationThrow(of:)`).
+    public var cancellationSources = CancellationSources()
+    /// Where it calls something inside a SwiftUI `.task { }` without `id:`: that task is cancelled only when its view
+    /// disappears (`ExecutionContexts.isCancelledOnlyOnDisappear`), never while the view stays on screen.
+    public var disappearOnlyTaskCalls: Set<SourceLocation> = []
 
     public init(key: FunctionKey, isAsync: Bool, declaredContext: ExecutionContext, location: SourceLocation) {
         self.key = key
@@ -249,6 +255,8 @@ public struct FunctionSummary: Sendable, Codable {
         merged.reentryGuards = reentryGuards.intersection(other.reentryGuards)
         merged.lastParameterEscapes = lastParameterEscapes || other.lastParameterEscapes
         merged.unresolvedCalls.merge(other.unresolvedCalls) { $0 + $1 }
+        merged.cancellationSources = cancellationSources.merged(with: other.cancellationSources)
+        merged.disappearOnlyTaskCalls.formUnion(other.disappearOnlyTaskCalls)
         return merged
     }
 
@@ -369,4 +377,63 @@ public struct ViewConstruction: Sendable, Codable {
         self.constantArguments = constantArguments
         self.builtArguments = builtArguments
     }
+}
+
+/// How the errors a function lets out can include a cancellation of the task that runs it, from its own body: the
+/// `try`s whose errors leave it (not caught by a catch-all, unless a catch passes on what it caught: `throw error`),
+/// in the body and in closures that run in place under a `try` (`try await withThrowingTaskGroup { ... }`), never in
+/// a closure that runs elsewhere (`Task { }`, a completion handler, a continuation's closure).
+public struct CancellationSources: Sendable, Hashable, Codable {
+    /// It reports cancellation itself: a `try` of a call the framework table says throws when its task is cancelled
+    /// (`Task.sleep`, `Task.checkCancellation()`, URLSession's async transfers), or `throw CancellationError()`.
+    public var throwsItself = false
+    /// It awaits a throwing value that names no call (`for try await` over a sequence, `try await task.value`,
+    /// `try await action()` of a closure): what that throws is unknown.
+    public var awaitsUnnamed = false
+    /// The other calls under `try` whose errors leave it, for the index: a project function is followed, anything
+    /// else awaited may throw a cancellation (unknown), a synchronous call of another module does not.
+    public var calls: [ThrowingCall] = []
+
+    public init() {}
+
+    /// Two overloads as one: either may throw.
+    package func merged(with other: CancellationSources) -> CancellationSources {
+        var merged = self
+        merged.throwsItself = throwsItself || other.throwsItself
+        merged.awaitsUnnamed = awaitsUnnamed || other.awaitsUnnamed
+        merged.calls += other.calls.filter { !calls.contains($0) }
+        return merged
+    }
+}
+
+/// A call under `try` whose error may leave the function: `try await api.fetch()`, `try store.load()`.
+public struct ThrowingCall: Sendable, Hashable, Codable {
+    /// The called method's or function's base name.
+    public let callee: String
+    /// The receiver's type; nil for an unqualified call or one on `self`; `.unknown` when the syntax cannot tell.
+    public let receiver: ValueType?
+    /// Whether it is awaited: a synchronous call of another module never throws a cancellation (only
+    /// `Task.checkCancellation()`, which the table knows, reads the flag synchronously).
+    public let awaited: Bool
+
+    public init(callee: String, receiver: ValueType?, awaited: Bool) {
+        self.callee = callee
+        self.receiver = receiver
+        self.awaited = awaited
+    }
+}
+
+/// Whether an error of a call can be a cancellation of the task that awaits it.
+public enum CancellationThrow: Int, Sendable, Hashable, Codable, Comparable {
+    /// It cannot: every `try` it reaches is a project function that cannot, a synchronous call of another module,
+    /// or an API the framework table says throws only its closure's errors (`withCheckedThrowingContinuation`).
+    case never
+    /// It may: it awaits a call the index cannot follow (another module's method, a receiver of unknown type, a
+    /// protocol with no project conformer, a closure), or the chain is deeper than the index follows.
+    case unknown
+    /// It does: it reaches (itself or through project functions) a call the framework table says throws on
+    /// cancellation, or `throw CancellationError()`.
+    case proven
+
+    public static func < (lhs: CancellationThrow, rhs: CancellationThrow) -> Bool { lhs.rawValue < rhs.rawValue }
 }

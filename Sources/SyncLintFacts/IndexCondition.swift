@@ -30,6 +30,18 @@ public indirect enum IndexCondition: Sendable, Hashable, Codable {
     /// its primary declaration, a main-actor supertype or protocol (`UIViewController`, `View`), or its module's default.
     /// An extension's members take the isolation of the type it extends, which only the index can see.
     case typeIsIsolated(String)
+    /// The `try`s of a body (a `do`'s, in a function of `caller`'s type) can throw their task's cancellation at least
+    /// this surely (`ProjectIndex.cancellationThrow(of:caller:)`): `.proven` when they reach a framework call that
+    /// reports one (`Task.sleep`, `Task.checkCancellation()`, a URLSession transfer), through project functions that
+    /// let its error out; `.unknown` when they may (another module's awaited call, a receiver of unknown type).
+    case throwsCancellation(CancellationSources, caller: FunctionKey, atLeast: CancellationThrow)
+    /// The code can be cancelled while the state it writes (`writes`, properties of `ofType`) still shows
+    /// (`ProjectIndex.isCancelledWhileStateLives`): not only by a `.task { }` without `id:` of a view that owns that
+    /// state and pushes nothing over itself, which is cancelled only when the view goes away with the state.
+    case cancelledWhileStateLives(Cancellability, writes: [String], ofType: String?)
+    /// The view pushes a destination over itself (`ProjectIndex.pushesDestination`): its `.task` is cancelled while
+    /// it stays in the navigation stack, with its state.
+    case pushesDestination(String)
     /// The call may throw a cancellation to its caller: its callee is not a project function, or one that
     /// may throw errors other than the app's own (`FunctionSummary.throwsOnlyOwnErrors`).
     case mayThrowCancellation(CallReference)

@@ -27,6 +27,12 @@ extension ProjectIndex {
             return defaultsToMainActor(file)
         case .typeIsIsolated(let typeName):
             return isolation(ofType: typeName) != .none
+        case .throwsCancellation(let sources, let caller, let least):
+            return cancellationThrow(of: sources, caller: caller) >= least
+        case .cancelledWhileStateLives(let cancellation, let writes, let type):
+            return isCancelledWhileStateLives(cancellation, writes: writes, ofType: type)
+        case .pushesDestination(let view):
+            return pushesDestination(view)
         case .mayThrowCancellation(let call):
             guard let callee = callee(of: call), let summary = summary(of: callee) else { return true }
             return !summary.throwsOnlyOwnErrors

@@ -64,6 +64,8 @@ public final class ProjectIndex: Sendable {
     let viewObservedTypeSet = LazyBox<Set<String>>()
     /// Whether views observe each type asked about (`isObservedByViews`), answered on first ask.
     let observedByViewsCache = LazyCache<String, Bool>()
+    /// The project types that list each project type among their supertypes (a protocol's conformers), built on first use.
+    let directSubtypes = LazyBox<[String: [String]]>()
 
     public init(files: [FileFacts], resources: [ResourceFile] = [], cloudKitMode: CloudKitMode = .auto,
                 layout: ProjectLayout = ProjectLayout()) {

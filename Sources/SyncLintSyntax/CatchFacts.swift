@@ -138,6 +138,85 @@ public struct CatchFacts: Sendable {
         return result
     }
 
+    /// What the errors of one `try` (not `try?`/`try!`) can carry of a cancellation, in the terms of
+    /// `CancellationSources`: the framework table's calls that throw on cancellation, its calls that throw only their
+    /// closure's errors (nothing), the other calls it makes (for the index), and whether it awaits a value that names
+    /// no call. Every call the `try` awaits counts (`try await decode(await fetch())`), and its outermost call.
+    package static func cancellationSources(of tryExpression: TryExprSyntax, context: FileContext) -> CancellationSources {
+        var sources = CancellationSources()
+        var calls: [FunctionCallExprSyntax] = []
+        if let outer = outermostCall(tryExpression.expression) ?? asyncLetCall(tryExpression.expression) { calls.append(outer) }
+        var awaitsWithoutCall = false
+        BodyScanner.scan(tryExpression.expression) { node in
+            guard let suspension = node.as(AwaitExprSyntax.self) else { return }
+            if let call = outermostCall(suspension.expression) ?? asyncLetCall(suspension.expression) {
+                if !calls.contains(where: { $0.id == call.id }) { calls.append(call) }
+            } else {
+                awaitsWithoutCall = true
+            }
+        }
+        if let suspension = tryExpression.expression.as(AwaitExprSyntax.self), outermostCall(suspension.expression) == nil,
+           asyncLetCall(suspension.expression) == nil {
+            awaitsWithoutCall = true
+        }
+        if awaitsWithoutCall { sources.awaitsUnnamed = true }
+        for call in calls {
+            let method = SyntaxFacts.calleeMethodName(call)
+            let awaited = isAwaited(call, within: tryExpression)
+            if FrameworkCalls.mentions(method),
+               let entry = FrameworkCalls.lookup(method: method, receiver: SyntaxFacts.receiverText(call) ?? "",
+                                                 callee: SyntaxFacts.calleeName(call), labels: call.arguments.compactMap { $0.label?.text }) {
+                if entry.throwsOnCancellation != nil { sources.throwsItself = true; continue }
+                if entry.throwsOnlyClosureErrors { continue }
+            }
+            // `await loader.data(for:)` on a protocol that mirrors URLSession: known by its name only.
+            guard method.startsLikeValueName else {
+                // `try await Foo(...)`, `try await Foo.make()`: another type's initializer or static call.
+                if awaited { sources.calls.append(ThrowingCall(callee: method, receiver: .unknown, awaited: true)) }
+                continue
+            }
+            if let member = call.calledExpression.as(MemberAccessExprSyntax.self) {
+                guard let base = member.base else {
+                    if awaited { sources.calls.append(ThrowingCall(callee: method, receiver: .unknown, awaited: true)) }
+                    continue
+                }
+                let receiver: ValueType? = SyntaxFacts.isSelf(base) ? nil : context.valueType(ofReceiver: base)
+                sources.calls.append(ThrowingCall(callee: method, receiver: receiver, awaited: awaited))
+            } else if call.calledExpression.is(DeclReferenceExprSyntax.self) {
+                sources.calls.append(ThrowingCall(callee: method, receiver: nil, awaited: awaited))
+            } else if awaited {
+                sources.awaitsUnnamed = true
+            }
+        }
+        return sources
+    }
+
+    /// What the `try`s of a `do` body can carry of a cancellation to its clauses (`cancellationSources(of:context:)`
+    /// merged), outside nested closures and inner `do`s whose catch-all takes the error first.
+    package static func cancellationSources(ofBody body: CodeBlockSyntax, context: FileContext) -> CancellationSources {
+        var sources = CancellationSources()
+        BodyScanner.scan(body) { node in
+            if FunctionSummaryCollector.isCaughtByCatchAll(node, root: body) { return }
+            if let tryExpression = node.as(TryExprSyntax.self), tryExpression.questionOrExclamationMark == nil {
+                sources = sources.merged(with: cancellationSources(of: tryExpression, context: context))
+            } else if let loop = node.as(ForStmtSyntax.self), loop.tryKeyword != nil, loop.awaitKeyword != nil {
+                sources.awaitsUnnamed = true
+            }
+        }
+        return sources
+    }
+
+    /// Whether an `await` inside the `try` wraps the call: `try await f()`, `try await a.b(c)`.
+    private static func isAwaited(_ call: FunctionCallExprSyntax, within tryExpression: TryExprSyntax) -> Bool {
+        var node = call.parent
+        while let current = node, current.id != tryExpression.id {
+            if current.is(AwaitExprSyntax.self) { return true }
+            if current.is(ClosureExprSyntax.self) { return false }
+            node = current.parent
+        }
+        return false
+    }
+
     /// The call an `async let` the expression awaits was started with: `loadTop()` for `try await top` after
     /// `async let top = loadTop()`. Its errors are the call's.
     private static func asyncLetCall(_ expression: ExprSyntax) -> FunctionCallExprSyntax? {

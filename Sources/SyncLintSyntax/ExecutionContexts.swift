@@ -64,6 +64,27 @@ public enum ExecutionContexts {
         return .never
     }
 
+    /// Whether what cancels code at the walker's position is a SwiftUI `.task { }` without `id:`: SwiftUI cancels it
+    /// only when its view disappears (https://developer.apple.com/documentation/swiftui/view/task(priority:_:): "SwiftUI
+    /// will automatically cancel the task at some point after the view disappears"), never while the view is shown.
+    /// `.task(id:)` is cancelled when its id changes too, `.refreshable` when a refresh is replaced: those are not.
+    package static func isCancelledOnlyOnDisappear(in context: FileContext) -> Bool {
+        for frame in context.scope.frames.reversed() {
+            guard case .closure(let closure) = frame else { return false }
+            switch closure.kind {
+            case .viewTask:
+                guard let call = closure.call else { return false }
+                return SyntaxFacts.argument("id", of: call) == nil
+            case .taskGroupChild, .other:
+                if case .other(let callee) = closure.kind, FrameworkCalls.swiftUICancels(closureOf: callee) { return false }
+                continue
+            default:
+                return false
+            }
+        }
+        return false
+    }
+
     /// The context a closure imposes, or nil when it runs where its surroundings run (`map`, `forEach`, `Task { }`).
     package static func ofClosure(_ closure: ClosureScope) -> ExecutionContext? {
         if closure.isMainActorAnnotated { return .mainActor }

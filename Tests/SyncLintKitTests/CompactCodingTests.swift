@@ -60,6 +60,10 @@ struct CompactCodingTests {
         summary.calls[0].contextArguments = [ContextArgument(position: 0, label: "in", kind: .viewContext),
                                              ContextArgument(position: 1, label: nil, kind: .contextProperty("background"))]
         summary.unresolvedCalls = ["load": [.always, .never], "refresh": []]
+        summary.cancellationSources.throwsItself = true
+        summary.cancellationSources.calls = [ThrowingCall(callee: "fetch", receiver: .unknown, awaited: true),
+                                             ThrowingCall(callee: "decode", receiver: nil, awaited: false)]
+        summary.disappearOnlyTaskCalls = [location]
         return summary
     }
 

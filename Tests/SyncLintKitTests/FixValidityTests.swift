@@ -181,6 +181,7 @@ extension FixValidityTests {
                 var error: Error?
                 func fetch(_ url: URL) async -> [Int] {
                     do {
+                        try await Task.sleep(for: .milliseconds(100))
                         let data = try await loader.data(from: url)
                         return [data.count]
                     } catch {

@@ -125,12 +125,17 @@ public struct FrameworkCall: Codable, Sendable, Hashable {
     /// It adds a timer to the current thread's run loop, which only the main thread runs by itself: on a queue's
     /// thread or the concurrency pool the timer never fires.
     public let schedulesOnCurrentRunLoop: Bool
+    /// It never throws because the awaiting task is cancelled: it throws only what its closure throws or resumes
+    /// with (a continuation, which "does not observe cancellation" unless wrapped in `withTaskCancellationHandler`;
+    /// a context's `perform`; `MainActor.run`). A `try` of it reports no cancellation of its own.
+    public let throwsOnlyClosureErrors: Bool
     /// Apple's documentation of the API (developer.apple.com).
     public let documentation: String
 
     public init(_ symbol: String, method: String, receiver: ReceiverPattern = .any, argumentLabel: String? = nil, suspends: Bool = false,
                 throwsOnCancellation: CancellationSignal? = nil, runsClosure: ClosureRunner? = nil,
-                cancellation: TaskCancellation? = nil, schedulesOnCurrentRunLoop: Bool = false, documentation: String) {
+                cancellation: TaskCancellation? = nil, schedulesOnCurrentRunLoop: Bool = false, throwsOnlyClosureErrors: Bool = false,
+                documentation: String) {
         self.symbol = symbol
         self.method = method
         self.receiver = receiver
@@ -140,6 +145,7 @@ public struct FrameworkCall: Codable, Sendable, Hashable {
         self.runsClosure = runsClosure
         self.cancellation = cancellation
         self.schedulesOnCurrentRunLoop = schedulesOnCurrentRunLoop
+        self.throwsOnlyClosureErrors = throwsOnlyClosureErrors
         self.documentation = documentation
     }
 }
@@ -168,7 +174,7 @@ public enum FrameworkCalls {
                       runsClosure: .taskGroupChild, cancellation: .withParent,
                       documentation: swift + "taskgroup/addtaskunlesscancelled(priority:operation:)"),
         FrameworkCall("MainActor.run(resultType:body:)", method: "run", receiver: .callee("MainActor.run"), suspends: true,
-                      runsClosure: .mainActorRun, cancellation: .notATask,
+                      runsClosure: .mainActorRun, cancellation: .notATask, throwsOnlyClosureErrors: true,
                       documentation: swift + "mainactor/run(resulttype:body:)"),
         FrameworkCall("Task.sleep(for:tolerance:clock:)", method: "sleep", receiver: .callee("Task.sleep"), suspends: true,
                       throwsOnCancellation: .cancellationError,
@@ -178,6 +184,16 @@ public enum FrameworkCalls {
                       documentation: swift + "task/checkcancellation()"),
         FrameworkCall("Task.yield()", method: "yield", receiver: .callee("Task.yield"), suspends: true,
                       documentation: swift + "task/yield()"),
+        // Continuations: the closure runs at once and the call returns what it resumes with. A continuation does not
+        // observe its task's cancellation ("If the task is canceled, ... use withTaskCancellationHandler" to react:
+        // https://developer.apple.com/documentation/swift/withtaskcancellationhandler(operation:oncancel:isolation:)),
+        // so its error is whatever the wrapped callback API reported, never the awaiting task's cancellation.
+        FrameworkCall("withCheckedThrowingContinuation(isolation:function:_:)", method: "withCheckedThrowingContinuation",
+                      receiver: .callee("withCheckedThrowingContinuation"), suspends: true, throwsOnlyClosureErrors: true,
+                      documentation: swift + "withcheckedthrowingcontinuation(isolation:function:_:)"),
+        FrameworkCall("withUnsafeThrowingContinuation(isolation:_:)", method: "withUnsafeThrowingContinuation",
+                      receiver: .callee("withUnsafeThrowingContinuation"), suspends: true, throwsOnlyClosureErrors: true,
+                      documentation: swift + "withunsafethrowingcontinuation(isolation:_:)"),
 
         // SwiftUI modifiers that run closures.
         // Cancelled when the view disappears, and (with `id:`) when the id changes; then started again.
@@ -219,10 +235,10 @@ public enum FrameworkCalls {
 
         // Core Data and SwiftData contexts.
         FrameworkCall("NSManagedObjectContext.perform(_:)", method: "perform", receiver: .written,
-                      runsClosure: .contextPerform, cancellation: .notATask,
+                      runsClosure: .contextPerform, cancellation: .notATask, throwsOnlyClosureErrors: true,
                       documentation: coreData + "nsmanagedobjectcontext/perform(_:)"),
         FrameworkCall("NSManagedObjectContext.performAndWait(_:)", method: "performAndWait", receiver: .written,
-                      runsClosure: .contextPerformAndWait, cancellation: .notATask,
+                      runsClosure: .contextPerformAndWait, cancellation: .notATask, throwsOnlyClosureErrors: true,
                       documentation: coreData + "nsmanagedobjectcontext/performandwait(_:)"),
 
         // URLSession's async transfers: cancelling the awaiting task cancels the transfer, which throws

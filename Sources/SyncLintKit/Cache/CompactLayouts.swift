@@ -18,7 +18,7 @@ enum CompactLayouts {
         "awaits", "hopsToMainActor", "posts", "timers", "saves", "rollsBack", "cancelledHandles", "cancelledInoutHandles", "startedHandles",
         "discardedTasks", "discardedTaskUses", "onceGuards", "throwsOnlyOwnErrors", "awaitsURLSessionTransfer",
         "awaitsTransferNamedLikeURLSession", "convertsURLErrorCancelled", "testsCancellationError", "blockingWaits", "resetsOnEveryPath", "writesAfterAwait", "reentryGuards", "setsTrueOnEveryPath", "calls",
-        "unresolvedCalls",
+        "unresolvedCalls", "cancellationSources", "disappearOnlyTaskCalls",
     ]
     static let callFactFields = ["caller", "callee", "receiver", "context", "cancellation", "location", "ifConfigClauses", "assignedTo",
                                   "contextArguments"]
@@ -109,7 +109,8 @@ enum CompactLayouts {
             try fields.add(summary.convertsURLErrorCancelled); try fields.add(summary.testsCancellationError)
             try fields.addArray(summary.blockingWaits); try fields.add(summary.resetsOnEveryPath); try fields.add(summary.writesAfterAwait)
             try fields.add(summary.reentryGuards); try fields.add(summary.setsTrueOnEveryPath); try fields.addArray(summary.calls)
-            try fields.add(summary.unresolvedCalls)
+            try fields.add(summary.unresolvedCalls); try fields.add(summary.cancellationSources)
+            try fields.add(summary.disappearOnlyTaskCalls)
         } else if Value.self == AttributeFact.self, attributeFactMatches {
             let attribute = unsafeBitCast(value, to: AttributeFact.self)
             try fields.add(attribute.name); try fields.add(attribute.arguments)
@@ -244,7 +245,7 @@ enum CompactLayouts {
             return unsafeBitCast(call, to: T.self)
         }
         if T.self == FunctionSummary.self, functionSummaryMatches {
-            var fields = try FieldReader(payload: payload, start: start, end: end, count: 32)
+            var fields = try FieldReader(payload: payload, start: start, end: end, count: 34)
             var summary = FunctionSummary(key: try fields.next(), isAsync: try fields.next(), declaredContext: try fields.next(), location: try fields.next())
             summary.lastParameterEscapes = try fields.next()
             summary.reads = try fields.next()
@@ -274,6 +275,8 @@ enum CompactLayouts {
             summary.setsTrueOnEveryPath = try fields.next()
             summary.calls = try fields.array()
             summary.unresolvedCalls = try fields.next()
+            summary.cancellationSources = try fields.next()
+            summary.disappearOnlyTaskCalls = try fields.next()
             try fields.finish()
             return unsafeBitCast(summary, to: T.self)
         }

@@ -25,6 +25,56 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
         // Opt-in: 20 of 22 findings judged right on ten public apps after the narrowing (docs/precision.md), a quick reading; the two wrong are async functions started from button tasks through a receiver whose type is not known.
         isOptIn: true,
         triggeringExamples: [
+            // The awaited call reaches `Task.sleep` through the app's own service: proven to throw when cancelled.
+            RuleExample("""
+                final class ArticleService {
+                    func fetch(_ id: Int) async throws -> String {
+                        try await Task.sleep(for: .milliseconds(300))
+                        return try cache.article(id)
+                    }
+                }
+                @MainActor final class ReaderViewModel {
+                    var errorMessage: String?
+                    var content = ""
+                    let service = ArticleService()
+                    func loadContent() async {
+                        do {
+                            content = try await service.fetch(articleId)
+                        } ↓catch {
+                            errorMessage = error.localizedDescription
+                        }
+                    }
+                }
+                struct ReaderView: View {
+                    let model: ReaderViewModel
+                    var body: some View { Text(model.errorMessage ?? "").task { await model.loadContent() } }
+                }
+                """, fixed: """
+                final class ArticleService {
+                    func fetch(_ id: Int) async throws -> String {
+                        try await Task.sleep(for: .milliseconds(300))
+                        return try cache.article(id)
+                    }
+                }
+                @MainActor final class ReaderViewModel {
+                    var errorMessage: String?
+                    var content = ""
+                    let service = ArticleService()
+                    func loadContent() async {
+                        do {
+                            content = try await service.fetch(articleId)
+                        } catch is CancellationError {
+                        } catch {
+                            errorMessage = error.localizedDescription
+                        }
+                    }
+                }
+                struct ReaderView: View {
+                    let model: ReaderViewModel
+                    var body: some View { Text(model.errorMessage ?? "").task { await model.loadContent() } }
+                }
+                """, confidence: .high),
+            // Another module's call (a receiver the index cannot follow) may throw a cancellation, or may not: medium.
             RuleExample("""
                 @MainActor final class ReaderViewModel {
                     var errorMessage: String?
@@ -40,23 +90,7 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
                     let model: ReaderViewModel
                     var body: some View { Text(model.errorMessage ?? "").task { await model.loadContent() } }
                 }
-                """, fixed: """
-                @MainActor final class ReaderViewModel {
-                    var errorMessage: String?
-                    func loadContent() async {
-                        do {
-                            content = try await service.fetch(articleId)
-                        } catch is CancellationError {
-                        } catch {
-                            errorMessage = error.localizedDescription
-                        }
-                    }
-                }
-                struct ReaderView: View {
-                    let model: ReaderViewModel
-                    var body: some View { Text(model.errorMessage ?? "").task { await model.loadContent() } }
-                }
-                """, confidence: .high),
+                """, confidence: .medium),
             // Never called in the project: its callers may be outside the run, so it may be cancelled, but no fact says so.
             RuleExample("""
                 @MainActor final class ExportModel {
@@ -163,6 +197,43 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
                     var body: some View { Text(store.results[url] == nil ? "" : "done").task { await store.load(url) } }
                 }
                 """),
+            // The view's own `@State`, from its `.task` without `id:`: cancelled only when the view disappears. This view
+            // pushes a destination over itself, so it disappears while it stays, and the error is there on return.
+            RuleExample("""
+                struct StopsView: View {
+                    @State private var errorMessage: String?
+                    @State private var stops: [Stop] = []
+                    var body: some View {
+                        List(stops) { stop in NavigationLink(stop.name) { StopDetail(stop: stop) } }
+                            .overlay { Text(errorMessage ?? "") }
+                            .task {
+                                do {
+                                    try await Task.sleep(for: .seconds(1))
+                                    stops = try await StopsLoader.shared.load()
+                                } ↓catch {
+                                    errorMessage = error.localizedDescription
+                                }
+                            }
+                    }
+                }
+                """, confidence: .high),
+            // The same in a sheet that pushes nothing: its task is cancelled only when the sheet goes, and its `@State`
+            // with it; nothing proves the error is ever seen.
+            RuleExample("""
+                struct ClaimSheet: View {
+                    @State private var errorMessage: String?
+                    var body: some View {
+                        Text(errorMessage ?? "Claiming…").task {
+                            do {
+                                try await Task.sleep(for: .seconds(1))
+                                try await ClaimService.shared.claim()
+                            } ↓catch {
+                                errorMessage = error.localizedDescription
+                            }
+                        }
+                    }
+                }
+                """, confidence: .medium),
             RuleExample("""
                 struct InboxView: View {
                     @State private var toast: Toast?
@@ -367,6 +438,61 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
                 """, message: "url_error_cancelled_shown", confidence: .high),
         ],
         nonTriggeringExamples: [
+            // Its only caller is a button's `Task { }` whose handle nobody keeps, reached through `@Environment(Model.self)`
+            // (the property holds a `LoginModel`): nothing ever cancels it, so every error it shows is a real one.
+            RuleExample("""
+                @Observable final class LoginModel {
+                    var errorMessage: String?
+                    func validate() async {
+                        do { try await Task.sleep(for: .seconds(1)); try await api.login() } catch { errorMessage = error.localizedDescription }
+                    }
+                }
+                struct LoginView: View {
+                    @Environment(LoginModel.self) private var model
+                    var body: some View {
+                        Button(model.errorMessage ?? "Log in") { Task { await model.validate() } }
+                    }
+                }
+                """),
+            // The awaited call is a model actor's synchronous fetch: hopping to an actor throws no cancellation, and
+            // nothing it does reads the task's flag, so a cancelled load cannot land in the catch.
+            RuleExample("""
+                @ModelActor actor SeriesStore {
+                    func allSeries() throws -> [Series] { try modelContext.fetch(FetchDescriptor<Series>()) }
+                }
+                @MainActor final class NotificationsModel {
+                    var errorMessage: String?
+                    var series: [Series] = []
+                    let store: SeriesStore
+                    init(store: SeriesStore) { self.store = store }
+                    func load() async {
+                        do { series = try await store.allSeries() } catch { errorMessage = error.localizedDescription }
+                    }
+                }
+                struct NotificationsView: View {
+                    let model: NotificationsModel
+                    var body: some View { Text(model.errorMessage ?? "").task { await model.load() } }
+                }
+                """),
+            // A continuation over work on a queue: it "does not observe cancellation", so its error is the work's own.
+            RuleExample("""
+                final class StatsManager {
+                    func calculate() async throws -> Int {
+                        try await withCheckedThrowingContinuation { continuation in
+                            DispatchQueue.global().async { continuation.resume(with: Result { try self.compute() }) }
+                        }
+                    }
+                }
+                struct StatsView: View {
+                    @State private var errorMessage: String?
+                    let manager = StatsManager()
+                    var body: some View {
+                        Text(errorMessage ?? "").refreshable {
+                            do { _ = try await manager.calculate() } catch { errorMessage = error.localizedDescription }
+                        }
+                    }
+                }
+                """),
             RuleExample("""
                 struct TripSheet: View {
                     @State private var loadError: Error?
@@ -740,7 +866,18 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
             project function that tests for `CancellationError`, to three calls deep, such as `handleError(_:)`, and a \
             catch-all after a clause for a `.cancelled` case of the app's own error, `catch ApiClientError.cancelled`, or \
             one that reads a member of the error named like a cancellation test, `error.isCancellationError`), as does one called only on receivers whose \
-            type the index does not know: the high tier needs a caller the index resolves that is proven cancellable. A `do` whose only `try` is synchronous (or `try?`), and a \
+            type the index does not know: the high tier needs a caller the index resolves that is proven cancellable. \
+            The high tier also needs the awaited calls proven to throw a cancellation: followed through the project's \
+            functions (five calls deep, a protocol through its project conformers) to a call the framework table says \
+            throws one (`Task.sleep`, `Task.checkCancellation()`, a URLSession transfer) or `throw CancellationError()`; \
+            an awaited call the index cannot follow (another module's, a receiver of unknown type) may throw one: \
+            medium; when every call is followed and none can (a model actor's synchronous fetch, a continuation over a \
+            callback, which does not observe cancellation, a context's `perform`), the catch is quiet. And it needs the \
+            state it writes to outlive what cancels it: a `.task { }` without `id:` is cancelled only when its view \
+            disappears, so state that view owns (its `@State`, an object it holds as `@StateObject` or `@State`) is seen \
+            again only if the view comes back, which a view that pushes a destination over itself does; otherwise \
+            (a sheet or a leaf destination, say) the finding is medium. A view hidden another way (a tab) is not seen. \
+            A `do` whose only `try` is synchronous (or `try?`), and a \
             `do throws(DomainError)` with a typed error, cannot receive a cancellation and are quiet; so is a catch that \
             the awaited call's error never reaches on the control-flow graph (an inner `do` catches it first). The fix \
             (unsafe: a cancelled run now skips everything the catch-all did, resets included) adds an empty \
@@ -782,6 +919,7 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
         guard let doStatement = node.as(DoStmtSyntax.self), context.scope.isAsyncContext,
               doStatement.throwsClause?.type == nil, CatchFacts.awaitsThrowingCall(doStatement.body) else { return }
         var awaited: [CallReference?]?
+        var sources: CancellationSources?
         var awaitsURLSession: Bool?
         // `catch ApiClientError.cancelled`: the app's own error has a case for cancellation, which its client
         // likely throws in place of `CancellationError` (known by the case's name: medium).
@@ -816,10 +954,15 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
                 message = Self.cancellationStopsApp
             }
             if awaited == nil { awaited = CatchFacts.awaitedThrowingCalls(doStatement.body, context: context) }
-            // A callee that throws only the app's own errors (typed throws, or wrapping everything it catches)
-            // hands over no cancellation the catch could tell apart.
-            let delivers: IndexCondition = (awaited ?? []).contains(where: { $0 == nil })
-                ? .all([]) : .any((awaited ?? []).compactMap { $0.map(IndexCondition.mayThrowCancellation) })
+            // Whether the awaited calls can throw a cancellation at all, followed through the project's functions to the
+            // framework calls that report one: proven (a `Task.sleep`, a URLSession transfer, `checkCancellation()` on
+            // the way) is high; a call the index cannot follow (another module's, a receiver of unknown type) may:
+            // medium; none (local work, a continuation, a callee that throws only the app's own errors): quiet.
+            if sources == nil { sources = CatchFacts.cancellationSources(ofBody: doStatement.body, context: context) }
+            let caller = FunctionKey(typeName: context.scope.currentType?.qualifiedName, name: context.scope.currentFunction?.name ?? "")
+            let delivers: IndexCondition = .throwsCancellation(sources ?? CancellationSources(), caller: caller, atLeast: .proven)
+            let mayDeliver: IndexCondition = .all([.throwsCancellation(sources ?? CancellationSources(), caller: caller, atLeast: .unknown),
+                                                   .not(delivers)])
             // Code nobody can cancel (a `Task { }` whose handle is dropped, an async function only such tasks
             // call) never receives a cancellation, so its catch is right to show every error. Cancellable by fact
             // (a `.task` closure, a handle its type cancels, a resolved caller that is either) is high; an async
@@ -832,14 +975,21 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
             let proven: IndexCondition = catchesOwnCancelledCase || Self.asksErrorAboutCancellation(clause) ? .any([])
                 : helpers.isEmpty ? .isProvenCancellable(facts.cancellation)
                 : .all([.isProvenCancellable(facts.cancellation), .not(.someTestsCancellation(helpers))])
+            // Who cancels it, and whether the state it writes outlives that: a `.task { }` without `id:` is cancelled only
+            // when its view disappears, and state that view owns goes with it unless the view pushes a destination over
+            // itself and comes back; proven visible is high, the rest medium.
+            let outlives = Self.stateOutlivesCancellation(clause, facts: facts, context: context)
+            let provenVisible: IndexCondition = .all([proven, outlives])
             let cancellable: [(IndexCondition, Confidence)] = [
-                (proven, shownByName ? .medium : .high),
-                (.all([.isCancellable(facts.cancellation), .not(proven)]), .medium),
+                (provenVisible, shownByName ? .medium : .high),
+                (.all([.isCancellable(facts.cancellation), .not(provenVisible)]), .medium),
             ]
             guard transferThroughCalls else {
                 for (condition, confidence) in cancellable {
                     context.report(clause.catchKeyword, message, when: .all([condition, delivers, shown]), confidence: confidence)
                 }
+                context.report(clause.catchKeyword, message, when: .all([.isCancellable(facts.cancellation), mayDeliver, shown]),
+                               confidence: .medium)
                 return
             }
             // `URLError.cancelled` through the awaited calls: proven when a project function they reach awaits a
@@ -851,11 +1001,38 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
                                confidence: confidence)
             }
             context.report(clause.catchKeyword, message,
-                           when: .all([.isCancellable(facts.cancellation), delivers, shown, .not(.reachesURLSessionTransfer(followed)),
+                           when: .all([.isCancellable(facts.cancellation), .throwsCancellation(sources ?? CancellationSources(), caller: caller,
+                                                                                              atLeast: .unknown),
+                                       shown, .not(.reachesURLSessionTransfer(followed)),
                                        .mayReachURLSessionTransfer(awaited ?? [])]),
                            confidence: .medium)
             return
         }
+    }
+
+    /// Whether the catch can run while the state it writes is still shown, as a condition on the index: in a view's
+    /// `.task { }` without `id:` (cancelled only when the view disappears), state that is the view's own `@State`
+    /// outlives it only when the view pushes a destination over itself; elsewhere the index follows the callers
+    /// (`IndexCondition.cancelledWhileStateLives`).
+    static func stateOutlivesCancellation(_ clause: CatchClauseSyntax, facts: CatchFacts, context: FileContext) -> IndexCondition {
+        var writes = Set(assignedVisibleProperties(clause.body, locals: locals(around: clause, context: context)))
+        for destination in facts.destinations {
+            switch destination {
+            case .property(let name), .appValue(let name), .failureResult(let name): writes.insert(name)
+            case .passedTo(let callee, _):
+                // `router.display(error)`, `showError(error)`: shown by someone else, not followed. A helper whose value
+                // is stored (`self.error = makePresentableError(from: error)`) leaves the stored property deciding.
+                if showingPrefixes.contains(where: callee.lowercased().hasPrefix) { return .all([]) }
+            case .returnedFailure, .rethrown: return .all([])  // shown by the caller: not followed
+            }
+        }
+        let type = context.scope.currentType?.qualifiedName
+        guard case .always = facts.cancellation else {
+            return .cancelledWhileStateLives(facts.cancellation, writes: writes.sorted(), ofType: type)
+        }
+        guard ExecutionContexts.isCancelledOnlyOnDisappear(in: context), let view = type, !writes.isEmpty else { return .all([]) }
+        let owned: IndexCondition = .all(writes.sorted().map { .propertyHasAttribute($0, attribute: "State", ofType: view) })
+        return .any([.not(owned), .pushesDestination(view)])
     }
 
     /// The clause reads a member of the caught error named like a cancellation test (`error.isCancellationError`,

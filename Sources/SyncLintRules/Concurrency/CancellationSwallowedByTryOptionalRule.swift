@@ -38,6 +38,34 @@ public final class CancellationSwallowedByTryOptionalRule: SyntaxRule {
                     }
                 }
                 """, confidence: .high),
+            // A `.task` without `id:` of a view that pushes nothing: cancelled only when the view goes away for good, so
+            // no newer run races this one; the request it still sends is waste, not proven harm.
+            RuleExample("""
+                struct SplashView: View {
+                    @State private var news: [Item] = []
+                    var body: some View {
+                        List(news) { Text($0.name) }
+                            .task {
+                                ↓try? await Task.sleep(for: .seconds(1))
+                                news = await api.news()
+                            }
+                    }
+                }
+                """, confidence: .medium),
+            // The same view pushing a detail: the task is cancelled while the view stays, and starts again on return,
+            // while the swallowed run goes on: two runs write `news`.
+            RuleExample("""
+                struct NewsView: View {
+                    @State private var news: [Item] = []
+                    var body: some View {
+                        List(news) { item in NavigationLink(item.name) { NewsDetail(item: item) } }
+                            .task {
+                                ↓try? await Task.sleep(for: .seconds(1))
+                                news = await api.news()
+                            }
+                    }
+                }
+                """, confidence: .high),
             RuleExample("""
                 struct FeedView: View {
                     let model: FeedModel
@@ -76,6 +104,45 @@ public final class CancellationSwallowedByTryOptionalRule: SyntaxRule {
                 """, confidence: .medium),
         ],
         nonTriggeringExamples: [
+            // The `guard`'s `else` returns: a cancelled transfer ends the task there, and the code after the `if`
+            // around the `guard` runs only with the data.
+            RuleExample("""
+                struct ArtworkView: View {
+                    let album: Album?
+                    @State private var image: Image?
+                    @State private var artist: String?
+                    var body: some View {
+                        Text("").task(id: album?.id) {
+                            if let cached = album?.cachedImage {
+                                image = cached
+                            } else if let url = album?.artworkURL {
+                                guard let (data, _) = try? await URLSession.shared.data(from: url) else {
+                                    return
+                                }
+                                image = Image(data: data)
+                            }
+                            artist = await album?.loadArtist()
+                        }
+                    }
+                }
+                """),
+            // After the swallowed pause, the next thing is a throwing `try await` of a URLSession transfer: in a cancelled
+            // task it throws at once, so nothing is sent and nothing after it runs.
+            RuleExample("""
+                final class Catalog {
+                    var overlay: Data?
+                    func refresh(from url: URL) async throws {
+                        try? await Task.sleep(for: .seconds(1))
+                        let (data, _) = try await URLSession.shared.data(from: url)
+                        overlay = data
+                    }
+                }
+                struct CatalogView: View {
+                    let catalog: Catalog
+                    let url: URL
+                    var body: some View { Text("").task(id: url) { try? await catalog.refresh(from: url) } }
+                }
+                """),
             // A cancelled transfer gives nil and the `guard` leaves: the code after it needs the value.
             RuleExample("""
                 struct AvatarView: View {
@@ -158,6 +225,9 @@ public final class CancellationSwallowedByTryOptionalRule: SyntaxRule {
                 """),
         ],
         knownLimitations: """
+            A `.task { }` without `id:` is cancelled only when its view disappears: in a view that pushes no destination \
+            over itself no newer run races the swallowed one, so its finding is medium; a view hidden another way (a \
+            tab) is not seen. \
             A `Task { }` whose handle nobody keeps is never cancelled and is not reported; one whose handle is stored \
             is `missing_cancellation_check`'s. Any call after the `try?` counts as work, a log line too. A callee that \
             checks for cancellation itself, first thing, makes the finding harmless; callees are not followed. A `try?` \
@@ -190,7 +260,10 @@ public final class CancellationSwallowedByTryOptionalRule: SyntaxRule {
         let starts = suspension.map { built.nodes(for: $0) } ?? built.nodes(for: call)
         let graph = built.graph
         let locals = FlowFacts.localNames(in: body)
-        let reached = starts.flatMap { graph.reachable(from: $0, avoiding: { $0.kind == .cancellationCheck }) }
+        // A later `try await` (not `try?`) of a call that throws on cancellation stops a cancelled run as a check does:
+        // `Task.sleep` throws at once, a URLSession transfer started in a cancelled task is cancelled before it sends.
+        let stops = Self.throwingCancellingAwaits(in: body, graph: built)
+        let reached = starts.flatMap { graph.reachable(from: $0, avoiding: { $0.kind == .cancellationCheck || stops.contains($0.id) }) }
         let ownNodes = Set(starts + built.nodes(for: call))
         // Ordered by place, then by the graph's own node order: two nodes can start at the same offset (a call
         // and the member it reads), and a set's order differs from run to run.
@@ -216,7 +289,15 @@ public final class CancellationSwallowedByTryOptionalRule: SyntaxRule {
         let swallowedAwaits = Self.swallowedCancellingAwaits(in: body)
         let goesOnAwaiting = work.contains { $0.kind == .await && !swallowedAwaits.contains($0.start) }
         if case .always = cancellability {
-            context.report(tryExpression, Self.swallowed, arguments, confidence: goesOnAwaiting ? .high : .medium)
+            // A `.task { }` without `id:` is cancelled only when its view disappears: no newer run replaces this one
+            // unless the view comes back, which a view that pushes a destination over itself does (then two runs
+            // overlap). A view that pushes nothing is gone for good: what the run goes on to do is not proven seen.
+            guard goesOnAwaiting, ExecutionContexts.isCancelledOnlyOnDisappear(in: context), let view = context.scope.currentType?.qualifiedName else {
+                context.report(tryExpression, Self.swallowed, arguments, confidence: goesOnAwaiting ? .high : .medium)
+                return
+            }
+            context.report(tryExpression, Self.swallowed, arguments, when: .pushesDestination(view), confidence: .high)
+            context.report(tryExpression, Self.swallowed, arguments, when: .not(.pushesDestination(view)), confidence: .medium)
         } else {
             // An async function is high when a resolved caller proves it cancellable; one the project never calls, or
             // calls only on receivers of unknown type, is cancellable as far as anything says: medium.
@@ -225,6 +306,19 @@ public final class CancellationSwallowedByTryOptionalRule: SyntaxRule {
             context.report(tryExpression, Self.swallowed, arguments, when: .all([.isCancellable(cancellability), .not(proven)]),
                            confidence: .medium)
         }
+    }
+
+    /// The graph nodes of the body's `try await` (not `try?`, not `try!`) of a call the framework table says throws on
+    /// cancellation: a cancelled run throws there and goes no further on that path.
+    static func throwingCancellingAwaits(in body: Syntax, graph built: BuiltControlFlowGraph) -> Set<Int> {
+        var nodes: Set<Int> = []
+        BodyScanner.scan(body) { node in
+            guard let tryExpression = node.as(TryExprSyntax.self), tryExpression.questionOrExclamationMark == nil,
+                  let (call, suspension) = cancellingCall(tryExpression.expression), let suspension else { return }
+            nodes.formUnion(built.nodes(for: call))
+            nodes.formUnion(built.nodes(for: suspension))
+        }
+        return nodes
     }
 
     /// Where the body's `try? await` of a call that throws on cancellation start (UTF-8 offsets of their `await`s):
@@ -251,6 +345,11 @@ public final class CancellationSwallowedByTryOptionalRule: SyntaxRule {
             let leaving = guardStatement.body.statements.compactMap { item -> Range<Int>? in
                 guard item.item.is(ReturnStmtSyntax.self) || item.item.is(ThrowStmtSyntax.self) else { return nil }
                 return item.position.utf8Offset..<item.endPosition.utf8Offset
+            }
+            // An `else` that leaves the function (`return`, `throw`; not `continue` or `break`, which go on in the body)
+            // is the only way on for a cancelled call: whatever else follows, after the `if` or loop around too, needs the value.
+            if let last = guardStatement.body.statements.last?.item, last.is(ReturnStmtSyntax.self) || last.is(ThrowStmtSyntax.self) {
+                return [0..<guardStatement.body.position.utf8Offset, guardStatement.body.endPosition.utf8Offset..<Int.max] + leaving
             }
             return [start..<max(start, end)] + leaving
         }

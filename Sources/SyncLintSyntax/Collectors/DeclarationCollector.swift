@@ -49,11 +49,22 @@ package final class DeclarationCollector: FactCollector {
             let isOptional = written.map { $0.is(OptionalTypeSyntax.self) || $0.is(ImplicitlyUnwrappedOptionalTypeSyntax.self) } ?? false
             var typeName = written.map { unwrapped($0, context: context) }
             if typeName == nil, let value = binding.initializer?.value { typeName = inferredType(value) }
+            if typeName == nil { typeName = environmentObjectType(attributes) }
             return PropertyFact(
                 name: name, isLet: isLet, isStatic: isStatic, typeName: typeName, isOptional: isOptional,
                 defaultValue: binding.initializer.map { context.sourceText(of: $0.value) }, attributes: attributes,
                 isComputed: isComputed(binding), location: context.location(of: binding.pattern))
         }
+    }
+
+    /// `@Environment(Model.self) var model`: SwiftUI's `Environment.init(_ objectType:)` reads an observable object
+    /// of that type from the environment, so the property holds a `Model`
+    /// (https://developer.apple.com/documentation/swiftui/environment/init(_:)-8slkf). Nil for any other attribute.
+    static func environmentObjectType(_ attributes: [AttributeFact]) -> String? {
+        guard let argument = attributes.first(where: { $0.name == "Environment" })?.arguments,
+              argument.hasSuffix(".self"), !argument.hasPrefix("\\") else { return nil }
+        let name = String(argument.dropLast(".self".count)).trimmingCharacters(in: .whitespaces)
+        return SyntaxFacts.isTypeName(name) ? name : nil
     }
 
     package static func unwrapped(_ type: TypeSyntax, context: FileContext? = nil) -> String {

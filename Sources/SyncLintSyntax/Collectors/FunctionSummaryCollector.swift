@@ -29,6 +29,10 @@ package final class FunctionSummaryCollector: FactCollector {
         var firstAwait: AbsolutePosition?
         /// The function's `inout` parameters: a `cancel()` on one cancels a handle its caller keeps.
         var inoutParameters: Set<String> = []
+        /// What the `try`s a catch-all catches could carry of a cancellation: the function's own only when a
+        /// `catch` passes on what it caught (`throw error`), known on exit (`CancellationSources`).
+        var caughtSources = CancellationSources()
+        var passesOnCaught = false
     }
 
     /// What a throwing function's body (not its closures) lets escape: a `try` or `for try` no catch-all
@@ -99,12 +103,14 @@ package final class FunctionSummaryCollector: FactCollector {
             if Self.isTypeTest(Syntax(type)) { frames[frames.count - 1].summary.testsCancellationError = true }
         case .tryExpr, .throwStmt:
             recordThrow(node, context: context)
+            recordCancellationSources(node, context: context)
             if !frames.isEmpty, let statement = node.as(ThrowStmtSyntax.self), CatchFacts.convertsURLErrorCancelled(statement) {
                 frames[frames.count - 1].summary.convertsURLErrorCancelled = true
             }
         case .forStmt:
             guard !frames.isEmpty, let loop = node.as(ForStmtSyntax.self) else { return }
             if loop.tryKeyword != nil { recordThrow(node, context: context) }
+            if loop.tryKeyword != nil, loop.awaitKeyword != nil { recordCancellationSources(node, context: context) }
             for token in loop.pattern.tokens(viewMode: .sourceAccurate) {
                 if case .identifier(let name) = token.tokenKind { frames[frames.count - 1].locals.insert(name) }
             }
@@ -190,6 +196,7 @@ package final class FunctionSummaryCollector: FactCollector {
             last.summary.setsTrueOnEveryPath = Self.setsTrueBeforeAnyExit(body, locals: last.locals)
         }
         if let thrown = last.thrown { last.summary.throwsOnlyOwnErrors = thrown.onlyOwn && thrown.throwsSomething }
+        if last.passesOnCaught { last.summary.cancellationSources = last.summary.cancellationSources.merged(with: last.caughtSources) }
         // Which results are written after an `await` is asked of the graph only for async functions that await and
         // write some result at all.
         if last.summary.isAsync, let firstAwait = last.firstAwait,
@@ -240,6 +247,53 @@ package final class FunctionSummaryCollector: FactCollector {
         } else if node.as(TryExprSyntax.self)?.questionOrExclamationMark == nil, !Self.isCaughtByCatchAll(node, root: body) {
             frames[index].thrown?.onlyOwn = false
         }
+    }
+
+    /// What a `try`, `for try await` or `throw` of the function lets out that may be a cancellation
+    /// (`FunctionSummary.cancellationSources`): in its body or in a closure that runs in place under a `try`
+    /// (`try await withThrowingTaskGroup { ... }`, `try context.performAndWait { ... }`); a closure that runs
+    /// elsewhere (`Task { }`, a completion handler) throws to someone else. One a catch-all catches counts only
+    /// when a `catch` of the function passes on what it caught (`throw error`).
+    private func recordCancellationSources(_ node: Syntax, context: FileContext) {
+        guard !frames.isEmpty, let body = context.scope.currentFunction?.body,
+              context.scope.currentFunction?.node.id == frames[frames.count - 1].nodeID else { return }
+        let index = frames.count - 1
+        for closure in context.scope.closures where closure.node.position >= frames[index].start {
+            guard let call = closure.call, Self.isUnderThrowingTry(call) else { return }
+        }
+        var sources = CancellationSources()
+        if let statement = node.as(ThrowStmtSyntax.self) {
+            let thrown = statement.expression
+            if let call = thrown.as(FunctionCallExprSyntax.self), call.calledExpression.trimmedText == "CancellationError" {
+                sources.throwsItself = true
+            } else if thrown.is(DeclReferenceExprSyntax.self) {
+                frames[index].passesOnCaught = true
+                return
+            } else {
+                return
+            }
+        } else if let tryExpression = node.as(TryExprSyntax.self) {
+            guard tryExpression.questionOrExclamationMark == nil else { return }
+            sources = CatchFacts.cancellationSources(of: tryExpression, context: context)
+        } else if node.is(ForStmtSyntax.self) {
+            sources.awaitsUnnamed = true
+        }
+        if Self.isCaughtByCatchAll(node, root: body) {
+            frames[index].caughtSources = frames[index].caughtSources.merged(with: sources)
+        } else {
+            frames[index].summary.cancellationSources = frames[index].summary.cancellationSources.merged(with: sources)
+        }
+    }
+
+    /// The call is the operand of a `try` that passes errors on (not `try?`, `try!`): `try await withThrowingTaskGroup`.
+    static func isUnderThrowingTry(_ call: FunctionCallExprSyntax) -> Bool {
+        var node = call.parent
+        while let current = node {
+            if let tryExpression = current.as(TryExprSyntax.self) { return tryExpression.questionOrExclamationMark == nil }
+            if current.is(CodeBlockItemSyntax.self) || current.is(ClosureExprSyntax.self) { return false }
+            node = current.parent
+        }
+        return false
     }
 
     /// A read of `name` where it stands alone (not `a.b`'s `b`): a property of `self` unless a local has the name.
@@ -317,6 +371,9 @@ package final class FunctionSummaryCollector: FactCollector {
             receiver = nil
         } else {
             return
+        }
+        if case .always = context.cancellabilityHere(), ExecutionContexts.isCancelledOnlyOnDisappear(in: context) {
+            frames[index].summary.disappearOnlyTaskCalls.insert(context.location(of: call))
         }
         frames[index].summary.calls.append(CallFact(
             caller: frames[index].summary.key, callee: method, receiver: receiver,

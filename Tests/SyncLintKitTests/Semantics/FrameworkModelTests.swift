@@ -59,6 +59,12 @@ struct FrameworkCallTests {
         "Task.sleep(for:tolerance:clock:)": ("func wait() async throws { try await Task.sleep(for: .seconds(1)) }", "sleep", nil),
         "Task.checkCancellation()": ("func step() throws { try Task.checkCancellation() }", "checkCancellation", nil),
         "Task.yield()": ("func step() async { await Task.yield() }", "yield", nil),
+        "withCheckedThrowingContinuation(isolation:function:_:)": ("""
+            func load() async throws -> Data { try await withCheckedThrowingContinuation { continuation in fetch { continuation.resume(with: $0) } } }
+            """, "withCheckedThrowingContinuation", nil),
+        "withUnsafeThrowingContinuation(isolation:_:)": ("""
+            func load() async throws -> Data { try await withUnsafeThrowingContinuation { continuation in fetch { continuation.resume(with: $0) } } }
+            """, "withUnsafeThrowingContinuation", nil),
         "View.task(priority:_:)": ("""
             struct Feed: View { var body: some View { List {}.task { probe() } } }
             """, "task", Seen(closure: .viewTask, context: .mainActor, cancellation: .always)),
@@ -159,6 +165,12 @@ struct FrameworkCallTests {
         #expect(CatchFacts.catches(.urlErrorCancelled, pattern: "let error as URLError where error.code == .cancelled"))
         #expect(!CatchFacts.catches(.urlErrorCancelled, pattern: "let error as URLError"))
         #expect(FrameworkCalls.entries.filter { $0.throwsOnCancellation == .cancellationError }.map(\.method).sorted() == ["checkCancellation", "sleep"])
+    }
+
+    @Test func continuationsAndClosureRunnersReportNoCancellationOfTheirOwn() {
+        let quiet = FrameworkCalls.entries.filter(\.throwsOnlyClosureErrors).map(\.method).sorted()
+        #expect(quiet == ["perform", "performAndWait", "run", "withCheckedThrowingContinuation", "withUnsafeThrowingContinuation"])
+        #expect(FrameworkCalls.entries.allSatisfy { !($0.throwsOnlyClosureErrors && $0.throwsOnCancellation != nil) })
     }
 
     @Test func aTypeReceiverIsNotAViewTask() {

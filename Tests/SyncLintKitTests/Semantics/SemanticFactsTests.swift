@@ -271,6 +271,53 @@ struct FunctionSummaryTests {
         #expect(index.executionContexts(of: FunctionKey(typeName: "Store", name: "twice")).isEmpty)
     }
 
+    /// Whether a function's errors can carry its task's cancellation, followed through project functions to the
+    /// framework calls that report one; another module's awaited call may; local work and continuations cannot.
+    @Test func cancellationAFunctionCanThrow() {
+        let index = Probe.index("""
+            protocol Client { func send(_ request: URLRequest) async throws -> Data }
+            final class LiveClient: Client {
+                func send(_ request: URLRequest) async throws -> Data { try await URLSession.shared.data(for: request).0 }
+            }
+            @ModelActor actor Store {
+                func all() throws -> [Item] { try modelContext.fetch(FetchDescriptor<Item>()) }
+            }
+            final class Loader {
+                let client: Client
+                let store: Store
+                func remote() async throws -> Data { try await client.send(request) }
+                func local() async throws -> [Item] { try await store.all() }
+                func waits() async throws { try await Task.sleep(for: .seconds(1)) }
+                func viaWait() async throws { try await waits() }
+                func external() async throws { try await sdk.refresh() }
+                func bridged() async throws -> Int { try await withCheckedThrowingContinuation { c in legacy { c.resume(with: $0) } } }
+                func swallowed() async throws { do { try await waits() } catch { throw LoadError.failed } }
+                func passedOn() async throws { do { try await waits() } catch { log(error); throw error } }
+                func detached() async throws { Task { try await self.waits() }; try store.check() }
+                func recursive() async throws { try await recursive() }
+            }
+            protocol Provider { func fetch() async throws -> Int }
+            extension Provider {
+                func resolve() async -> Result<Int, Error> { do { return .success(try await fetch()) } catch { return .failure(error) } }
+                func load() async throws -> Int { try await fetch() }
+            }
+            struct SleepyProvider: Provider { func fetch() async throws -> Int { try await Task.sleep(for: .seconds(1)); return 1 } }
+            """)
+        func thrown(_ name: String) -> CancellationThrow { index.cancellationThrow(of: FunctionKey(typeName: "Loader", name: name)) }
+        #expect(thrown("remote") == .proven, "through a protocol's project conformer to a URLSession transfer")
+        #expect(thrown("local") == .never, "a model actor's synchronous fetch reads no task's flag")
+        #expect(thrown("waits") == .proven)
+        #expect(thrown("viaWait") == .proven)
+        #expect(thrown("external") == .unknown, "another module's awaited call may report a cancellation")
+        #expect(thrown("bridged") == .never, "a continuation does not observe cancellation")
+        #expect(thrown("swallowed") == .never, "wraps every error in its own")
+        #expect(thrown("passedOn") == .proven, "a catch that passes on what it caught")
+        #expect(thrown("detached") == .never, "a task nobody awaits throws to no one here")
+        #expect(thrown("recursive") == .unknown, "a call met again is not followed: overloads share a name")
+        #expect(index.cancellationThrow(of: FunctionKey(typeName: "Provider", name: "load")) == .proven,
+                "a protocol extension's call of a requirement runs the conformers' methods")
+    }
+
     /// Whether a throwing function's errors are all the app's own: only its own body counts (not its
     /// closures), a catch-all around a `try` keeps it so, and a typed `throws` says so itself.
     @Test func errorsAFunctionLetsEscape() {
