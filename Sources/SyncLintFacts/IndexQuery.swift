@@ -79,6 +79,10 @@ public indirect enum IndexQuery: Sendable, Hashable, Codable {
     /// (`ProjectIndex.rootPlacement(ofView:)`): it appears once per window and goes away with it, so the task outliving
     /// it is not proven to outlive anything that matters.
     case taskOutlivesView(view: String)
+    /// Types a method builds and stores (`typeNames`, written in `scope`): always answered; medium confidence unless one
+    /// of them is a class or an actor of the project, an object with an identity that other code may hold. A value
+    /// (`Date()`, a struct) built twice and stored twice is only the later value.
+    case buildsReferenceType(typeNames: [String], scope: String?)
     /// A representable `view` whose `update…` ignores `inputs`: answered unless the app builds it only per value (a
     /// row, re-identified with `.id(…)`, directly or through the view that builds it) or passes every one of
     /// `inputs` a constant wherever it builds it; with a note where an input can change while the view stays, or

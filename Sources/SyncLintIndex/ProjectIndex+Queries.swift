@@ -188,6 +188,11 @@ extension ProjectIndex {
                                    confidence: runsOnce ? .medium : rootConfidence(viewType))
             }
             return nil
+        case .buildsReferenceType(let typeNames, let scope):
+            let reference = typeNames.contains { name in
+                declarations(of: name, from: scope).contains { $0.kind == .class || $0.kind == .actor }
+            }
+            return IndexAnswer(confidence: reference ? nil : .medium)
         case .taskOutlivesView(let view):
             return IndexAnswer(notes: rootNotes(view), confidence: rootConfidence(view))
         case .taskIDMember(let rootType, let members):
