@@ -134,6 +134,19 @@ public final class OnAppearTaskRule: SyntaxRule {
                         Text(model.status)↓.onAppear { Task { await model.connect() } }
                     }
                 }
+                """, fixed: """
+                @main struct NotesApp: App {
+                    var body: some Scene { WindowGroup { RootView() } }
+                }
+                struct RootView: View {
+                    var body: some View { VStack { SessionView() } }
+                }
+                struct SessionView: View {
+                    @State private var model = SessionModel()
+                    var body: some View {
+                        Text(model.status).task { await model.connect() }
+                    }
+                }
                 """, message: "task_outlives_view", notes: ["the view is the root of a window or a hosting controller here, built once for it"],
                 confidence: .medium),
             // The look-alike: the same view also presented in a sheet, shown and dismissed again and again: high.
@@ -151,6 +164,22 @@ public final class OnAppearTaskRule: SyntaxRule {
                     @State private var model = SessionModel()
                     var body: some View {
                         Text(model.status)↓.onAppear { Task { await model.connect() } }
+                    }
+                }
+                """, fixed: """
+                @main struct NotesApp: App {
+                    var body: some Scene { WindowGroup { RootView() } }
+                }
+                struct RootView: View {
+                    @State private var showsSession = false
+                    var body: some View {
+                        SessionView().sheet(isPresented: $showsSession) { SessionView() }
+                    }
+                }
+                struct SessionView: View {
+                    @State private var model = SessionModel()
+                    var body: some View {
+                        Text(model.status).task { await model.connect() }
                     }
                 }
                 """, message: "task_outlives_view", confidence: .high),
