@@ -79,9 +79,9 @@ public indirect enum IndexQuery: Sendable, Hashable, Codable {
     /// (`ProjectIndex.rootPlacement(ofView:)`): it appears once per window and goes away with it, so the task outliving
     /// it is not proven to outlive anything that matters.
     case taskOutlivesView(view: String)
-    /// Types a method builds and stores (`typeNames`, written in `scope`): always answered; medium confidence unless one
-    /// of them is a class or an actor of the project, an object with an identity that other code may hold. A value
-    /// (`Date()`, a struct) built twice and stored twice is only the later value.
+    /// Types a method builds and stores (`typeNames`, written in `scope`): always answered; medium confidence when every
+    /// one is proven a value (a structure or enumeration of the project, or `FrameworkValueTypes`): built twice and stored
+    /// twice, a value (`Date()`) is only the later value, where an object may already be held by other code.
     case buildsReferenceType(typeNames: [String], scope: String?)
     /// A representable `view` whose `update…` ignores `inputs`: answered unless the app builds it only per value (a
     /// row, re-identified with `.id(…)`, directly or through the view that builds it) or passes every one of

@@ -189,10 +189,14 @@ extension ProjectIndex {
             }
             return nil
         case .buildsReferenceType(let typeNames, let scope):
-            let reference = typeNames.contains { name in
-                declarations(of: name, from: scope).contains { $0.kind == .class || $0.kind == .actor }
+            // Medium only where every type built is proven a value: a structure or an enumeration of the project, or a
+            // framework value type (`FrameworkValueTypes`). A type the index does not see (a package outside the checkout)
+            // keeps the rule's reading of it as an object.
+            let values = typeNames.allSatisfy { name in
+                let kinds = declarations(of: name, from: scope).map(\.kind).filter { $0 != .extension }
+                return kinds.isEmpty ? FrameworkValueTypes.names.contains(name) : kinds.allSatisfy { $0 == .struct || $0 == .enum }
             }
-            return IndexAnswer(confidence: reference ? nil : .medium)
+            return IndexAnswer(confidence: values ? .medium : nil)
         case .taskOutlivesView(let view):
             return IndexAnswer(notes: rootNotes(view), confidence: rootConfidence(view))
         case .taskIDMember(let rootType, let members):

@@ -273,9 +273,9 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
         knownLimitations: """
             Only the method's own statements count: a guard in a caller, or a write in a helper, is not seen; so a \
             finding has high confidence only where a second call does proven harm: the method builds the object it \
-            stores (`let manager = Manager(...)` ... `storage = manager`) and the index knows that type as a class or an \
-            actor of the project, so two calls build two objects and the later replaces the first (a value built and \
-            stored, such as a `Date()` timestamp, is medium); a `mutating` method is not checked (its caller holds the \
+            stores (`let manager = Manager(...)` ... `storage = manager`), so two calls build two objects and the later \
+            replaces the first; a type proven a value (a structure or enumeration of the project, or a Foundation value such \
+            as a `Date()` timestamp: `FrameworkValueTypes`) is medium; a `mutating` method is not checked (its caller holds the \
             value with exclusive access across its suspensions); and not in a view (its methods run from its own handlers, such as `.task`) or a `private` method \
             (its callers in the type may serialize it). A fetched value stored by two calls (a cache, a page) is medium. Protection: a flag an earlier early exit tests, \
             set before the suspension (`guard !isLoading else { return }` ... `isLoading = true`), and a test of the \
@@ -361,9 +361,9 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
             // replaces the first, which other code may already hold. A fetched value stored twice (a cache filled by
             // both calls, a page loaded twice) may be the same value, and a caller may already serialize the
             // method, which the rule does not follow: medium.
-            // Proven only for an object: two calls build two, and the later replaces one other code may already hold.
-            // A value (`let start = Date()` stored as a timestamp) built twice is only the later value: the index says
-            // which types are classes or actors.
+            // Harm for an object: two calls build two, and the later replaces one other code may already hold. A value
+            // (`let start = Date()` stored as a timestamp) built twice is only the later value: the index says which
+            // types are proven values.
             let builtTypes = callersUnseen ? [] : Self.typesBuiltAndStored(property, in: body, locals: locals)
             let condition = Self.condition(.someStoredVar([property], ofType: typeName), isolation)
             if builtTypes.isEmpty {
