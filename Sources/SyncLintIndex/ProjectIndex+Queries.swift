@@ -88,7 +88,10 @@ extension ProjectIndex {
             // helper of a longer pipeline) is not the same work as this entry point's call: medium.
             let taskCalls = starter?.calls.filter { $0.receiver == nil && $0.cancellation == .ifHandleCancelled(typeName: typeName, property: name) } ?? []
             let asyncLoads = Set(taskCalls.map(\.callee).filter { summary(of: FunctionKey(typeName: typeName, name: $0))?.isAsync == true })
-            let sameOneOffLoad = asyncLoads == [method] && !taskCalls.contains { $0.callee == method && $0.repeats }
+            // A load that itself cancels and restarts a task of its own (a debounced update) stops its previous run
+            // when called again: two calls do not overlap there.
+            let restartsItself = summary(of: FunctionKey(typeName: typeName, name: method))?.restartedHandles.isEmpty == false
+            let sameOneOffLoad = asyncLoads == [method] && !taskCalls.contains { $0.callee == method && $0.repeats } && !restartsItself
             return IndexAnswer([name, careful.starter.name, starterPlace],
                                notes: starter.map { [FindingNote("`\(careful.starter.name)` cancels `\(name)` before starting the load", at: $0.location)] } ?? [],
                                confidence: sameOneOffLoad ? nil : .medium)

@@ -103,6 +103,24 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
                     func reload() async { messages = await api.inbox() }
                 }
                 """, message: "restarted_load", confidence: .medium),
+            // The load restarts a task of its own (a debounced update): a second call cancels the first's work: medium.
+            RuleExample("""
+                @MainActor final class FeedState {
+                    private var loadMoreTask: Task<Void, Never>?
+                    private var updateTask: Task<Void, Never>?
+                    func loadMore() {
+                        loadMoreTask?.cancel()
+                        loadMoreTask = Task { await self.updatePosts() }
+                    }
+                    func refresh() async {
+                        await ↓updatePosts()
+                    }
+                    func updatePosts() async {
+                        updateTask?.cancel()
+                        updateTask = Task { posts = await model.posts() }
+                    }
+                }
+                """, message: "restarted_load", confidence: .medium),
             // The load is one step of the careful task's longer pipeline, a helper other work shares: medium.
             RuleExample("""
                 @MainActor final class LibraryModel {
@@ -395,7 +413,8 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
             or an assignment under a test of state (`if inProgress != nil { cancel() } else { task = Task { } }`), a \
             single flight the rule does not follow, and a second entry point (`restarted_load`) whose load the careful task \
             runs in a loop (a poll or an observation loop: `CallFact.repeats`) or as one step of a longer pipeline (it calls \
-            another async method of the type too): the load is then not proven to be the careful task's one-off work. A \
+            another async method of the type too), or a load that cancels and restarts a task of its own (a debounced update, \
+            which stops its previous run itself): the load is then not proven to be the careful task's one-off work. A \
             second entry point whose load is the careful task's only async method, run once, is high. Whether the two runs \
             write different values (the same server state fetched twice is harmless) is not known. A function the load \
             itself calls is part of the load, not a second entry point. \
