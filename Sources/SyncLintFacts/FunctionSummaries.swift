@@ -80,11 +80,15 @@ public struct CallFact: Sendable, Codable {
     /// The Core Data contexts it passes as arguments (`insert(records, into: context)` with a background `context`);
     /// arguments of other kinds are not kept.
     public var contextArguments: [ContextArgument] = []
+    /// The call sits in a loop (`for`, `for await`, `while`, `repeat`) of its function, its closures included: a poll or
+    /// an observation loop runs it again and again, where a call outside a loop runs once per run of the code around it.
+    public var repeats = false
 
     /// Memberwise, for the layers above (a synthesized one is internal to this module).
     package init(caller: FunctionKey, callee: String, receiver: ValueType?, context: ExecutionContext, cancellation: Cancellability,
                  location: SourceLocation, ifConfigClauses: [IfConfigClause], assignedTo: String? = nil,
-                 contextArguments: [ContextArgument] = []) {
+                 contextArguments: [ContextArgument] = [], repeats: Bool = false) {
+        self.repeats = repeats
         self.caller = caller
         self.callee = callee
         self.receiver = receiver
@@ -365,10 +369,22 @@ public struct ViewConstruction: Sendable, Codable {
     /// Labels of the arguments given a property of the view that builds it, as `name` or `self.name` (label → name):
     /// the value changes only when that property does.
     public var forwardedArguments: [String: String] = [:]
+    /// Every closure around the construction, up to the declaration that builds it, is a plain container
+    /// (`FrameworkViewState.lifetimeContainers`: `Group`, the stacks, a `NavigationStack`'s root, a scene's `WindowGroup`):
+    /// nothing presents, pushes or repeats it, so it lives as long as the view (or scene) that builds it, while the
+    /// `if` or `switch` branch it is in holds.
+    public var inContainersOnly = false
+    /// Built as the root of a scene (in the code of an `App` or `Scene` type, in containers only) or of a UIKit/AppKit
+    /// hosting controller (its `rootView:`): the view's lifetime is the window's or the controller's, not a screen's
+    /// inside the app. Such constructions are kept apart from the views' own (`ProjectIndex.constructions(ofView:)`).
+    public var isRoot = false
 
     /// Memberwise, for the layers above (a synthesized one is internal to this module).
     package init(typeName: String, scope: String?, identity: Identity, location: SourceLocation, constantArguments: Set<String> = [],
-                 builtArguments: Set<String> = [], forwardedArguments: [String: String] = [:]) {
+                 builtArguments: Set<String> = [], forwardedArguments: [String: String] = [:], inContainersOnly: Bool = false,
+                 isRoot: Bool = false) {
+        self.inContainersOnly = inContainersOnly
+        self.isRoot = isRoot
         self.forwardedArguments = forwardedArguments
         self.typeName = typeName
         self.scope = scope

@@ -74,6 +74,15 @@ public indirect enum IndexQuery: Sendable, Hashable, Codable {
     /// a function it calls directly, starts a `Task { }` whose handle nobody keeps
     /// (`FunctionSummary.discardedTasks`): `{0}` the method the closure calls, with a note where the task starts.
     case startsDiscardedTask(methods: [String], viewType: String?)
+    /// A task started on the appearance of `view` that outlives it: always answered; medium confidence, with a note
+    /// where it is built, when the view is the root of a window or a hosting controller
+    /// (`ProjectIndex.rootPlacement(ofView:)`): it appears once per window and goes away with it, so the task outliving
+    /// it is not proven to outlive anything that matters.
+    case taskOutlivesView(view: String)
+    /// Types a method builds and stores (`typeNames`, written in `scope`): always answered; medium confidence when every
+    /// one is proven a value (a structure or enumeration of the project, or `FrameworkValueTypes`): built twice and stored
+    /// twice, a value (`Date()`) is only the later value, where an object may already be held by other code.
+    case buildsReferenceType(typeNames: [String], scope: String?)
     /// A representable `view` whose `update…` ignores `inputs`: answered unless the app builds it only per value (a
     /// row, re-identified with `.id(…)`, directly or through the view that builds it) or passes every one of
     /// `inputs` a constant wherever it builds it; with a note where an input can change while the view stays, or

@@ -82,12 +82,19 @@ extension ProjectIndex {
                 || $0.cancellation == .ifHandleCancelled(typeName: typeName, property: name) }) { return nil }
             let starter = summary(of: careful.starter)
             let starterPlace = starter.map { " (\(layout.shown($0.location)))" } ?? ""
-            // Whether the careful task is still running the load when this entry point starts it is not known: it may
-            // be a poll or an observation loop that runs the load again and again by design, beside which a one-off
-            // load is ordinary: medium.
+            // Proven a restart of the same one-off load when the careful task's work is this load, run once: the only
+            // async method of the type its task calls, outside any loop. A task that runs it in a loop (a poll, an
+            // observation loop that reloads on each change: `CallFact.repeats`) or as one step among others (a shared
+            // helper of a longer pipeline) is not the same work as this entry point's call: medium.
+            let taskCalls = starter?.calls.filter { $0.receiver == nil && $0.cancellation == .ifHandleCancelled(typeName: typeName, property: name) } ?? []
+            let asyncLoads = Set(taskCalls.map(\.callee).filter { summary(of: FunctionKey(typeName: typeName, name: $0))?.isAsync == true })
+            // A load that itself cancels and restarts a task of its own (a debounced update) stops its previous run
+            // when called again: two calls do not overlap there.
+            let restartsItself = summary(of: FunctionKey(typeName: typeName, name: method))?.restartedHandles.isEmpty == false
+            let sameOneOffLoad = asyncLoads == [method] && !taskCalls.contains { $0.callee == method && $0.repeats } && !restartsItself
             return IndexAnswer([name, careful.starter.name, starterPlace],
                                notes: starter.map { [FindingNote("`\(careful.starter.name)` cancels `\(name)` before starting the load", at: $0.location)] } ?? [],
-                               confidence: .medium)
+                               confidence: sameOneOffLoad ? nil : .medium)
         case .offMainCaller(let key, let names):
             let places = executionContexts(of: key).compactMap { place -> (order: String, answer: IndexAnswer)? in
                 switch place {
@@ -139,7 +146,7 @@ extension ProjectIndex {
                 for reached in reachableSummaries(from: key) { written.formUnion(reached.summary.writes.map(\.property)) }
             }
             let hiding = conditionNames.intersection(written).sorted()
-            guard !hiding.isEmpty else { return IndexAnswer(variant: 0) }
+            guard !hiding.isEmpty else { return IndexAnswer(variant: 0, notes: rootNotes(viewType), confidence: rootConfidence(viewType)) }
             // The load writes what shows the view: it is meant to finish after the view it hides (a load-more marker),
             // so the task outliving the view is what the code needs, not proven harm.
             return IndexAnswer(variant: 1, [hiding.joined(separator: ", "), hiding.map { "`\($0)`" }.joined(separator: ", ")],
@@ -179,10 +186,22 @@ extension ProjectIndex {
                 let runsOnce = [summary(of: key), starter].contains { summary in
                     summary.map { summary in summary.onceGuards.contains { isNeverReset($0, ofType: summary.key.typeName) } } ?? false
                 }
-                return IndexAnswer([name], notes: [FindingNote("`\(name)()` starts this `Task`, whose handle nobody keeps", at: started)],
-                                   confidence: runsOnce ? .medium : nil)
+                return IndexAnswer([name], notes: [FindingNote("`\(name)()` starts this `Task`, whose handle nobody keeps", at: started)]
+                                        + rootNotes(viewType),
+                                   confidence: runsOnce ? .medium : rootConfidence(viewType))
             }
             return nil
+        case .buildsReferenceType(let typeNames, let scope):
+            // Medium only where every type built is proven a value: a structure or an enumeration of the project, or a
+            // framework value type (`FrameworkValueTypes`). A type the index does not see (a package outside the checkout)
+            // keeps the rule's reading of it as an object.
+            let values = typeNames.allSatisfy { name in
+                let kinds = declarations(of: name, from: scope).map(\.kind).filter { $0 != .extension }
+                return kinds.isEmpty ? FrameworkValueTypes.names.contains(name) : kinds.allSatisfy { $0 == .struct || $0 == .enum }
+            }
+            return IndexAnswer(confidence: values ? .medium : nil)
+        case .taskOutlivesView(let view):
+            return IndexAnswer(notes: rootNotes(view), confidence: rootConfidence(view))
         case .taskIDMember(let rootType, let members):
             let chain = resolveChain(from: rootType, members: members)
             guard chain.count == members.count, let property = chain.last else { return nil }
@@ -420,5 +439,18 @@ extension ProjectIndex {
         }
         visit(key, remaining: ProjectIndex.callDepth)
         return result
+    }
+}
+
+extension ProjectIndex {
+    /// A view that is the root of a window or hosting controller (`rootPlacement(ofView:)`) appears once per window:
+    /// what its appearance starts outliving it is not proven to matter, so medium.
+    func rootConfidence(_ view: String?) -> Confidence? {
+        view.flatMap { rootPlacement(ofView: $0) } == nil ? nil : .medium
+    }
+
+    func rootNotes(_ view: String?) -> [FindingNote] {
+        guard let view, let root = rootPlacement(ofView: view) else { return [] }
+        return [FindingNote("the view is the root of a window or a hosting controller here, built once for it", at: root.location)]
     }
 }

@@ -350,9 +350,40 @@ extension ProjectIndex {
 
     /// Where a view type is constructed in the project's views.
     public func constructions(ofView typeName: String) -> [ViewConstruction] {
+        allConstructions(ofView: typeName).filter { !$0.isRoot }
+    }
+
+    /// Every construction of the view, windows' and hosting controllers' roots included (`ViewConstruction.isRoot`).
+    func allConstructions(ofView typeName: String) -> [ViewConstruction] {
         guard let qualified = resolveType(typeName) else { return [] }
         let simple = qualified.split(separator: ".").last.map(String.init) ?? qualified
         return (viewConstructionsBySimpleName[simple] ?? []).filter { resolveType($0.typeName, from: $0.scope) == qualified }
+    }
+
+    /// Where the view is built as the root of a window or a hosting controller, when every place app code builds it is
+    /// such a root, or a plain container (`ViewConstruction.inContainersOnly`) in a view that is itself one, a few views
+    /// up: the view appears once per window (or controller) and goes away with it, not as a screen of the app comes and
+    /// goes. Nil when some place presents, pushes or repeats it, or when nothing in the project builds it.
+    public func rootPlacement(ofView typeName: String) -> ViewConstruction? {
+        var seen: Set<String> = []
+        func root(_ view: String, depth: Int) -> ViewConstruction? {
+            guard depth > 0, seen.insert(view).inserted else { return nil }
+            defer { seen.remove(view) }
+            let built = allConstructions(ofView: view).filter { codeKind(of: $0.location) == .app }
+            guard !built.isEmpty else { return nil }
+            var found: ViewConstruction?
+            for construction in built {
+                if construction.isRoot {
+                    found = found ?? construction
+                    continue
+                }
+                guard construction.identity == .stable, construction.inContainersOnly, let scope = construction.scope,
+                      let outer = root(scope, depth: depth - 1) else { return nil }
+                found = found ?? outer
+            }
+            return found
+        }
+        return root(typeName, depth: Self.callDepth + 2)
     }
 }
 

@@ -55,6 +55,30 @@ public enum FrameworkViewState {
         ("contextMenu", "menuItems", swiftUI + "view/contextmenu(menuitems:)"),
     ]
 
+    /// Containers whose content lives as long as the container (while the `if`/`switch` branch around it holds):
+    /// they neither present nor push nor repeat their content, nor build it lazily. A view built only in these,
+    /// up to a scene's root, appears once per window (`ViewConstruction.inContainersOnly`). The scene builders are
+    /// the ones whose content is a window's root view: `WindowGroup` ("a scene that presents a group of identically
+    /// structured windows"), `Window`, `DocumentGroup`, `Settings`, `UtilityWindow`. Not here: `TabView` (a tab's
+    /// content appears each time the tab is picked), lazy stacks and lists (rows come and go as they scroll), the
+    /// presentation modifiers and `NavigationLink` (shown and dismissed again and again), `MenuBarExtra` (menu content).
+    public static let lifetimeContainers: [(name: String, documentation: String)] = [
+        ("Group", swiftUI + "group"), ("VStack", swiftUI + "vstack"), ("HStack", swiftUI + "hstack"), ("ZStack", swiftUI + "zstack"),
+        ("ScrollView", swiftUI + "scrollview"), ("GeometryReader", swiftUI + "geometryreader"),
+        ("NavigationStack", swiftUI + "navigationstack"), ("NavigationView", swiftUI + "navigationview"),
+        ("WindowGroup", swiftUI + "windowgroup"), ("Window", swiftUI + "window"), ("DocumentGroup", swiftUI + "documentgroup"),
+        ("Settings", swiftUI + "settings"), ("UtilityWindow", swiftUI + "utilitywindow"),
+    ]
+
+    /// The UIKit and AppKit types that host a SwiftUI view as the root of a controller or a platform view:
+    /// `UIHostingController.init(rootView:)`, `NSHostingController.init(rootView:)`, `NSHostingView.init(rootView:)`
+    /// (https://developer.apple.com/documentation/swiftui/uihostingcontroller). The view lives as long as what hosts it.
+    public static let hostingTypes: Set<String> = ["UIHostingController", "NSHostingController", "NSHostingView", "_UIHostingView"]
+
+    /// The protocols whose types build scenes (`App`: "a type that represents the structure and behavior of an app";
+    /// `Scene`): the views their bodies build are windows' roots.
+    public static let sceneProtocols: Set<String> = ["App", "Scene"]
+
     public static func representable(conformingTo inherited: [String]) -> ViewRepresentable? {
         representables.first { inherited.contains($0.protocolName) }
     }

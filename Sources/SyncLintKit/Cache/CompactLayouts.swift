@@ -21,7 +21,7 @@ enum CompactLayouts {
         "unresolvedCalls", "cancellationSources", "disappearOnlyTaskCalls",
     ]
     static let callFactFields = ["caller", "callee", "receiver", "context", "cancellation", "location", "ifConfigClauses", "assignedTo",
-                                  "contextArguments"]
+                                  "contextArguments", "repeats"]
     static let stateWriteFields = ["property", "boolValue", "context", "location"]
     static let sourceLocationFields = ["file", "line", "column"]
     static let functionKeyFields = ["typeName", "name"]
@@ -36,7 +36,8 @@ enum CompactLayouts {
     static let fileFactsFields = ["types", "modelRegistrations", "storeConfigurations", "containers", "schemaBindings", "coreData",
                                   "functionSummaries", "viewConstructions", "codePlaces", "fetchKeys", "schemaMembers", "predicateMembers",
                                   "viewReadNames", "deadCode", "packageTargets"]
-    static let viewConstructionFields = ["typeName", "scope", "identity", "location", "constantArguments", "builtArguments", "forwardedArguments"]
+    static let viewConstructionFields = ["typeName", "scope", "identity", "location", "constantArguments", "builtArguments", "forwardedArguments",
+                                          "inContainersOnly", "isRoot"]
 
     static let sampleLocation = SourceLocation(file: "", line: 0, column: 0)
     static let sampleKey = FunctionKey(typeName: nil, name: "")
@@ -95,7 +96,7 @@ enum CompactLayouts {
             let call = unsafeBitCast(value, to: CallFact.self)
             try fields.add(call.caller); try fields.add(call.callee); try fields.add(call.receiver); try fields.add(call.context)
             try fields.add(call.cancellation); try fields.add(call.location); try fields.addArray(call.ifConfigClauses); try fields.add(call.assignedTo)
-            try fields.add(call.contextArguments)
+            try fields.add(call.contextArguments); try fields.add(call.repeats)
         } else if Value.self == FunctionSummary.self, functionSummaryMatches {
             let summary = unsafeBitCast(value, to: FunctionSummary.self)
             try fields.add(summary.key); try fields.add(summary.isAsync); try fields.add(summary.declaredContext)
@@ -144,6 +145,7 @@ enum CompactLayouts {
             try fields.add(construction.location); try fields.add(construction.constantArguments); try fields.add(construction.builtArguments)
             // Keys and values alternately, in key order: one list of strings instead of a keyed container.
             try fields.add(construction.forwardedArguments.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] })
+            try fields.add(construction.inContainersOnly); try fields.add(construction.isRoot)
         } else if Value.self == ViewConstruction.Identity.self {
             switch unsafeBitCast(value, to: ViewConstruction.Identity.self) {
             case .perValue: try fields.add(0)
@@ -236,11 +238,12 @@ enum CompactLayouts {
             return unsafeBitCast(write, to: T.self)
         }
         if T.self == CallFact.self, callFactMatches {
-            var fields = try FieldReader(payload: payload, start: start, end: end, count: 9)
+            var fields = try FieldReader(payload: payload, start: start, end: end, count: 10)
             var call = CallFact(caller: try fields.next(), callee: try fields.next(), receiver: try fields.optional(), context: try fields.next(),
                                 cancellation: try fields.next(), location: try fields.next(), ifConfigClauses: try fields.array(),
                                 assignedTo: try fields.optional())
             call.contextArguments = try fields.next()
+            call.repeats = try fields.next()
             try fields.finish()
             return unsafeBitCast(call, to: T.self)
         }
@@ -339,7 +342,7 @@ enum CompactLayouts {
             return unsafeBitCast(facts, to: T.self)
         }
         if T.self == ViewConstruction.self, viewConstructionMatches {
-            var fields = try FieldReader(payload: payload, start: start, end: end, count: 7)
+            var fields = try FieldReader(payload: payload, start: start, end: end, count: 9)
             let typeName: String = try fields.next(), scope: String? = try fields.optional()
             let identity: ViewConstruction.Identity = try fields.next(), location: SourceLocation = try fields.next()
             let constant: Set<String> = try fields.next(), built: Set<String> = try fields.next()
@@ -347,9 +350,11 @@ enum CompactLayouts {
             guard pairs.count % 2 == 0 else { throw CompactCoding.Failure(description: "an odd list of forwarded arguments") }
             var forwarded: [String: String] = [:]
             for index in stride(from: 0, to: pairs.count, by: 2) { forwarded[pairs[index]] = pairs[index + 1] }
+            let inContainersOnly: Bool = try fields.next(), isRoot: Bool = try fields.next()
             try fields.finish()
             let construction = ViewConstruction(typeName: typeName, scope: scope, identity: identity, location: location,
-                                                constantArguments: constant, builtArguments: built, forwardedArguments: forwarded)
+                                                constantArguments: constant, builtArguments: built, forwardedArguments: forwarded,
+                                                inContainersOnly: inContainersOnly, isRoot: isRoot)
             return unsafeBitCast(construction, to: T.self)
         }
         if T.self == ViewConstruction.Identity.self {

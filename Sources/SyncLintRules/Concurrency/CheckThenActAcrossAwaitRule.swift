@@ -49,7 +49,24 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
                         return manager
                     }
                 }
+                final class SocketManager {
+                    init(client: Client) {}
+                    func configureCursorStore() async {}
+                }
                 """, message: "check_then_act", confidence: .high),
+            // The look-alike: what it builds and stores is a value (a timestamp), not an object: two calls store two
+            // dates, the later one kept; nothing else holds the first: medium.
+            RuleExample("""
+                @MainActor final class FeedModel {
+                    private var lastFetched: Date?
+                    func loadFilters() async {
+                        let start = Date()
+                        ↓if let lastFetched, lastFetched.timeIntervalSinceNow > -100 { return }
+                        filters = await api.filters()
+                        lastFetched = start
+                    }
+                }
+                """, message: "check_then_act", confidence: .medium),
             RuleExample("""
                 actor TokenStore {
                     private var token: String?
@@ -170,6 +187,16 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
                     }
                 }
                 """),
+            // A `mutating` method: the caller holds the value with exclusive access for the whole call.
+            RuleExample("""
+                extension ServerPicker {
+                    @MainActor mutating func pickServer() async throws {
+                        guard let region else { return }
+                        let servers = try await api.servers(in: region)
+                        self.region = servers.first?.region
+                    }
+                }
+                """),
             // No isolation: not an actor's reentrancy (data races are the compiler's to find).
             RuleExample("""
                 final class DownloadList {
@@ -246,8 +273,10 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
         knownLimitations: """
             Only the method's own statements count: a guard in a caller, or a write in a helper, is not seen; so a \
             finding has high confidence only where a second call does proven harm: the method builds the object it \
-            stores (`let manager = Manager(...)` ... `storage = manager`), so two calls build two and the later replaces \
-            the first; and not in a view (its methods run from its own handlers, such as `.task`) or a `private` method \
+            stores (`let manager = Manager(...)` ... `storage = manager`), so two calls build two objects and the later \
+            replaces the first; a type proven a value (a structure or enumeration of the project, or a Foundation value such \
+            as a `Date()` timestamp: `FrameworkValueTypes`) is medium; a `mutating` method is not checked (its caller holds the \
+            value with exclusive access across its suspensions); and not in a view (its methods run from its own handlers, such as `.task`) or a `private` method \
             (its callers in the type may serialize it). A fetched value stored by two calls (a cache, a page) is medium. Protection: a flag an earlier early exit tests, \
             set before the suspension (`guard !isLoading else { return }` ... `isLoading = true`), and a test of the \
             property again after the suspension, before the write. \
@@ -271,7 +300,10 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
         guard let function = node.as(FunctionDeclSyntax.self), let body = function.body,
               function.signature.effectSpecifiers?.asyncSpecifier != nil,
               let type = context.scope.currentType,
-              !function.modifiers.contains(where: { $0.name.text == "nonisolated" }) else { return }
+              !function.modifiers.contains(where: { $0.name.text == "nonisolated" }),
+              // A `mutating` method works on a value the caller holds with exclusive access for the whole call, across
+              // its suspensions: no second call can run on it meanwhile.
+              !function.modifiers.contains(where: { $0.name.tokenKind == .keyword(.mutating) }) else { return }
         // Isolated as written, or (a type with no isolation of its own, not a view) by a module that defaults to the
         // main actor (Swift 6.2), which only the index knows.
         let isolatedAsWritten = type.isActor || type.isMainActor || SyntaxFacts.hasAttribute("MainActor", function.attributes)
@@ -329,9 +361,17 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
             // replaces the first, which other code may already hold. A fetched value stored twice (a cache filled by
             // both calls, a page loaded twice) may be the same value, and a caller may already serialize the
             // method, which the rule does not follow: medium.
-            let builds = !callersUnseen && Self.storesObjectItBuilds(property, in: body, locals: locals)
-            context.report(keyword, Self.checkThenAct, ["property": property], when: Self.condition(.someStoredVar([property], ofType: typeName), isolation),
-                           confidence: builds ? .high : .medium)
+            // Harm for an object: two calls build two, and the later replaces one other code may already hold. A value
+            // (`let start = Date()` stored as a timestamp) built twice is only the later value: the index says which
+            // types are proven values.
+            let builtTypes = callersUnseen ? [] : Self.typesBuiltAndStored(property, in: body, locals: locals)
+            let condition = Self.condition(.someStoredVar([property], ofType: typeName), isolation)
+            if builtTypes.isEmpty {
+                context.report(keyword, Self.checkThenAct, ["property": property], when: condition, confidence: .medium)
+            } else {
+                context.report(keyword, Self.checkThenAct, ["property": property],
+                               answering: .buildsReferenceType(typeNames: builtTypes.sorted(), scope: typeName), when: condition)
+            }
             return
         }
     }
@@ -385,19 +425,25 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
     /// to `Manager(...)` (an uppercase callee: a type's initializer) and then assigned to the property itself (not a
     /// member of it, not an entry of a collection it holds).
     static func storesObjectItBuilds(_ property: String, in body: CodeBlockSyntax, locals: Set<String>) -> Bool {
-        func isConstruction(_ expression: ExprSyntax) -> Bool {
+        !typesBuiltAndStored(property, in: body, locals: locals).isEmpty
+    }
+
+    /// The types of what the body builds and stores into the property (`storesObjectItBuilds`).
+    static func typesBuiltAndStored(_ property: String, in body: CodeBlockSyntax, locals: Set<String>) -> Set<String> {
+        func construction(_ expression: ExprSyntax) -> String? {
             var current = expression
             while let wrapped = current.as(TryExprSyntax.self)?.expression ?? current.as(AwaitExprSyntax.self)?.expression { current = wrapped }
-            guard let call = current.as(FunctionCallExprSyntax.self) else { return false }
+            guard let call = current.as(FunctionCallExprSyntax.self) else { return nil }
             let name = SyntaxFacts.calleeName(call)
-            return SyntaxFacts.isTypeName(name) && name != "Task" && !name.hasPrefix("Task.")
+            return SyntaxFacts.isTypeName(name) && name != "Task" && !name.hasPrefix("Task.") ? name : nil
         }
-        var built: Set<String> = []
-        var stores = false
+        func isConstruction(_ expression: ExprSyntax) -> Bool { construction(expression) != nil }
+        var built: [String: String] = [:]
+        var stores: Set<String> = []
         BodyScanner.scan(body) { node in
             if let binding = node.as(PatternBindingSyntax.self), let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
                let value = binding.initializer?.value, isConstruction(value) {
-                built.insert(name)
+                built[name] = construction(value)
             } else if let sequence = node.as(SequenceExprSyntax.self), let assignment = SyntaxFacts.assignment(sequence),
                       // The property itself is given the object (`storage = manager`), not a member of it or an entry
                       // in it (`cache[key] = Entry(...)`, `item?.thumbnail = UIImage(...)`).
@@ -406,8 +452,8 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
                       !assignment.target.is(SubscriptCallExprSyntax.self),
                       FlowFacts.selfProperty(assignment.target, locals: locals) == property {
                 let value = assignment.value
-                if isConstruction(value) { stores = true }
-                if let reference = value.as(DeclReferenceExprSyntax.self), built.contains(reference.baseName.text) { stores = true }
+                if let type = construction(value) { stores.insert(type) }
+                if let reference = value.as(DeclReferenceExprSyntax.self), let type = built[reference.baseName.text] { stores.insert(type) }
             }
         }
         return stores

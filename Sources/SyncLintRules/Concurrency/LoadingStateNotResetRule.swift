@@ -83,6 +83,42 @@ public final class LoadingStateNotResetRule: SyntaxRule {
                     }
                 }
                 """, message: "catch_leaves_flag_set", notes: ["`isFetchingMore` is set to true here"], confidence: .high),
+            // The exit is a generation check: a newer search has started and owns the flag, which it resets: medium.
+            RuleExample("""
+                @MainActor final class SearchModel {
+                    var isLoading = false
+                    var searchIndex = 0
+                    var receivedIndex = 0
+                    var items: [Item] = []
+                    func search(_ term: String) async {
+                        isLoading = true
+                        let thisSearch = searchIndex
+                        searchIndex += 1
+                        let result = await api.search(term)
+                        if thisSearch < receivedIndex { ↓return }
+                        items = result
+                        receivedIndex = thisSearch
+                        isLoading = false
+                    }
+                }
+                """, message: "exit_leaves_flag_set", confidence: .medium),
+            // The look-alike: the exit tests the result, not the run's token: high.
+            RuleExample("""
+                @MainActor final class SearchModel {
+                    var isLoading = false
+                    var searchIndex = 0
+                    var items: [Item] = []
+                    func search(_ term: String) async {
+                        isLoading = true
+                        let thisSearch = searchIndex
+                        searchIndex += 1
+                        let result = await api.search(term)
+                        if result.isEmpty { ↓return }
+                        items = result
+                        isLoading = false
+                    }
+                }
+                """, message: "exit_leaves_flag_set", confidence: .high),
             // Nothing in the function resets the flag: only its name says it is loading state.
             RuleExample("""
                 func prepare(_ ready: Bool) {
@@ -695,7 +731,8 @@ public final class LoadingStateNotResetRule: SyntaxRule {
             // A method of `self` called on the way that turns the state off on every path of its own turns it off
             // here. Which helpers do is known only once the index is built; the graph is not kept, so the sets of
             // helpers that would close every leaking path are worked out now, as data.
-            func report(at node: some SyntaxProtocol, _ message: RuleMessage, leaks: (Set<Int>) -> Bool) {
+            func report(at node: some SyntaxProtocol, _ message: RuleMessage, lowered: Bool = false, leaks: (Set<Int>) -> Bool) {
+                let confidence: Confidence = lowered ? .medium : confidence
                 var conditions: [IndexCondition] = resetOutside.map { [.not($0)] } ?? []
                 let allHelperNodes = helpers.values.reduce(into: Set<Int>()) { $0.formUnion($1) }
                 if !helpers.isEmpty, !leaks(allHelperNodes), let helperFact = Self.helperFact(for: state) {
@@ -723,7 +760,11 @@ public final class LoadingStateNotResetRule: SyntaxRule {
             let allHelperNodes = helpers.values.reduce(into: Set<Int>()) { $0.formUnion($1) }
             if let exit = leaking.first(where: { question.leaks(through: built.nodes(for: $0), avoiding: allHelperNodes) }) ?? leaking.first {
                 let exitNodes = built.nodes(for: exit)
-                report(at: exit, message) { question.leaks(through: exitNodes, avoiding: $0) }
+                // An exit taken when this run's token is stale (`if thisSearch <= receivedSearch { return }`, the token
+                // read from a stored property before the first `await`): a newer run has started, and it owns the flag,
+                // which its own end resets. The leak lasts only until then: medium.
+                let superseded = Self.exitsOnStaleToken(exit, in: body, excluded: excluded)
+                report(at: exit, message, lowered: superseded) { question.leaks(through: exitNodes, avoiding: $0) }
                 continue
             }
             if case .flag = state.kind, let branch = failureBranch(of: state.name, ons: ons, offs: offs, resetNodes: resetNodes,
@@ -866,6 +907,38 @@ public final class LoadingStateNotResetRule: SyntaxRule {
     }
 
     /// Whether the exit stands under an `if` or `guard` whose condition reads the state's flag.
+    /// Whether the exit is under a test (an `if` or a `guard`) after the body's first `await` that reads both a local
+    /// bound before that `await` straight from a stored property of `self` (`let thisSearch = searchIndex`: the run's
+    /// token) and a stored property of `self` (the current value it is compared with): a generation check.
+    static func exitsOnStaleToken(_ exit: Syntax, in body: Syntax, excluded: Set<String>) -> Bool {
+        var firstAwait: AbsolutePosition?
+        BodyScanner.scan(body) { node in
+            if firstAwait == nil, node.is(AwaitExprSyntax.self) { firstAwait = node.position }
+        }
+        guard let firstAwait else { return false }
+        var tokens: Set<String> = []
+        BodyScanner.scan(body) { node in
+            guard node.endPosition <= firstAwait, let binding = node.as(PatternBindingSyntax.self),
+                  let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
+                  let value = binding.initializer?.value,
+                  FlowFacts.selfProperty(value, locals: excluded.subtracting([name])) != nil else { return }
+            tokens.insert(name)
+        }
+        guard !tokens.isEmpty else { return false }
+        var current = exit.parent
+        while let node = current, node.id != body.id {
+            if let conditions = node.as(GuardStmtSyntax.self)?.conditions ?? node.as(IfExprSyntax.self)?.conditions,
+               conditions.position > firstAwait {
+                let names = conditions.tokens(viewMode: .sourceAccurate).map(\.text)
+                let readsToken = names.contains(where: tokens.contains)
+                let readsState = !CheckThenActAcrossAwaitRule.propertiesRead(conditions, locals: excluded).isEmpty
+                if readsToken && readsState { return true }
+            }
+            current = node.parent
+        }
+        return false
+    }
+
     static func isGuarded(_ exit: Syntax, by state: LoadingState, in body: Syntax) -> Bool {
         guard state.kind == .flag || state.kind == .finishedFlag, let last = state.name.split(separator: ".").last else { return false }
         var current = exit.parent

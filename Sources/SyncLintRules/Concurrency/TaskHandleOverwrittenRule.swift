@@ -83,7 +83,62 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
                     }
                     func fetchLatest() async { items = await api.latest() }
                 }
-                """),
+                """, message: "restarted_load", confidence: .high),
+            // The careful task runs the load in a loop (a poll): a one-off reload beside it is not proven to race: medium.
+            RuleExample("""
+                @MainActor final class InboxModel {
+                    private var pollTask: Task<Void, Never>?
+                    func startPolling() {
+                        pollTask?.cancel()
+                        pollTask = Task {
+                            while !Task.isCancelled {
+                                await self.reload()
+                                try? await Task.sleep(for: .seconds(30))
+                            }
+                        }
+                    }
+                    func refresh() async {
+                        await ↓reload()
+                    }
+                    func reload() async { messages = await api.inbox() }
+                }
+                """, message: "restarted_load", confidence: .medium),
+            // The load restarts a task of its own (a debounced update): a second call cancels the first's work: medium.
+            RuleExample("""
+                @MainActor final class FeedState {
+                    private var loadMoreTask: Task<Void, Never>?
+                    private var updateTask: Task<Void, Never>?
+                    func loadMore() {
+                        loadMoreTask?.cancel()
+                        loadMoreTask = Task { await self.updatePosts() }
+                    }
+                    func refresh() async {
+                        await ↓updatePosts()
+                    }
+                    func updatePosts() async {
+                        updateTask?.cancel()
+                        updateTask = Task { posts = await model.posts() }
+                    }
+                }
+                """, message: "restarted_load", confidence: .medium),
+            // The load is one step of the careful task's longer pipeline, a helper other work shares: medium.
+            RuleExample("""
+                @MainActor final class LibraryModel {
+                    private var updateTask: Task<Void, Never>?
+                    func updateLibrary() {
+                        updateTask?.cancel()
+                        updateTask = Task {
+                            let artists = await self.fetchArtists()
+                            await self.fetchAlbums(artists)
+                        }
+                    }
+                    func addSeries(_ artist: Artist) async {
+                        await ↓fetchAlbums([artist])
+                    }
+                    func fetchArtists() async -> [Artist] { await api.artists() }
+                    func fetchAlbums(_ artists: [Artist]) async { albums += await api.albums(artists) }
+                }
+                """, message: "restarted_load", confidence: .medium),
             // The task tests a state first (a state machine's single flight the rule does not follow): medium.
             RuleExample("""
                 @MainActor final class HistoryScreen {
@@ -110,6 +165,18 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
                             loadingMore = true
                             loadingTask = Task { await self.loadNewEntries(); self.loadingMore = false }
                         }
+                    }
+                }
+                """),
+            // A precondition on a flag the function then sets: a second call stops the program before the assignment.
+            RuleExample("""
+                @MainActor final class StoreObserver {
+                    private var isObserving = false
+                    private var receiptTask: Task<Void, Never>?
+                    func observe() {
+                        precondition(!isObserving)
+                        isObserving = true
+                        receiptTask = Task { for await _ in updates { await self.reloadReceipt() } }
                     }
                 }
                 """),
@@ -344,8 +411,12 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
             value), a function every caller of which cancels the handle, returns early on a flag it sets first, or runs \
             once; medium: a task whose first statement tests state before its work (`if model.state == .idle { ... }`) \
             or an assignment under a test of state (`if inProgress != nil { cancel() } else { task = Task { } }`), a \
-            single flight the rule does not follow, and every second entry point (`restarted_load`): whether the careful \
-            task is still running the load then (it may be a poll or an observation loop) is not known, handles in a dictionary, assignments in `init`/`viewDidLoad`. A function the load \
+            single flight the rule does not follow, and a second entry point (`restarted_load`) whose load the careful task \
+            runs in a loop (a poll or an observation loop: `CallFact.repeats`) or as one step of a longer pipeline (it calls \
+            another async method of the type too), or a load that cancels and restarts a task of its own (a debounced update, \
+            which stops its previous run itself): the load is then not proven to be the careful task's one-off work. A \
+            second entry point whose load is the careful task's only async method, run once, is high. Whether the two runs \
+            write different values (the same server state fetched twice is harmless) is not known. A function the load \
             itself calls is part of the load, not a second entry point. \
             Opt-in: 0 of 19 findings right before this narrowing; of the 8 left on ten public apps (the \
             second-entry-point class gives none there), a careful judgement found none right and one unsure: the \
@@ -439,8 +510,15 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
         // early exit, the `if`'s own body around the assignment (a closure's `if` included).
         var tests: [(end: AbsolutePosition, properties: Set<String>, scope: Syntax)] = []
         BodyScanner.scan(body) { node in
-            guard node.endPosition <= position, let conditions = SyntaxFacts.earlyExitConditions(node) else { return }
-            tests.append((node.endPosition, CheckThenActAcrossAwaitRule.propertiesRead(conditions, locals: locals), body))
+            guard node.endPosition <= position else { return }
+            if let conditions = SyntaxFacts.earlyExitConditions(node) {
+                tests.append((node.endPosition, CheckThenActAcrossAwaitRule.propertiesRead(conditions, locals: locals), body))
+            } else if let call = node.as(FunctionCallExprSyntax.self), SyntaxFacts.calleeName(call) == "precondition",
+                      let condition = call.arguments.first?.expression {
+                // `precondition(!isObserving)` stops the program (in release builds too) when the flag is set: an early
+                // exit as final as a `guard`'s.
+                tests.append((node.endPosition, Self.propertiesRead(condition, locals: locals), body))
+            }
         }
         var current = target.parent
         while let node = current, node.id != body.id {
@@ -461,6 +539,20 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
             }
             return set
         }
+    }
+
+    /// Stored properties of `self` an expression reads (`!isObserving`, `self.count == 0`).
+    static func propertiesRead(_ expression: ExprSyntax, locals: Set<String>) -> Set<String> {
+        var reads: Set<String> = []
+        for token in expression.tokens(viewMode: .sourceAccurate) {
+            guard case .identifier = token.tokenKind, let reference = token.parent?.as(DeclReferenceExprSyntax.self) else { continue }
+            if let member = reference.parent?.as(MemberAccessExprSyntax.self), member.declName.id == reference.id {
+                if let base = member.base, SyntaxFacts.isSelf(base) { reads.insert(reference.baseName.text) }
+                continue
+            }
+            if let property = FlowFacts.selfProperty(ExprSyntax(reference), locals: locals) { reads.insert(property) }
+        }
+        return reads
     }
 
     /// The task's closure has no `await` (nor `for await`) and no cancellation check in its own body.

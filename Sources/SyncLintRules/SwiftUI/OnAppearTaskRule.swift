@@ -119,6 +119,70 @@ public final class OnAppearTaskRule: SyntaxRule {
                     }
                 }
                 """, message: "task_outlives_view", confidence: .medium),
+            // A window's root view (built in the scene, through plain containers) appears once per window and goes with
+            // it: the task outliving it is not proven to outlive anything that matters: medium, with a note.
+            RuleExample("""
+                @main struct NotesApp: App {
+                    var body: some Scene { WindowGroup { RootView() } }
+                }
+                struct RootView: View {
+                    var body: some View { VStack { SessionView() } }
+                }
+                struct SessionView: View {
+                    @State private var model = SessionModel()
+                    var body: some View {
+                        Text(model.status)↓.onAppear { Task { await model.connect() } }
+                    }
+                }
+                """, fixed: """
+                @main struct NotesApp: App {
+                    var body: some Scene { WindowGroup { RootView() } }
+                }
+                struct RootView: View {
+                    var body: some View { VStack { SessionView() } }
+                }
+                struct SessionView: View {
+                    @State private var model = SessionModel()
+                    var body: some View {
+                        Text(model.status).task { await model.connect() }
+                    }
+                }
+                """, message: "task_outlives_view", notes: ["the view is the root of a window or a hosting controller here, built once for it"],
+                confidence: .medium),
+            // The look-alike: the same view also presented in a sheet, shown and dismissed again and again: high.
+            RuleExample("""
+                @main struct NotesApp: App {
+                    var body: some Scene { WindowGroup { RootView() } }
+                }
+                struct RootView: View {
+                    @State private var showsSession = false
+                    var body: some View {
+                        SessionView().sheet(isPresented: $showsSession) { SessionView() }
+                    }
+                }
+                struct SessionView: View {
+                    @State private var model = SessionModel()
+                    var body: some View {
+                        Text(model.status)↓.onAppear { Task { await model.connect() } }
+                    }
+                }
+                """, fixed: """
+                @main struct NotesApp: App {
+                    var body: some Scene { WindowGroup { RootView() } }
+                }
+                struct RootView: View {
+                    @State private var showsSession = false
+                    var body: some View {
+                        SessionView().sheet(isPresented: $showsSession) { SessionView() }
+                    }
+                }
+                struct SessionView: View {
+                    @State private var model = SessionModel()
+                    var body: some View {
+                        Text(model.status).task { await model.connect() }
+                    }
+                }
+                """, message: "task_outlives_view", confidence: .high),
             // Shown under a condition the load does not touch: the fix applies.
             RuleExample("""
                 struct ProfileView: View {
@@ -370,7 +434,12 @@ public final class OnAppearTaskRule: SyntaxRule {
         // the closure touches or the view's own methods it calls write, is that state: then there is no fix.
         let conditionNames = Self.namesShowingView(call)
         guard !conditionNames.isEmpty else {
-            context.report(member.period, Self.outlivesView, confidence: confidence)
+            // A window's (or hosting controller's) root view appears once per window: medium (the index knows).
+            guard let viewType = context.scope.currentType?.qualifiedName else {
+                context.report(member.period, Self.outlivesView, confidence: confidence)
+                return
+            }
+            context.report(member.period, Self.outlivesView, answering: .taskOutlivesView(view: viewType), confidence: confidence)
             return
         }
         let touched = Self.identifiers(in: closure)

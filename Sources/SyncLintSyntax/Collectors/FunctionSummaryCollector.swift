@@ -380,7 +380,24 @@ package final class FunctionSummaryCollector: FactCollector {
             context: context.executionContextHere(),
             cancellation: context.cancellabilityHere(), location: context.location(of: call),
             ifConfigClauses: context.ifConfigClauses(of: call), assignedTo: Self.storedProperty(ofValueOf: call, locals: frames[index].locals),
-            contextArguments: ContextArguments.of(call, in: context.scope.currentFunction?.body, locals: frames[index].locals)))
+            contextArguments: ContextArguments.of(call, in: context.scope.currentFunction?.body, locals: frames[index].locals),
+            repeats: Self.isInLoop(call)))
+    }
+
+    /// A `for` (also `for await`), `while` or `repeat` around the call, up to its declaration (closures included).
+    static func isInLoop(_ call: FunctionCallExprSyntax) -> Bool {
+        var node = Syntax(call)
+        while let parent = node.parent, !parent.is(DeclSyntax.self) {
+            if let loop = parent.as(ForStmtSyntax.self) {
+                if node.id == Syntax(loop.body).id { return true }
+            } else if let loop = parent.as(WhileStmtSyntax.self) {
+                if node.id == Syntax(loop.body).id { return true }
+            } else if parent.is(RepeatStmtSyntax.self) {
+                return true
+            }
+            node = parent
+        }
+        return false
     }
 
     /// The property of `self` a call's value is assigned to, through `await` and `try`: `result = await resolve()`.
@@ -393,9 +410,24 @@ package final class FunctionSummaryCollector: FactCollector {
 
     /// A view type built in a SwiftUI view's code, and whether each value gets a view of its own.
     private func recordConstruction(_ call: FunctionCallExprSyntax, context: FileContext) {
-        guard context.scope.currentType?.isView == true,
-              let reference = call.calledExpression.as(DeclReferenceExprSyntax.self),
+        guard let type = context.scope.currentType, let reference = call.calledExpression.as(DeclReferenceExprSyntax.self),
               reference.baseName.text.startsUppercase else { return }
+        // Built in containers only, up to the declaration: nothing presents, pushes or repeats it.
+        let inContainersOnly = context.scope.closures.allSatisfy { closure in
+            guard let container = closure.call else { return false }
+            let name = SyntaxFacts.calleeName(container)
+            return FrameworkViewState.lifetimeContainers.contains { $0.name == name }
+        }
+        guard type.isView else {
+            // A window's root (a scene's content) or a hosting controller's root view, recorded apart from the views'
+            // own constructions: what else asks where a view is built keeps seeing only views.
+            let inScene = !type.inheritedTypes.filter(FrameworkViewState.sceneProtocols.contains).isEmpty && inContainersOnly
+            guard inScene || Self.isHostedRoot(call) else { return }
+            context.facts.viewConstructions.append(ViewConstruction(
+                typeName: reference.baseName.text, scope: type.qualifiedName, identity: .stable, location: context.location(of: call),
+                inContainersOnly: true, isRoot: true))
+            return
+        }
         // The innermost place that decides the view's identity: a `NavigationLink`'s destination is presented by the
         // navigation container (a split view's detail column keeps it while the link changes), whatever row the
         // link stands in.
@@ -454,7 +486,17 @@ package final class FunctionSummaryCollector: FactCollector {
             }),
             forwardedArguments: Dictionary(call.arguments.compactMap { argument in
                 argument.label.flatMap { label in Self.forwardedProperty(argument.expression, context: context).map { (label.text, $0) } }
-            }, uniquingKeysWith: { first, _ in first })))
+            }, uniquingKeysWith: { first, _ in first }),
+            inContainersOnly: inContainersOnly))
+    }
+
+    /// The view is the `rootView:` argument of a hosting controller or view (`FrameworkViewState.hostingTypes`, or a
+    /// type named like one: a project's alias or subclass such as `PlatformHostingController`).
+    static func isHostedRoot(_ call: FunctionCallExprSyntax) -> Bool {
+        guard let argument = call.parent?.as(LabeledExprSyntax.self), argument.label?.text == "rootView",
+              let host = argument.parent?.parent?.as(FunctionCallExprSyntax.self) else { return false }
+        let name = SyntaxFacts.calleeName(host).split(separator: "<").first.map(String.init) ?? ""
+        return FrameworkViewState.hostingTypes.contains(name) || name.hasSuffix("HostingController") || name.hasSuffix("HostingView")
     }
 
     /// `name` or `self.name` where `name` is no local of the code that builds the view: a property of the building view.
