@@ -52,7 +52,11 @@ final class StatePreload: @unchecked Sendable {
                 if lock.withLock({ cancelled }) { return }
                 guard claimed, let file = state.files[path] else { continue }
                 let result = ResultCache.decodedQuietly(file.payload)
-                lock.withLock { slots[position] = result.map { .decoded($0) } ?? .taken }
+                // A `cancel()` while this file was decoded has let go of every slot: the result must not come back.
+                lock.withLock {
+                    guard !cancelled, case .claimed = slots[position] else { return }
+                    slots[position] = result.map { .decoded($0) } ?? .taken
+                }
             }
         }
         thread.start()
