@@ -421,17 +421,23 @@ extension CompactCoding {
 
         /// An unkeyed container of strings (a `[String]` or `Set<String>`), read without a container.
         func strings(_ start: Int, _ end: Int) throws -> [String] {
+            try unkeyed(start, end, element: string)
+        }
+
+        /// An unkeyed container (`Array.encode(to:)`, a set's elements), each element read by `element` from its span.
+        func unkeyed<Element>(_ start: Int, _ end: Int, element: (Int, Int) throws -> Element) throws -> [Element] {
             var cursor = start
             let count = try varint(at: &cursor, limit: end)
             guard count <= UInt64(end - start) else { throw Failure(description: "unkeyed container longer than its span") }
-            var result: [String] = []
+            var result: [Element] = []
             result.reserveCapacity(Int(count))
             for _ in 0..<count {
                 let length = try varint(at: &cursor, limit: end)
                 guard length <= UInt64(end - cursor) else { throw Failure(description: "element past its container's end") }
-                result.append(try string(cursor, cursor + Int(length)))
+                result.append(try element(cursor, cursor + Int(length)))
                 cursor += Int(length)
             }
+            guard cursor == end else { throw Failure(description: "unkeyed container with bytes left over") }
             return result
         }
 
@@ -457,19 +463,7 @@ extension CompactCoding {
 
         /// An array as `Array.encode(to:)` writes it (an unkeyed container), each element read by `CompactCoding.value`.
         func array<Element: Decodable>(_ type: Element.Type, _ start: Int, _ end: Int) throws -> [Element] {
-            var cursor = start
-            let count = try varint(at: &cursor, limit: end)
-            guard count <= UInt64(end - start) else { throw Failure(description: "unkeyed container longer than its span") }
-            var result: [Element] = []
-            result.reserveCapacity(Int(count))
-            for _ in 0..<count {
-                let length = try varint(at: &cursor, limit: end)
-                guard length <= UInt64(end - cursor) else { throw Failure(description: "element past its container's end") }
-                result.append(try CompactCoding.value(Element.self, payload: self, start: cursor, end: cursor + Int(length)))
-                cursor += Int(length)
-            }
-            guard cursor == end else { throw Failure(description: "unkeyed container with bytes left over") }
-            return result
+            try unkeyed(start, end) { try CompactCoding.value(Element.self, payload: self, start: $0, end: $1) }
         }
 
         func bool(_ start: Int, _ end: Int) throws -> Bool {

@@ -259,15 +259,10 @@ public final class ResultCache: @unchecked Sendable {
 
     /// A payload decoded into a file's result, or nil (counted as unusable) when it cannot be.
     func decodedStored(_ payload: Data, shownAs path: String) -> Linter.FileResult? {
-        guard let stored = try? Codec.current.decode(StoredResult.self, from: payload) else {
+        guard let result = Self.decodedQuietly(payload) else {
             noteUnreadable(path)
             return nil
         }
-        var result = Linter.FileResult()
-        result.facts = stored.facts
-        result.pending = stored.pending
-        result.suppression = stored.suppression
-        result.warning = stored.warning
         return result
     }
 
