@@ -103,7 +103,7 @@ struct DefaultIsolationTests {
 
     /// The same code in a package target with the default and in one without it (`XX` in names becomes the target's
     /// name, so that no two types or free functions share a name).
-    static func inBothTargets(_ code: String) -> [String: String] {
+    static func inBothTargets(_ code: String, manifest: String = DefaultIsolationTests.manifest) -> [String: String] {
         ["/pkg/Package.swift": manifest,
          "/pkg/Sources/Feature/Code.swift": code.replacingOccurrences(of: "XX", with: "Feature"),
          "/pkg/Sources/Legacy/Code.swift": code.replacingOccurrences(of: "XX", with: "Legacy")]

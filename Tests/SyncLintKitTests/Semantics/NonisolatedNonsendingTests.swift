@@ -79,9 +79,7 @@ struct NonisolatedNonsendingTests {
     /// The rule's findings on the same code in the target with the feature and in the one without it (`XX` in names
     /// becomes the target's name), linted as `DefaultIsolationTests` lints its two targets.
     static func findings(_ rule: String, _ code: String) -> [String] {
-        DefaultIsolationTests.findings(rule, ["/pkg/Package.swift": Self.manifest,
-                                              "/pkg/Sources/Feature/Code.swift": code.replacingOccurrences(of: "XX", with: "Feature"),
-                                              "/pkg/Sources/Legacy/Code.swift": code.replacingOccurrences(of: "XX", with: "Legacy")])
+        DefaultIsolationTests.findings(rule, DefaultIsolationTests.inBothTargets(code, manifest: Self.manifest))
     }
 
     @Test func timerWithoutRunLoopKeepsOnlyConcurrentFunctionsWhereAsyncFunctionsRunOnTheirCaller() {
