@@ -20,6 +20,8 @@ public final class ProjectIndex: Sendable {
     public let functionSummaries: [FunctionKey: FunctionSummary]
     /// Lines of code proven never to run, by file (`isProvenDead(_:)`).
     let deadLines: [String: [ClosedRange<Int>]]
+    /// Simple type names some file refers to outside a declaration or extension of that name (`isNamedByOtherCode(_:)`).
+    let referencedTypeNames: Set<String>
     /// Where view types are constructed, by the simple name they are called with.
     let viewConstructionsBySimpleName: [String: [ViewConstruction]]
     /// Every call of the project by the called name, built on first use (most runs never ask).
@@ -84,7 +86,9 @@ public final class ProjectIndex: Sendable {
         // The function summaries (the largest part of the merge) and the dead lines are made on a thread of their own
         // while this one merges the rest: each part goes through the files in their order, so the index is the same.
         let apart = Apart(inline: files.count < Self.filesMergedApart) {
-            (Self.mergedSummaries(of: files), Self.deadLines(of: files, isXcodeProject: !layout.xcodeProjects.isEmpty))
+            let referenced = files.reduce(into: Set<String>()) { $0.formUnion($1.deadCode.referencedTypeNames) }
+            return (Self.mergedSummaries(of: files),
+                    Self.deadLines(of: files, referenced: referenced, isXcodeProject: !layout.xcodeProjects.isEmpty), referenced)
         }
         for facts in files {
             packageTargets += facts.packageTargets
@@ -108,7 +112,7 @@ public final class ProjectIndex: Sendable {
             coreData.backgroundContextsMade += facts.coreData.backgroundContextsMade
         }
         self.coreData = coreData
-        (self.functionSummaries, self.deadLines) = apart.value
+        (self.functionSummaries, self.deadLines, self.referencedTypeNames) = apart.value
         self.viewConstructionsBySimpleName = constructions
         self.typesByName = types
         var bySimpleName: [String: [String]] = [:]
@@ -176,11 +180,17 @@ public final class ProjectIndex: Sendable {
         deadLines[location.file]?.contains { $0.contains(location.line) } ?? false
     }
 
-    static func deadLines(of files: [FileFacts], isXcodeProject: Bool) -> [String: [ClosedRange<Int>]] {
+    /// Whether any code of the project names the type (simple name) outside the type's own declarations and
+    /// extensions: builds it, fetches it, lists it in a schema, declares a property or relationship of it. A type no
+    /// other code names can only be reached by code outside the project.
+    public func isNamedByOtherCode(_ simpleName: String) -> Bool {
+        referencedTypeNames.contains(simpleName)
+    }
+
+    static func deadLines(of files: [FileFacts], referenced: Set<String>, isXcodeProject: Bool) -> [String: [ClosedRange<Int>]] {
         // Without an entry point (a library, a snippet) every type may be built by code the project does not show; a
         // folder of sources outside any Xcode project (case studies side by side, one with an app) is no one program.
         let hasEntryPoint = isXcodeProject && files.contains { $0.deadCode.hasEntryPoint }
-        let referenced = hasEntryPoint ? files.reduce(into: Set<String>()) { $0.formUnion($1.deadCode.referencedTypeNames) } : []
         var dead: [String: [ClosedRange<Int>]] = [:]
         for facts in files {
             var lines = facts.deadCode.unreachableLines

@@ -157,7 +157,8 @@ struct LanguageServerTests {
             @Model final class DiceGroup { var name: String = "" }
             @Model final class Die { var value: Int = 1 }
             """
-        let app = "let app = WindowGroup { ContentView() }.modelContainer(for: DiceGroup.self)\n"
+        // The app inserts `Die`, so its missing registration is a proven crash (a model nothing names is medium, hidden).
+        let app = "let app = WindowGroup { ContentView() }.modelContainer(for: DiceGroup.self)\nfunc roll(_ context: ModelContext) { context.insert(Die()) }\n"
         let folder = try project(["Models.swift": models, "App.swift": app])
         defer { try? FileManager.default.removeItem(at: folder) }
         let client = try LanguageServerClient(folder: folder)

@@ -20,12 +20,24 @@ public enum UnregisteredModelRule: ProjectRule {
                 @Model final class DiceGroup { var name: String = "" }
                 ↓@Model final class Die { var value: Int = 1 }
                 let app = WindowGroup { ContentView() }.modelContainer(for: DiceGroup.self)
+                func roll(in context: ModelContext) { context.insert(Die()) }
                 """),
             RuleExample("""
                 @Model final class DiceGroup { var dice: [Die]? = [] }
                 ↓@Model final class Die { var value: Int = 1 }
                 let app = WindowGroup { ContentView() }.modelContainer(for: DiceGroup.self)
                 """, options: ["strict": .bool(true)]),
+            // A model no other code names outside its own declaration (a leftover, a test stub) is never inserted or
+            // fetched by this project: medium confidence, hidden by default.
+            RuleExample("""
+                @Model final class DiceGroup { var name: String = "" }
+                ↓@Model final class LeftoverModel {
+                    var value: Int = 1
+                    static func make() -> LeftoverModel { LeftoverModel() }
+                }
+                extension LeftoverModel { var doubled: Int { value * 2 } }
+                let app = WindowGroup { ContentView() }.modelContainer(for: DiceGroup.self)
+                """, confidence: .medium),
         ],
         nonTriggeringExamples: [
             RuleExample("""
@@ -55,7 +67,9 @@ public enum UnregisteredModelRule: ProjectRule {
                 """),
         ],
         knownLimitations: """
-            Silent when the project registers no models at all (a library whose app registers them). Models \
+            A model no other code names (outside its own declaration and extensions: no insert, fetch, query, property \
+            or relationship of it) is reported with medium confidence (hidden by default): it is dead code or used only \
+            by code outside the project, so nothing here proves the crash. Silent when the project registers no models at all (a library whose app registers them). Models \
             registered through a helper that builds the type list at run time are not seen and are reported. A \
             registration that lists a name that is no model of the project (a generic parameter, a model of another \
             module) leaves what is registered unknown, and the rule is then silent for the project.
@@ -77,11 +91,17 @@ public enum UnregisteredModelRule: ProjectRule {
         let registered = index.modelRegistrations.map { FindingNote("models are registered here", at: $0.location) }.prefix(3)
         return schema.models.compactMap { model in
             if listed.contains(model.name) { return nil }
+            // A model no other code names (no insert, fetch, query, property or relationship of it) is dead code, or
+            // used only by code outside the project: the crash needs code that inserts or fetches it, so nothing proves
+            // it can happen here.
+            let named = index.isNamedByOtherCode(model.name.split(separator: ".").last.map(String.init) ?? model.name)
+            let confidence: Confidence = named ? .high : .medium
             if reachable.contains(model.name) {
                 guard strict else { return nil }
-                return description.finding(at: model.location, reachedOnlyThroughRelationships, ["model": model.name], notes: Array(registered))
+                return description.finding(at: model.location, reachedOnlyThroughRelationships, ["model": model.name], notes: Array(registered),
+                                           confidence: confidence)
             }
-            return description.finding(at: model.location, unregistered, ["model": model.name], notes: Array(registered))
+            return description.finding(at: model.location, unregistered, ["model": model.name], notes: Array(registered), confidence: confidence)
         }
     }
 }
