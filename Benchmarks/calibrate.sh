@@ -40,7 +40,7 @@ done <<< "$apps"
 
 swift build --product synclint >&2
 bin=$(swift build --show-bin-path)
-"$bin/synclint" lint "${paths[@]}" > "$apps_dir/findings.txt" 2> "$apps_dir/warnings.txt" || true
+"$bin/synclint" lint --no-cache "${paths[@]}" > "$apps_dir/findings.txt" 2> "$apps_dir/warnings.txt" || true
 
 total_lines=0
 printf '%-24s %9s %9s %10s\n' app lines findings per-1k

@@ -259,7 +259,7 @@ if (( lint )); then
     for h in "${folders[@]}"; do
         [[ -z "${paths_of[$h]:-}" ]] && continue
         mapfile -t paths < <(printf '%s' "${paths_of[$h]}")
-        "$SYNCLINT" lint "${paths[@]}" > "$apps_dir/findings-$h.txt" 2> "$apps_dir/warnings-$h.txt" || true
+        "$SYNCLINT" lint --no-cache "${paths[@]}" > "$apps_dir/findings-$h.txt" 2> "$apps_dir/warnings-$h.txt" || true
         echo
         echo "$h: $(wc -l < "$apps_dir/findings-$h.txt") findings with the default rules ($apps_dir/findings-$h.txt)"
         for path in "${paths[@]}"; do

@@ -42,7 +42,7 @@ swift_hashes() { # the Swift files of the copies with a content hash, sorted by 
 }
 lint() { # lint OUT: every rule's findings, one per line; status 0 or 1 (findings), else the run failed
     local status=0
-    "$bin/synclint" lint --enable-all-rules "${paths[@]}" > "$1" 2> "$1.err" || status=$?
+    "$bin/synclint" lint --no-cache --enable-all-rules "${paths[@]}" > "$1" 2> "$1.err" || status=$?
     if (( status > 1 )); then echo "error: synclint lint failed with status $status" >&2; cat "$1.err" >&2; exit 2; fi
 }
 fix() { # fix LOG: fixes everything it can (summary line in LOG), then lints what is left (LOG.out)

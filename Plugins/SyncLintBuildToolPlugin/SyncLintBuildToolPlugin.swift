@@ -40,8 +40,9 @@ enum SyncLintBuildCommand {
         return [.buildCommand(
             displayName: "SyncLint \(name)",
             executable: tool,
-            // After `--`, so a file whose name starts with `-` is still a path.
-            arguments: ["lint", "--reporter", "xcode", "--quiet", "--"]
+            // The results cache in the plugin's own folder: the only one a sandboxed build may write, and one per
+            // target. After `--`, so a file whose name starts with `-` is still a path.
+            arguments: ["lint", "--reporter", "xcode", "--quiet", "--cache-path", workFolder.appendingPathComponent("cache").path, "--"]
                 + lintable.map(\.path),
             inputFiles: lintable + (config.map { [$0] } ?? []),
             outputFiles: [])]

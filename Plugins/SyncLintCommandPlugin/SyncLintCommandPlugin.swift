@@ -34,6 +34,11 @@ struct SyncLintCommandPlugin: CommandPlugin {
             if !passed.contains("--") { lintArguments.append("--") }
             lintArguments += files.map(\.path)
         }
+        // The results cache in the plugin's own folder, which a sandboxed plugin may write (the user's cache folder it
+        // may not), unless the options say where or whether.
+        if !passed.contains(where: { ["--no-cache", "--cache"].contains($0) || $0 == "--cache-path" || $0.hasPrefix("--cache-path=") }) {
+            lintArguments.insert(contentsOf: ["--cache-path", context.pluginWorkDirectoryURL.appendingPathComponent("cache").path], at: 1)
+        }
         let config = context.package.directoryURL.appendingPathComponent(".synclint.yml")
         if !passed.contains(where: { $0 == "--config" || $0.hasPrefix("--config=") }),
            FileManager.default.fileExists(atPath: config.path) {

@@ -68,12 +68,14 @@ import Testing
         let examples = Repository.path("Examples")
         let uncached = try Self.run(["lint", "--quiet", "--no-cache", examples], cacheHome: scratch.appendingPathComponent("home").path)
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path) == [], "--no-cache wrote nothing")
-        // The cache is opt-in: a plain run writes none; `--cache` uses the default folder.
-        let plain = try Self.run(["lint", "--quiet", examples], cacheHome: scratch.appendingPathComponent("home").path)
+        // The cache is on by default: a plain run uses the default folder, and `--cache` the same one.
+        let plain = try Self.run(["lint", "--quiet", "--timings", examples], cacheHome: scratch.appendingPathComponent("home").path)
         #expect(plain.stdout == uncached.stdout)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path) == [], "a plain run wrote no cache")
-        let defaulted = try Self.run(["lint", "--quiet", "--cache", examples], cacheHome: scratch.appendingPathComponent("home").path)
+        #expect(plain.stderr.contains("cache \(scratch.path)/home/synclint/"), "\(plain.stderr)")
+        #expect(try Self.buildFolders(in: scratch.path + "/home/synclint").count == 1)
+        let defaulted = try Self.run(["lint", "--quiet", "--timings", "--cache", examples], cacheHome: scratch.appendingPathComponent("home").path)
         #expect(defaulted.stdout == uncached.stdout)
+        #expect(defaulted.stderr.contains("whole run reused"), "the plain run's cache serves `--cache`: \(defaulted.stderr)")
         #expect(try Self.buildFolders(in: scratch.path + "/home/synclint").count == 1)
         let cold = try Repository.run(["lint", "--quiet", "--cache-path", cacheFolder, examples], in: scratch)
         let warm = try Repository.run(["lint", "--quiet", "--cache-path", cacheFolder, "--timings", examples], in: scratch)
@@ -241,6 +243,14 @@ import Testing
         let viaCommandLine = try Repository.run(["lint", "--quiet", "--cache-path", file.path, Repository.path("Examples")], in: scratch)
         #expect(viaCommandLine.status == 1 && viaCommandLine.stdout.split(separator: "\n").filter { !$0.contains(": note: ") }.count == 39)
         #expect(viaCommandLine.stderr.split(separator: "\n").filter { $0.contains("cache") }.count == 1, "\(viaCommandLine.stderr)")
+        // The default folder, which nobody asked for, that cannot be used (a read-only home, a sandbox): the run goes on
+        // without the cache and without a word; asked for with `--cache`, it is reported.
+        let quiet = try Self.run(["lint", "--quiet", Repository.path("Examples")], cacheHome: file.path)
+        #expect(quiet.status == 1 && quiet.stdout == viaCommandLine.stdout)
+        #expect(quiet.stderr.isEmpty, "\(quiet.stderr)")
+        let asked = try Self.run(["lint", "--quiet", "--cache", Repository.path("Examples")], cacheHome: file.path)
+        #expect(asked.stdout == viaCommandLine.stdout)
+        #expect(asked.stderr.split(separator: "\n").filter { $0.contains("warning: cache: cannot use \(file.path)/synclint") }.count == 1, "\(asked.stderr)")
     }
 
     /// Runs at once on one cache, in this process and as separate `synclint` processes: each gives

@@ -129,16 +129,20 @@ public final class ResultCache: @unchecked Sendable {
         prepareFolder()
     }
 
-    /// `$XDG_CACHE_HOME/synclint`, else `~/.cache/synclint`; `~/Library/Caches/synclint` on macOS.
+    /// `$XDG_CACHE_HOME/synclint` when it is set to an absolute path (on macOS too, so a CI job or a test can move
+    /// it), else `~/Library/Caches/synclint` on macOS and `~/.cache/synclint` elsewhere.
     public static func defaultRoot(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/synclint" }
         let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
         #if os(macOS)
         return home + "/Library/Caches/synclint"
         #else
-        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/synclint" }
         return home + "/.cache/synclint"
         #endif
     }
+
+    /// Whether the cache's folder could not be made or written: the run goes on without the cache.
+    public var isUnusable: Bool { lock.withLock { disabled } }
 
     public var statistics: Statistics { lock.withLock { stats } }
 
