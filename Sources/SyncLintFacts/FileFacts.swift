@@ -143,15 +143,24 @@ public struct ContainerFact: Sendable, Codable {
     }
 }
 
-/// `let schema = Schema([A.self, B.self])`: a schema bound to a name in a file.
+/// `let schema = Schema([A.self, B.self])`: a schema bound to a name in a file. Also a list of model types bound to a
+/// name (`static let entries: [any PersistentModel.Type] = [A.self, B.self]`), and a schema made from such a list by
+/// name (`static let schema = Schema(Store.entries)`: `listName` is `entries`, resolved across the project by the index).
 public struct SchemaBinding: Sendable, Codable {
     public let name: String
     public let models: [String]
     public let location: SourceLocation
+    /// The name of the model list the schema is made from, when it is given by name (`Store.entries` for a type's
+    /// member, as written).
+    public var listName: String?
+    /// The simple name of the type whose member the binding is (`static let schema` in `Store`); nil for a local.
+    public var ownerType: String?
 
-    package init(name: String, models: [String], location: SourceLocation) {
+    package init(name: String, models: [String], location: SourceLocation, listName: String? = nil, ownerType: String? = nil) {
         self.name = name
         self.models = models
         self.location = location
+        self.listName = listName
+        self.ownerType = ownerType
     }
 }

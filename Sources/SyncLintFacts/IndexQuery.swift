@@ -109,6 +109,9 @@ public indirect enum IndexQuery: Sendable, Hashable, Codable {
 public enum FailingStore: Sendable, Hashable, Codable {
     /// The SwiftData containers created at these places (`ModelContainer(...)`).
     case swiftData(file: String, containers: [SourceLocation])
+    /// A retry in the `catch` of a first attempt, after the project calls `resets` (which may delete the store's
+    /// files): a crash there is no crash on every launch when one of them does.
+    case swiftDataRetryAfter(file: String, containers: [SourceLocation], resets: [CallReference])
     /// A Core Data container loading its stores (`loadPersistentStores`), bound to `containerName` in the file.
     case coreData(file: String, containerName: String?)
     /// A call to a project function that loads a Core Data container's stores (it calls `loadPersistentStores`,

@@ -5,10 +5,16 @@ public struct ModelSchema {
         public let model: String
         public let fact: PropertyFact
         public let isRelationship: Bool
+        /// The qualified name of the model declaring it: `Schema1.Item` for an older schema version's `Item`.
+        public var modelQualifiedName: String = ""
     }
 
     public let models: [TypeFact]
     public let properties: [Property]
+    /// For a simple model name several models share (the current `Item` and older schema versions' `Schema1.Item`), the
+    /// qualified name it resolves to from the top level, as Swift looks it up: only that model's relationships are
+    /// followed from a registration of the name.
+    private var declarationsFollowed: [String: String] = [:]
 
     /// Only models in a store's schema: those registered, or reachable through relationships from one that
     /// is. A model no container lists is not synced (`unregistered_model` reports it); when the project
@@ -19,7 +25,7 @@ public struct ModelSchema {
         guard !registrations.isEmpty else { return all }
         let inSchema = all.reachable(from: Set(registrations.flatMap(\.typeNames)))
         return ModelSchema(models: all.models.filter { inSchema.contains($0.name) },
-                           properties: all.properties.filter { inSchema.contains($0.model) })
+                           properties: all.properties.filter { inSchema.contains($0.model) }, declarationsFollowed: all.declarationsFollowed)
     }
 
     /// The models reachable from `roots` through relationships, roots included.
@@ -27,16 +33,19 @@ public struct ModelSchema {
         var reached = roots
         var queue = Array(roots)
         while let next = queue.popLast() {
-            for property in properties where property.model == next && property.isRelationship {
+            let followed = declarationsFollowed[next]
+            for property in properties where property.model == next && property.isRelationship
+                && (followed == nil || followed == property.modelQualifiedName) {
                 if let target = property.fact.elementTypeName, reached.insert(target).inserted { queue.append(target) }
             }
         }
         return reached
     }
 
-    private init(models: [TypeFact], properties: [Property]) {
+    private init(models: [TypeFact], properties: [Property], declarationsFollowed: [String: String]) {
         self.models = models
         self.properties = properties
+        self.declarationsFollowed = declarationsFollowed
     }
 
     public init(index: ProjectIndex) {
@@ -53,8 +62,12 @@ public struct ModelSchema {
             model.properties.filter { !$0.isComputed && !$0.isStatic && !$0.hasAttribute("Transient") }.map { property in
                 let isRelationship = property.hasAttribute("Relationship")
                     || (property.elementTypeName.map(index.isSwiftDataModel) ?? false)
-                return Property(model: model.name, fact: property, isRelationship: isRelationship)
+                return Property(model: model.name, fact: property, isRelationship: isRelationship, modelQualifiedName: model.qualifiedName)
             }
+        }
+        let counts = Dictionary(grouping: self.models, by: \.name)
+        for (name, declarations) in counts where declarations.count > 1 {
+            if let resolved = index.resolveType(name) { declarationsFollowed[name] = resolved }
         }
     }
 }

@@ -18,7 +18,28 @@ extension ProjectIndex {
     /// Evidence that the SwiftData container created at `location` syncs (see `CloudKitEvidence.swiftData(containerAt:)`).
     public func cloudKitEvidence(forContainerAt location: SourceLocation) -> CloudKitProof? {
         let container = containerFacts[location]
+        if let container, let named = configurationsNamedAgain(by: container) {
+            return cloudKit.swiftData(for: location.file) { store in named.contains { $0.location == store.location } }
+        }
         return cloudKit.swiftData(containerAt: location, configurationCount: container?.configurationCount ?? 0)
+    }
+}
+
+extension ProjectIndex {
+    /// The configurations a container names when each was bound to an earlier container of the file (a retry with the
+    /// same `config`): the nearest binding of each name above it. Nil when the container has configurations of its own,
+    /// or a name has no such binding.
+    func configurationsNamedAgain(by container: ContainerFact) -> [StoreConfiguration]? {
+        let location = container.location
+        guard !container.configurationNames.isEmpty, container.configurationNames.count == container.configurationCount,
+              !storeConfigurations.contains(where: { $0.container == location }) else { return nil }
+        var named: [StoreConfiguration] = []
+        for name in container.configurationNames {
+            let above = storeConfigurations.filter { $0.location.file == location.file && $0.bindingName == name && $0.location.line <= location.line }
+            guard let nearest = above.max(by: { $0.location.line < $1.location.line }) else { return nil }
+            named.append(nearest)
+        }
+        return named
     }
 }
 
@@ -35,6 +56,14 @@ extension ProjectIndex {
             if let evidence { return IndexAnswer(variant: 0, [evidence.text], notes: evidence.notes) }
             guard containers.isEmpty || !containers.allSatisfy(isInMemorySwiftDataContainer) else { return nil }
             return IndexAnswer(variant: 1)
+        case .swiftDataRetryAfter(let file, let containers, let resets):
+            // The store's files deleted before the retry (a project function that calls `removeItem` or
+            // `destroyPersistentStore`, to three calls deep): the retried store starts empty.
+            let removes = resets.contains { reset in
+                guard let callee = callee(of: reset) else { return false }
+                return reachableSummaries(from: callee).contains { $0.summary.calls.contains { FrameworkCallbacks.storeRemovalMethods.contains($0.callee) } }
+            }
+            return removes ? nil : failingStoreAnswer(.swiftData(file: file, containers: containers))
         case .coreData(let file, let name):
             return coreDataFailingStore(file: file, containerName: name)
         case .loader(let file, let call, let name):
@@ -47,7 +76,8 @@ extension ProjectIndex {
 
     /// Whether every store of the SwiftData container created at `location` is known and kept in memory.
     private func isInMemorySwiftDataContainer(_ location: SourceLocation) -> Bool {
-        let own = storeConfigurations.filter { $0.container == location }
+        var own = storeConfigurations.filter { $0.container == location }
+        if own.isEmpty, let container = containerFacts[location], let named = configurationsNamedAgain(by: container) { own = named }
         guard !own.isEmpty, own.count >= (containerFacts[location]?.configurationCount ?? 0) else { return false }
         return own.allSatisfy { $0.kind == .inMemory }
     }

@@ -83,6 +83,7 @@ public final class ProjectIndex: Sendable {
         var schemaMembers: [SchemaMemberFact] = []
         var predicateMembers: [PredicateMemberFact] = []
         var packageTargets: [PackageTargetFact] = []
+        var schemaBindings: [String: [SchemaBinding]] = [:]
         // The function summaries (the largest part of the merge) and the dead lines are made on a thread of their own
         // while this one merges the rest: each part goes through the files in their order, so the index is the same.
         let apart = Apart(inline: files.count < Self.filesMergedApart) {
@@ -101,6 +102,7 @@ public final class ProjectIndex: Sendable {
             for type in facts.types { types[type.qualifiedName, default: []].append(type) }
             registrations += facts.modelRegistrations
             stores += StoreFacts.resolve(facts)
+            for binding in facts.schemaBindings { schemaBindings[binding.name, default: []].append(binding) }
             for container in facts.containers { containers[container.location] = container }
             coreData.registrations += facts.coreData.registrations
             coreData.posts += facts.coreData.posts
@@ -128,6 +130,7 @@ public final class ProjectIndex: Sendable {
         self.predicateMembers = predicateMembers
         self.packageTargets = packageTargets
         self.modelRegistrations = registrations
+        stores = StoreFacts.resolveAcrossFiles(stores, containers: containers, schemaBindings: schemaBindings)
         self.storeConfigurations = stores
         self.containerFacts = containers
         self.resources = resources

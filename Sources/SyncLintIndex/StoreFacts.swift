@@ -24,6 +24,38 @@ enum StoreFacts {
         }
     }
 
+    /// Stores whose models the file alone did not say, given them from a schema (or a model list) bound to that name in
+    /// another file: `ModelConfiguration(schema: Store.schema)` with `static let schema = Schema(Store.entries)` and
+    /// `static let entries = [A.self, B.self]`. Only a name every binding of which gives the same models is followed;
+    /// otherwise the store's models stay unknown (it may hold any model), as before.
+    static func resolveAcrossFiles(_ stores: [StoreConfiguration], containers: [SourceLocation: ContainerFact],
+                                   schemaBindings: [String: [SchemaBinding]]) -> [StoreConfiguration] {
+        guard !schemaBindings.isEmpty, stores.contains(where: { $0.models == nil }) else { return stores }
+        // `Store.schema` names the member `schema` of `Store`; a plain `schema`, any binding of that name.
+        func models(named written: String, depth: Int) -> [String]? {
+            let parts = written.split(separator: ".").map(String.init)
+            guard depth < 3, let name = parts.last else { return nil }
+            let owner = parts.count == 2 ? parts[0] : nil
+            let bindings = (schemaBindings[name] ?? []).filter { owner == nil || $0.ownerType == owner }
+            var found: [String]?
+            for binding in bindings {
+                let own = binding.models.isEmpty ? binding.listName.flatMap { models(named: $0, depth: depth + 1) } : binding.models
+                guard let own else { return nil }
+                if let found, Set(found) != Set(own) { return nil }
+                found = own
+            }
+            return found
+        }
+        return stores.map { original in
+            guard original.models == nil else { return original }
+            let container = original.container.flatMap { containers[$0] }
+            guard let name = original.ownSchemaName ?? container.flatMap({ $0.models.isEmpty ? $0.schemaName : nil }) else { return original }
+            var store = original
+            store.models = models(named: name, depth: 0)
+            return store
+        }
+    }
+
     /// The container naming configuration `name`: the first one after the configuration, or the first of all.
     private static func container(using name: String, after location: SourceLocation, in containers: [ContainerFact]) -> ContainerFact? {
         let users = containers.filter { $0.configurationNames.contains(name) }

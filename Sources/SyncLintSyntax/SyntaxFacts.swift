@@ -157,6 +157,12 @@ public enum SyntaxFacts {
     }
 
     /// `self` as an expression.
+    /// Whether the statements beside `call`, at its own level (not inside an `if`), point the store at `/dev/null` or
+    /// make it `NSInMemoryStoreType`: the store `call` creates or loads is a test's or a preview's, kept in memory.
+    package static func storeIsInMemory(beside call: FunctionCallExprSyntax) -> Bool {
+        ModelContainerCollector.alwaysInMemory(call)
+    }
+
     public static func isSelf(_ expression: ExprSyntax) -> Bool {
         expression.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind == .keyword(.self)
     }

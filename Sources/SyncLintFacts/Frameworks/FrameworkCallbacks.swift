@@ -77,4 +77,11 @@ public enum FrameworkCallbacks {
         fact: "the handler is called once for each store, with the error if the store could not be loaded",
         documentation: coreData + "nspersistentcontainer/loadpersistentstores(completionhandler:)")
     public static let loadPersistentStoresMethod = "loadPersistentStores"
+
+    /// Calls that delete a store's files, so that a container made after them starts from an empty store: a retry
+    /// after one cannot fail the way the first attempt did (a migration, a damaged file).
+    /// `FileManager.removeItem(at:)` ("removes the file or directory at the specified URL") and
+    /// `NSPersistentStoreCoordinator.destroyPersistentStore(at:type:options:)` ("deletes the persistent store at the
+    /// location you specify").
+    public static let storeRemovalMethods: Set<String> = ["removeItem", "destroyPersistentStore"]
 }

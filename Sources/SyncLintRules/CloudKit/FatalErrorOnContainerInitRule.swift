@@ -121,6 +121,42 @@ public final class FatalErrorOnContainerInitRule: SyntaxRule {
                 """, message: "crash_on_failed_local_store"),
         ],
         nonTriggeringExamples: [
+            // A damaged cache store is removed and made again; the crash comes only when the second attempt, on an empty
+            // store, fails too.
+            RuleExample("""
+                func removeStore(at url: URL) {
+                    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(at: URL(fileURLWithPath: url.path + suffix)) }
+                }
+                let cacheContainer: ModelContainer = {
+                    let config = ModelConfiguration(schema: cacheSchema, url: storeURL, cloudKitDatabase: .none)
+                    do {
+                        return try ModelContainer(for: cacheSchema, configurations: [config])
+                    } catch {
+                        removeStore(at: storeURL)
+                        do {
+                            return try ModelContainer(for: cacheSchema, configurations: [config])
+                        } catch {
+                            fatalError("Could not create the cache container: \\(error)")
+                        }
+                    }
+                }()
+                """),
+            // The template's preview branch: the store it loads is at `/dev/null`, in memory.
+            RuleExample("""
+                init(inMemory: Bool = false) {
+                    container = NSPersistentCloudKitContainer(name: "Tickets")
+                    if inMemory {
+                        container.persistentStoreDescriptions.first!.url = URL(fileURLWithPath: "/dev/null")
+                        container.loadPersistentStores { _, error in
+                            if error != nil { fatalError() }
+                        }
+                    } else {
+                        container.loadPersistentStores { _, error in
+                            if let error { logger.error("\\(error)") }
+                        }
+                    }
+                }
+                """),
             RuleExample("""
                 let modelConfiguration = ModelConfiguration(schema: schema, cloudKitDatabase: .private("iCloud.com.example.App"))
                 func makeContainer() -> ModelContainer {
@@ -209,6 +245,11 @@ public final class FatalErrorOnContainerInitRule: SyntaxRule {
             the same file (inline or bound to a name it uses) is judged by them, so an in-memory, `/dev/null` or \
             `cloudKitDatabase: .none` fallback is not reported; a container whose configurations come from \
             elsewhere is judged by the targets that compile its file. A `try!` inside a `catch` is not \
+            reported. A crash reached only after a recovery failed too (a fallback container made in an inner `catch`, or a \
+            retry in the `catch` of a first attempt, such as a damaged store removed and the container made again) is \
+            reported only when the store tried last syncs: a CloudKit failure of the first attempt fails it too, while a \
+            local fallback that fails is no crash on every launch. A `loadPersistentStores` whose statements beside it \
+            point the store at `/dev/null` (the template's `if inMemory` branch) loads a preview's store and is not \
             reported. A Core Data crash is judged by the container the handler's receiver names in the same file. \
             A project function counts as loading stores when it calls `loadPersistentStores` (to three calls deep); \
             stores added to an `NSPersistentStoreCoordinator` by hand are not followed.
@@ -239,6 +280,9 @@ public final class FatalErrorOnContainerInitRule: SyntaxRule {
         let what = "`\(SyntaxFacts.calleeName(call))`"
         // The innermost `loadPersistentStores` handler: a fallback container loaded inside another's handler decides.
         if let handler = context.scope.closures.first(where: { $0.kind == .other(callee: FrameworkCallbacks.loadPersistentStoresMethod) }) {
+            // `if inMemory { description.url = URL(fileURLWithPath: "/dev/null"); container.loadPersistentStores { ... } }`:
+            // this load is of the preview's or test's store, kept in memory; the app's own load is elsewhere.
+            if let load = handler.call, SyntaxFacts.storeIsInMemory(beside: load) { return }
             let receiver = handler.call?.calledExpression.as(MemberAccessExprSyntax.self)?.base.flatMap(SyntaxFacts.memberPath)
             report(call.calledExpression, what: what,
                    store: .coreData(file: context.path, containerName: receiver.map { $0.members.last ?? $0.root }), context: context)
@@ -246,6 +290,26 @@ public final class FatalErrorOnContainerInitRule: SyntaxRule {
         }
         guard let clause = node.ancestorOrSelf(mapping: { $0.as(CatchClauseSyntax.self) }),
               let doStatement = clause.parent?.parent?.as(DoStmtSyntax.self) else { return }
+        // The crash comes only after a recovery failed too: a fallback container made in an inner `catch` (a local
+        // store when the synced one fails) is judged by the fallback alone; a retry in the `catch` of a first attempt
+        // after the store's files were deleted (`removeItem`, `destroyPersistentStore`, directly or in a project
+        // function) starts from an empty store and is no crash on every launch.
+        let fallbacks = Self.fallbackCatches(inside: doStatement.body)
+        if !fallbacks.isEmpty {
+            report(call.calledExpression, what: what,
+                   store: .swiftData(file: context.path, containers: fallbacks.flatMap { Self.containerLocations(in: $0.body, context: context) }),
+                   context: context)
+            return
+        }
+        if Self.createsContainer(doStatement.body), let attempt = Self.firstAttemptCatch(of: doStatement) {
+            let calls = Self.callsBefore(doStatement, in: attempt, context: context)
+            if calls.removesStore { return }
+            report(call.calledExpression, what: what,
+                   store: .swiftDataRetryAfter(file: context.path, containers: Self.containerLocations(in: doStatement.body, context: context),
+                                               resets: calls.projectCalls),
+                   context: context)
+            return
+        }
         if Self.createsContainer(doStatement.body) {
             report(call.calledExpression, what: what,
                    store: .swiftData(file: context.path, containers: Self.containerLocations(in: doStatement.body, context: context)), context: context)
@@ -282,6 +346,8 @@ public final class FatalErrorOnContainerInitRule: SyntaxRule {
         var notes: [FindingNote] = []
         if case .swiftData(_, let locations) = store {
             notes = locations.prefix(1).map { FindingNote("the container is created here", at: $0) }
+        } else if case .swiftDataRetryAfter(_, let locations, _) = store {
+            notes = locations.prefix(1).map { FindingNote("the container is created here", at: $0) }
         }
         // A fallback to an in-memory container, or a preview's, cannot fail for a user: the index keeps it quiet.
         context.report(node, [Self.crashOnFailedStore, Self.crashOnFailedLocalStore], ["crash": what],
@@ -299,6 +365,45 @@ public final class FatalErrorOnContainerInitRule: SyntaxRule {
                   SyntaxFacts.calleeName(call) == "ModelContainer" else { return nil }
             return context.location(of: call)
         }
+    }
+
+    /// The `catch` clauses inside `body` that make a container again: fallbacks when the first one fails.
+    static func fallbackCatches(inside body: CodeBlockSyntax) -> [CatchClauseSyntax] {
+        var found: [CatchClauseSyntax] = []
+        BodyScanner.scan(body) { node in
+            if let clause = node.as(CatchClauseSyntax.self), createsContainer(clause.body) { found.append(clause) }
+        }
+        return found
+    }
+
+    /// The `catch` of a first attempt that a `do` is written in, when that attempt made a container: the `do` is a
+    /// second attempt after the first failed.
+    static func firstAttemptCatch(of doStatement: DoStmtSyntax) -> CatchClauseSyntax? {
+        guard let clause = doStatement.parent?.ancestorOrSelf(mapping: { $0.as(CatchClauseSyntax.self) }),
+              let outer = clause.parent?.parent?.as(DoStmtSyntax.self), createsContainer(outer.body) else { return nil }
+        return clause
+    }
+
+    /// The calls a `catch` makes before the retry `do` in it: whether one is a framework call that deletes a store's
+    /// files, and the project calls (the index says whether they do).
+    static func callsBefore(_ retry: DoStmtSyntax, in clause: CatchClauseSyntax,
+                            context: FileContext) -> (removesStore: Bool, projectCalls: [CallReference]) {
+        var removes = false
+        var projectCalls: [CallReference] = []
+        let caller = FunctionKey(typeName: context.scope.currentType?.qualifiedName, name: context.scope.currentFunction?.name ?? "")
+        BodyScanner.scan(clause.body) { node in
+            guard node.position < retry.position, let call = node.as(FunctionCallExprSyntax.self) else { return }
+            let method = SyntaxFacts.calleeMethodName(call)
+            if FrameworkCallbacks.storeRemovalMethods.contains(method) { removes = true; return }
+            let base = call.calledExpression.as(MemberAccessExprSyntax.self)?.base
+            // `Store.removeFiles(at:)`: a static method, looked up in that type as a call on `self` is in the caller's.
+            if let typeName = base?.as(DeclReferenceExprSyntax.self)?.baseName.text, SyntaxFacts.isTypeName(typeName) {
+                projectCalls.append(CallReference(caller: FunctionKey(typeName: typeName, name: caller.name), callee: method, receiver: nil))
+                return
+            }
+            projectCalls.append(CallReference(caller: caller, callee: method, receiver: base.flatMap { SyntaxFacts.isSelf($0) ? nil : ValueTypes.of($0, in: context) }))
+        }
+        return (removes, projectCalls)
     }
 
     static func isInsideCatch(_ node: Syntax) -> Bool {

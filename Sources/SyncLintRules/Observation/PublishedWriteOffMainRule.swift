@@ -122,6 +122,23 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
                     var body: some View { List(model.posts) { Text($0.title) } }
                 }
                 """),
+            // The task's own local of the property's name is written on the pool; the property only on the main actor.
+            RuleExample("""
+                final class SendModel: ObservableObject {
+                    @Published var sendData: Int?
+                    func sync() {
+                        Task { [weak self] in
+                            var sendData: Int?
+                            sendData = try? await api.sendData()
+                            await MainActor.run { [sendData] in self?.sendData = sendData }
+                        }
+                    }
+                }
+                struct SendView: View {
+                    @StateObject var model = SendModel()
+                    var body: some View { Text("\\(model.sendData ?? 0)") }
+                }
+                """),
             // Each write hops to the main actor; a local of the same name is not the property.
             RuleExample("""
                 final class WalletModel: ObservableObject {
@@ -237,7 +254,8 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
         guard let type = context.scope.currentType, type.kind == .class || type.kind == .extension,
               let target = Self.writtenExpression(node) else { return }
         guard let place = Self.pool(context.scope), !reportedRegions.contains(place.region) else { return }
-        let locals = locals(of: place.localsScope)
+        // A task's own locals (`var state` inside `Task { }`) hide the properties of those names as the function's do.
+        let locals = locals(of: place.localsScope).union(place.taskScope.map { self.locals(of: $0) } ?? [])
         guard let property = FlowFacts.selfProperty(target, locals: locals), SyntaxFacts.memberPath(target).map(Self.isDirect) == true else { return }
         // A class declared here says which of its properties are `@Published`: a write to another one neither reports
         // nor takes the method's one finding. An extension's class is asked of the index.
@@ -290,6 +308,8 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
         let region: SyntaxIdentifier
         let functionName: String
         let localsScope: Syntax
+        /// The task closure the write is in, whose locals it may name too.
+        var taskScope: Syntax?
     }
 
     /// The place on the concurrency pool the walker is in, or nil when the code hops to the main actor, runs
@@ -314,7 +334,8 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
             case .function(let function):
                 if function.isMainActor { return nil }
                 if let task {
-                    return PoolPlace(kind: .task, region: task.node.id, functionName: function.name, localsScope: function.node)
+                    return PoolPlace(kind: .task, region: task.node.id, functionName: function.name, localsScope: function.node,
+                                     taskScope: Syntax(task.node))
                 }
                 guard function.isAsync else { return nil }
                 // `nonisolated async` leaves even a main-actor class's isolation (Swift 6.0 and 6.1; see the limitations).

@@ -31,7 +31,10 @@ final class ModelContainerCollector: FactCollector {
         case "Schema":
             register(typesIn: call.arguments, at: location, context: context)
             if let name = Self.bindingName(of: call) {
-                context.facts.schemaBindings.append(SchemaBinding(name: name, models: Self.selfTypeNames(in: Syntax(call.arguments)), location: location))
+                // `Schema(Store.entries)`: the list is named, and the index finds it in whichever file binds it.
+                let listName = call.arguments.first.flatMap { $0.label == nil ? Self.referencedName($0.expression) : nil }
+                context.facts.schemaBindings.append(SchemaBinding(name: name, models: Self.selfTypeNames(in: Syntax(call.arguments)), location: location,
+                                                                  listName: listName, ownerType: Self.memberOwner(of: Syntax(call), context: context)))
             }
         case "ModelConfiguration":
             recordConfiguration(call, at: location, context: context)
@@ -72,7 +75,7 @@ final class ModelContainerCollector: FactCollector {
             case "for":
                 let names = Self.selfTypeNames(in: Syntax(argument.expression))
                 models += names
-                if names.isEmpty, let reference = argument.expression.as(DeclReferenceExprSyntax.self) { schemaName = reference.baseName.text }
+                if names.isEmpty, let name = Self.referencedName(argument.expression) { schemaName = name }
             case "configurations":
                 // An array built elsewhere (`configurations: configs`) counts as one configuration no
                 // binding matches: the container's stores then stay unknown.
@@ -122,8 +125,8 @@ final class ModelContainerCollector: FactCollector {
             }
             ownModels = names.isEmpty ? nil : names
         } else if let schema = SyntaxFacts.argument("schema", of: call) {
-            if let reference = schema.as(DeclReferenceExprSyntax.self) {
-                ownSchemaName = reference.baseName.text
+            if let name = Self.referencedName(schema) {
+                ownSchemaName = name
             } else {
                 let names = Self.selfTypeNames(in: Syntax(schema))
                 ownModels = names.isEmpty ? nil : names
@@ -203,6 +206,7 @@ final class ModelContainerCollector: FactCollector {
 
     /// `static var models: [any PersistentModel.Type] { [A.self, B.self] }` in a `VersionedSchema`.
     private func recordVersionedSchemaModels(_ variable: VariableDeclSyntax, context: FileContext) {
+        recordModelList(variable, context: context)
         guard variable.bindings.first?.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == "models",
               variable.modifiers.contains(where: { $0.name.text == "static" }) else { return }
         let names = Self.selfTypeNames(in: Syntax(variable))
@@ -219,6 +223,38 @@ final class ModelContainerCollector: FactCollector {
     }
 
     /// Every `X.self` in a subtree.
+    /// `let entries: [any PersistentModel.Type] = [A.self, B.self]`: a list of types (every element `X.self`) bound to a
+    /// name, which a schema made elsewhere may name (`SchemaBinding.listName`).
+    private func recordModelList(_ variable: VariableDeclSyntax, context: FileContext) {
+        guard variable.bindings.count == 1, let binding = variable.bindings.first,
+              let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
+              let array = binding.initializer?.value.as(ArrayExprSyntax.self), !array.elements.isEmpty else { return }
+        let names = Self.selfTypeNames(in: Syntax(array))
+        guard names.count == array.elements.count else { return }
+        context.facts.schemaBindings.append(SchemaBinding(name: name, models: names, location: context.location(of: variable),
+                                                          ownerType: Self.memberOwner(of: Syntax(variable), context: context)))
+    }
+
+    /// The type whose stored member the node's variable declaration is (declared directly in its body), or nil for a
+    /// local or a global.
+    static func memberOwner(of node: Syntax, context: FileContext) -> String? {
+        guard let variable = node.ancestorOrSelf(mapping: { $0.as(VariableDeclSyntax.self) }),
+              variable.parent?.is(MemberBlockItemSyntax.self) == true else { return nil }
+        return context.scope.currentType?.name
+    }
+
+    /// The name an argument refers to: `schema` in `schema`, `self.schema` or `Self.schema`; `Store.schema` for another
+    /// type's member, so that the index looks for `schema` in `Store` and not for any binding of that name.
+    static func referencedName(_ expression: ExprSyntax) -> String? {
+        if let reference = expression.as(DeclReferenceExprSyntax.self) { return reference.baseName.text }
+        guard let member = expression.as(MemberAccessExprSyntax.self), let base = member.base,
+              member.declName.baseName.tokenKind != .keyword(.self) else { return nil }
+        let name = member.declName.baseName.text
+        if SyntaxFacts.isSelf(base) || base.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind == .keyword(.Self) { return name }
+        guard let owner = base.as(DeclReferenceExprSyntax.self)?.baseName.text, SyntaxFacts.isTypeName(owner) else { return nil }
+        return owner + "." + name
+    }
+
     static func selfTypeNames(in node: Syntax) -> [String] {
         var names: [String] = []
         for token in node.tokens(viewMode: .sourceAccurate) where token.tokenKind == .keyword(.self) {
