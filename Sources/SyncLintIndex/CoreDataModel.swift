@@ -37,6 +37,16 @@ public struct CoreDataModel: Sendable {
     /// `Name` for `.../Name.xcdatamodeld/Name 2.xcdatamodel/contents`: what containers load it by.
     public let modelName: String
     public let entities: [Entity]
+    /// Entities in a configuration marked "Used with CloudKit" (`usedWithCloudKit="YES"`), when the model marks any.
+    let entitiesUsedWithCloudKit: Set<String>?
+
+    /// The entities CloudKit sees: when the model marks configurations "Used with CloudKit" (Xcode checks the CloudKit
+    /// schema rules on those only), the members of those; a store of another configuration ("Local") stays on the
+    /// device. Otherwise every entity (the Default configuration holds all of them).
+    public var syncedEntities: [Entity] {
+        guard let used = entitiesUsedWithCloudKit else { return entities }
+        return entities.filter { used.contains($0.name) }
+    }
 
     /// Parses the XML; returns nil (with a reason) when it is not a well-formed model.
     public static func parse(_ file: ResourceFile) -> Result<CoreDataModel, ParseFailure> {
@@ -55,7 +65,9 @@ public struct CoreDataModel: Sendable {
             let line = parser.lineNumber
             return .failure(ParseFailure(description: "warning: \(file.path): malformed Core Data model near line \(line); skipped"))
         }
-        return .success(CoreDataModel(path: file.path, modelName: modelName(of: file.path), entities: delegate.entities))
+        let used = delegate.configurations.filter(\.usedWithCloudKit)
+        return .success(CoreDataModel(path: file.path, modelName: modelName(of: file.path), entities: delegate.entities,
+                                      entitiesUsedWithCloudKit: used.isEmpty ? nil : Set(used.flatMap(\.members))))
     }
 
     public struct ParseFailure: Error, Sendable {
@@ -73,6 +85,13 @@ public struct CoreDataModel: Sendable {
 private final class ModelXMLDelegate: NSObject, XMLParserDelegate {
     var entities: [CoreDataModel.Entity] = []
     var sawModel = false
+    /// `<configuration name="Cloud" usedWithCloudKit="YES"><memberEntity name="Note"/>...`, in order.
+    var configurations: [(usedWithCloudKit: Bool, members: [String])] = []
+    private var inConfiguration = false
+
+    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
+        if elementName == "configuration" { inConfiguration = false }
+    }
 
     func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
                 attributes: [String: String] = [:]) {
@@ -91,6 +110,11 @@ private final class ModelXMLDelegate: NSObject, XMLParserDelegate {
                 name: attributes["name"] ?? "?", isOptional: attributes["optional"] == "YES",
                 isOrdered: attributes["ordered"] == "YES", deletionRule: attributes["deletionRule"] ?? "Nullify",
                 inverseName: attributes["inverseName"], line: line))
+        case "configuration":
+            configurations.append((attributes["usedWithCloudKit"] == "YES", []))
+            inConfiguration = true
+        case "memberEntity" where inConfiguration && !configurations.isEmpty:
+            if let name = attributes["name"] { configurations[configurations.count - 1].members.append(name) }
         case "uniquenessConstraint" where !entities.isEmpty:
             entities[entities.count - 1].uniquenessConstraintLines.append(line)
         default: break

@@ -211,13 +211,20 @@ extension ProjectIndex {
                 // An owner known only by its name (`…ViewModel`): a guess, so medium.
                 return ownerType.hasSuffix("ViewModel") ? IndexAnswer(variant: 0, confidence: .medium) : nil
             }
-            guard property.isStoredVar, isPersistentModel(ownerType) else { return nil }
+            guard property.isStoredVar, isPersistentModel(ownerType), !isEntityOfLocalConfigurationsOnly(ownerType) else { return nil }
             return IndexAnswer(variant: 1, [property.name])
         }
     }
 }
 
 extension ProjectIndex {
+    /// Whether a Core Data entity of this name is, in every model that declares it, outside the configurations the model
+    /// marks "Used with CloudKit": its store stays on the device, so sync never changes it.
+    package func isEntityOfLocalConfigurationsOnly(_ entityName: String) -> Bool {
+        let declaring = coreDataModels.filter { model in model.entities.contains { $0.name == entityName } }
+        return !declaring.isEmpty && declaring.allSatisfy { model in !model.syncedEntities.contains { $0.name == entityName } }
+    }
+
     /// Whether a discarded task started in `summary`'s body works for the object that starts it: it names `self`,
     /// or uses a member of its type (a stored or computed property, a method). A task of a free function, or one
     /// that uses only its parameters and globals (`CoreDataManager.shared.setOpened(...)`), does not.

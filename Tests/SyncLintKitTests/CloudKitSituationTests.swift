@@ -93,6 +93,69 @@ struct CloudKitSituationTests {
         #expect(message.contains("`NSPersistentCloudKitContainer` at Persistence.swift:7)"), "\(message)")
     }
 
+    /// A model whose configurations say which are "Used with CloudKit": only their entities are checked; a store of the
+    /// "Local" configuration beside the synced one stays on the device. A model that marks none is checked whole.
+    @Test func onlyEntitiesOfConfigurationsUsedWithCloudKitAreChecked() {
+        let app = SourceInput(path: "/p/Persistence.swift", text: "let c = NSPersistentCloudKitContainer(name: \"M\")")
+        func model(marked: Bool) -> ResourceFile {
+            ResourceFile(path: "/p/M.xcdatamodeld/M.xcdatamodel/contents", kind: .coreDataModel, text: """
+                <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+                <model type="com.apple.IDECoreDataModeler.DataModel">
+                    <entity name="Bookmark" representedClassName="Bookmark" syncable="YES">
+                        <attribute name="url" attributeType="String"/>
+                    </entity>
+                    <entity name="Event" representedClassName="Event" syncable="YES">
+                        <attribute name="id" attributeType="String"/>
+                    </entity>
+                    <configuration name="Cloud"\(marked ? " usedWithCloudKit=\"YES\"" : "")>
+                        <memberEntity name="Bookmark"/>
+                    </configuration>
+                    <configuration name="Local">
+                        <memberEntity name="Event"/>
+                    </configuration>
+                </model>
+                """)
+        }
+        var configuration = Configuration()
+        configuration.onlyRules = Array(Self.schemaRules)
+        let marked = Linter.lint(sources: [app], resources: [model(marked: true)], configuration: configuration)
+        #expect(marked.findings.map { "\($0.line) \($0.ruleID)" } == ["4 cloudkit_nonoptional_attribute"], "only Bookmark syncs")
+        let unmarked = Linter.lint(sources: [app], resources: [model(marked: false)], configuration: configuration)
+        #expect(unmarked.findings.map { "\($0.line) \($0.ruleID)" } == ["4 cloudkit_nonoptional_attribute", "7 cloudkit_nonoptional_attribute"])
+    }
+
+    /// The synced store names its schema through another type's members, in another file (`Store.schema`, made from
+    /// `Store.entries`); a local cache container binds a schema of the same name to other models. Only the synced
+    /// store's models are checked.
+    @Test func aSchemaNamedThroughAnotherFilesMembersDecidesWhatSyncs() {
+        let store = SourceInput(path: "/p/Store.swift", text: """
+            enum Store {
+                static let entries: [any PersistentModel.Type] = [Note.self]
+                static let schema = Schema(Store.entries)
+            }
+            """)
+        let containers = SourceInput(path: "/p/Containers.swift", text: """
+            let synced: ModelContainer = {
+                let config = ModelConfiguration(schema: Store.schema, cloudKitDatabase: .private("iCloud.com.example.App"))
+                return try! ModelContainer(for: Store.schema, configurations: [config])
+            }()
+            let cache: ModelContainer = {
+                let schema = Schema([CachedImage.self])
+                let config = ModelConfiguration(schema: schema, cloudKitDatabase: .none)
+                return try! ModelContainer(for: schema, configurations: [config])
+            }()
+            """)
+        let models = SourceInput(path: "/p/Models.swift", text: """
+            @Model final class Note { @Attribute(.unique) var id: String = "" }
+            @Model final class CachedImage { @Attribute(.unique) var url: String = "" }
+            """)
+        var configuration = Configuration()
+        configuration.onlyRules = Array(Self.schemaRules)
+        let result = Linter.lint(sources: [store, containers, models], resources: [], configuration: configuration)
+        #expect(result.findings.map { "\(URL(fileURLWithPath: $0.file).lastPathComponent):\($0.line) \($0.ruleID)" }
+                == ["Models.swift:1 cloudkit_unique_constraint"], "\(result.findings.map(\.message))")
+    }
+
     @Test func malformedModelFileGivesOneWarningAndIsSkipped() {
         let app = SourceInput(path: "/p/Persistence.swift", text: "let c = NSPersistentCloudKitContainer(name: \"M\")")
         let broken = ResourceFile(path: "/p/M.xcdatamodeld/M.xcdatamodel/contents", kind: .coreDataModel, text: "<model><entity name=\"A\"></model>")

@@ -66,7 +66,7 @@ public enum CloudKitDenyDeleteRule: ProjectRule {
         }
         for model in index.coreDataModels {
             guard let evidence = index.cloudKit.coreData(modelName: model.modelName, modelPath: model.path) else { continue }
-            for entity in model.entities {
+            for entity in model.syncedEntities {
                 for relationship in entity.relationships where relationship.deletionRule == "Deny" {
                     findings.append(description.finding(inModel: model, line: relationship.line, denyInModelFile,
                                                         ["entity": entity.name, "relationship": relationship.name, "evidence": evidence.text],

@@ -31,7 +31,7 @@ public enum CloudKitMissingInverseRule: ProjectRule {
     public static func check(index: ProjectIndex, options: RuleOptions) -> [Finding] {
         index.coreDataModels.flatMap { model -> [Finding] in
             guard let evidence = index.cloudKit.coreData(modelName: model.modelName, modelPath: model.path) else { return [] }
-            return model.entities.flatMap { entity in
+            return model.syncedEntities.flatMap { entity in
                 entity.relationships.filter { $0.inverseName == nil }.map { relationship in
                     description.finding(inModel: model, line: relationship.line, missingInverse,
                                         ["entity": entity.name, "relationship": relationship.name, "evidence": evidence.text], notes: evidence.notes)

@@ -114,7 +114,7 @@ public enum CloudKitNonoptionalAttributeRule: ProjectRule {
         }
         for model in index.coreDataModels {
             guard let evidence = index.cloudKit.coreData(modelName: model.modelName, modelPath: model.path) else { continue }
-            for entity in model.entities {
+            for entity in model.syncedEntities {
                 for attribute in entity.attributes where !attribute.isOptional && !attribute.isTransient && !attribute.hasDefault {
                     findings.append(description.finding(inModel: model, line: attribute.line, nonoptionalInModelFile,
                                                         ["entity": entity.name, "attribute": attribute.name, "evidence": evidence.text],

@@ -71,7 +71,7 @@ public enum CloudKitNonoptionalRelationshipRule: ProjectRule {
         }
         for model in index.coreDataModels {
             guard let evidence = index.cloudKit.coreData(modelName: model.modelName, modelPath: model.path) else { continue }
-            for entity in model.entities {
+            for entity in model.syncedEntities {
                 for relationship in entity.relationships where !relationship.isOptional {
                     findings.append(description.finding(inModel: model, line: relationship.line, nonoptionalInModelFile,
                                                         ["entity": entity.name, "relationship": relationship.name, "evidence": evidence.text],

@@ -31,7 +31,7 @@ public enum CloudKitUndefinedAttributeRule: ProjectRule {
     public static func check(index: ProjectIndex, options: RuleOptions) -> [Finding] {
         index.coreDataModels.flatMap { model -> [Finding] in
             guard let evidence = index.cloudKit.coreData(modelName: model.modelName, modelPath: model.path) else { return [] }
-            return model.entities.flatMap { entity in
+            return model.syncedEntities.flatMap { entity in
                 entity.attributes.filter { $0.type == "Undefined" && !$0.isTransient }.map { attribute in
                     description.finding(inModel: model, line: attribute.line, undefinedAttribute,
                                         ["entity": entity.name, "attribute": attribute.name, "evidence": evidence.text], notes: evidence.notes)

@@ -95,7 +95,7 @@ public enum CloudKitUniqueConstraintRule: ProjectRule {
         }
         for model in index.coreDataModels {
             guard let evidence = index.cloudKit.coreData(modelName: model.modelName, modelPath: model.path) else { continue }
-            for entity in model.entities {
+            for entity in model.syncedEntities {
                 for line in entity.uniquenessConstraintLines {
                     findings.append(description.finding(inModel: model, line: line, uniquenessConstraint,
                                                         ["entity": entity.name, "evidence": evidence.text], notes: evidence.notes))
