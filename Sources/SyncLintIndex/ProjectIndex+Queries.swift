@@ -216,7 +216,8 @@ extension ProjectIndex {
             // task finishes on its first turn and nothing outlives the view.
             let neverSuspends = !calls.isEmpty && calls.allSatisfy { call in
                 guard let key = callee(of: call), let callee = summary(of: key) else { return false }
-                return !callee.awaits
+                // A body that blocks its thread on a semaphore (`semaphore.wait()`) does not suspend, but runs on.
+                return !callee.awaits && !reachableSummaries(from: key).contains { $0.summary.blocksInAsyncBody || !$0.summary.blockingWaits.isEmpty }
             }
             return neverSuspends ? nil : answer(.taskOutlivesView(view: view))
         case .taskIDMember(let rootType, let members):
@@ -425,7 +426,8 @@ extension ProjectIndex {
                 }
             }
             for site in sites {
-                if site.caller.name == "init" { continue }
+                // A call on an object the caller has just built is that object's first: it cannot overlap its own earlier run.
+                if site.caller.name == "init" || site.onNewObject { continue }
                 if site.repeats { return true }
                 switch site.context {
                 case .notificationHandler, .completionHandler: return true
