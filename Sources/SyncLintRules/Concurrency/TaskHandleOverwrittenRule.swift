@@ -180,6 +180,27 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
                     }
                 }
                 """, message: "dropped_task", confidence: .medium),
+            // Reached from a view's button, but only through a call on an object the caller has just built
+            // (`let session = StreamSession(); session.start()`): each session is started once; not proven: medium.
+            RuleExample("""
+                final class StreamSession {
+                    private var consumeTask: Task<Void, Never>?
+                    func start() { ↓consumeTask = Task { await self.consume() } }
+                    func consume() async {}
+                }
+                @MainActor final class MirrorModel {
+                    var session: StreamSession?
+                    func connect() {
+                        let session = StreamSession()
+                        self.session = session
+                        session.start()
+                    }
+                }
+                struct MirrorView: View {
+                    @State private var model = MirrorModel()
+                    var body: some View { Button("Connect") { model.connect() } }
+                }
+                """, message: "dropped_task", confidence: .medium),
         ],
         nonTriggeringExamples: [
             // The only caller first calls a helper that cancels the handle (`teardown()` → `cancelTasks()`).
