@@ -281,6 +281,18 @@ public final class OnAppearTaskRule: SyntaxRule {
                             ↓.onAppear { Task { await model.loadInitialContent() } }
                     }
                 }
+                """, fixed: """
+                @MainActor final class HistoryModel {
+                    var entries: [String] = []
+                    func loadInitialContent() async { entries = await api.entries() }
+                }
+                struct HistoryView: View {
+                    @State private var model = HistoryModel()
+                    var body: some View {
+                        List(model.entries, id: \\.self) { Text($0) }
+                            .task { await model.loadInitialContent() }
+                    }
+                }
                 """, message: "task_outlives_view", confidence: .high),
         ],
         nonTriggeringExamples: [
