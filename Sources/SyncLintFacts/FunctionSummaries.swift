@@ -83,12 +83,17 @@ public struct CallFact: Sendable, Codable {
     /// The call sits in a loop (`for`, `for await`, `while`, `repeat`) of its function, its closures included: a poll or
     /// an observation loop runs it again and again, where a call outside a loop runs once per run of the code around it.
     public var repeats = false
+    /// The receiver is a local the caller binds to an object it builds before the call (`let session = MirrorSession(...)`
+    /// then `session.start()`): the call is that object's, made once per object by this call site, not a second call on
+    /// an object that may still run work the first one started.
+    public var onNewObject = false
 
     /// Memberwise, for the layers above (a synthesized one is internal to this module).
     package init(caller: FunctionKey, callee: String, receiver: ValueType?, context: ExecutionContext, cancellation: Cancellability,
                  location: SourceLocation, ifConfigClauses: [IfConfigClause], assignedTo: String? = nil,
-                 contextArguments: [ContextArgument] = [], repeats: Bool = false) {
+                 contextArguments: [ContextArgument] = [], repeats: Bool = false, onNewObject: Bool = false) {
         self.repeats = repeats
+        self.onNewObject = onNewObject
         self.caller = caller
         self.callee = callee
         self.receiver = receiver
@@ -216,6 +221,9 @@ public struct FunctionSummary: Sendable, Codable {
     /// Where it calls something inside a SwiftUI `.task { }` without `id:`: that task is cancelled only when its view
     /// disappears (`ExecutionContexts.isCancelledOnlyOnDisappear`), never while the view stays on screen.
     public var disappearOnlyTaskCalls: Set<SourceLocation> = []
+    /// Whether an `async` function's own body (not a closure) blocks its thread on a semaphore or group
+    /// (`semaphore.wait()`): it does not suspend, yet it does not finish in one short turn either.
+    public var blocksInAsyncBody = false
 
     public init(key: FunctionKey, isAsync: Bool, declaredContext: ExecutionContext, location: SourceLocation) {
         self.key = key
@@ -261,6 +269,7 @@ public struct FunctionSummary: Sendable, Codable {
         merged.unresolvedCalls.merge(other.unresolvedCalls) { $0 + $1 }
         merged.cancellationSources = cancellationSources.merged(with: other.cancellationSources)
         merged.disappearOnlyTaskCalls.formUnion(other.disappearOnlyTaskCalls)
+        merged.blocksInAsyncBody = blocksInAsyncBody || other.blocksInAsyncBody
         return merged
     }
 

@@ -79,6 +79,11 @@ public indirect enum IndexQuery: Sendable, Hashable, Codable {
     /// (`ProjectIndex.rootPlacement(ofView:)`): it appears once per window and goes away with it, so the task outliving
     /// it is not proven to outlive anything that matters.
     case taskOutlivesView(view: String)
+    /// A task started on the appearance of `view` whose every `await` is one of `calls`: answered as
+    /// `taskOutlivesView`, unless every one of them is a project `async` function whose own body has no `await`
+    /// (`FunctionSummary.awaits`: it cannot suspend, a hop to its actor aside, so the task runs to its end once
+    /// started and nothing is left running to outlive the view).
+    case appearanceTaskAwaits(view: String, calls: [CallReference])
     /// Types a method builds and stores (`typeNames`, written in `scope`): always answered; medium confidence when every
     /// one is proven a value (a structure or enumeration of the project, or `FrameworkValueTypes`): built twice and stored
     /// twice, a value (`Date()`) is only the later value, where an object may already be held by other code.

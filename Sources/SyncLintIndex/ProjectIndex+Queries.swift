@@ -53,11 +53,15 @@ extension ProjectIndex {
         case .overwrittenHandle(let name, let typeName, let functionKey, let helpers):
             guard let property = property(name, of: typeName), property.isStoredVar else { return nil }
             if cancelledElsewhere(name, typeName: typeName, function: functionKey, helpers: helpers) { return nil }
+            // High only where the function is proven to run again on the same object (a view's action, a loop, a
+            // handler): else the old handle may never be live when it is reassigned (a session object built and started
+            // once, a task that clears its handle as it ends), which the index cannot tell.
+            let again: Confidence? = mayRunAgain(functionKey) ? nil : .medium
             if let careful = restartedHandles(ofType: typeName).first(where: { $0.property == name && $0.starter != functionKey }) {
                 let notes = summary(of: careful.starter).map { [FindingNote("`\(careful.starter.name)` cancels `\(name)` before restarting it", at: $0.location)] }
-                return IndexAnswer(variant: 1, [careful.starter.name], notes: notes ?? [])
+                return IndexAnswer(variant: 1, [careful.starter.name], notes: notes ?? [], confidence: again)
             }
-            return IndexAnswer(variant: 0)
+            return IndexAnswer(variant: 0, confidence: again)
         case .restartedLoad(let method, let typeName, let functionKey, let cancellation, let helpers):
             guard let careful = restartedHandles(ofType: typeName).first(where: { handle in
                 handle.loads.contains(method) && handle.starter != functionKey && !handle.loads.contains(functionKey.name)
@@ -76,6 +80,11 @@ extension ProjectIndex {
             }
             // This function looks at the handle (cancels it, awaits it, tests it) or is the careful one's helper.
             if let own = summary(of: functionKey), own.reads.contains(name) || own.cancelledHandles.contains(name) { return nil }
+            // The load itself cancels the handle (`stop()` begins with `limitTask?.cancel()`): running it from here stops
+            // the careful task's run rather than overlapping it.
+            if reachableSummaries(from: FunctionKey(typeName: typeName, name: method)).contains(where: {
+                $0.summary.cancelledHandles.contains(name) && $0.summary.key.typeName == typeName
+            }) { return nil }
             if cancelledElsewhere(name, typeName: typeName, function: functionKey, helpers: helpers) { return nil }
             let callers = callSites(of: functionKey)
             if !callers.isEmpty, callers.allSatisfy({ $0.caller == careful.starter
@@ -202,6 +211,15 @@ extension ProjectIndex {
             return IndexAnswer(confidence: values ? .medium : nil)
         case .taskOutlivesView(let view):
             return IndexAnswer(notes: rootNotes(view), confidence: rootConfidence(view))
+        case .appearanceTaskAwaits(let view, let calls):
+            // Each awaited call is a project `async` function with no `await` of its own: it cannot suspend, so the
+            // task finishes on its first turn and nothing outlives the view.
+            let neverSuspends = !calls.isEmpty && calls.allSatisfy { call in
+                guard let key = callee(of: call), let callee = summary(of: key) else { return false }
+                // A body that blocks its thread on a semaphore (`semaphore.wait()`) does not suspend, but runs on.
+                return !callee.awaits && !reachableSummaries(from: key).contains { $0.summary.blocksInAsyncBody || !$0.summary.blockingWaits.isEmpty }
+            }
+            return neverSuspends ? nil : answer(.taskOutlivesView(view: view))
         case .taskIDMember(let rootType, let members):
             let chain = resolveChain(from: rootType, members: members)
             guard chain.count == members.count, let property = chain.last else { return nil }
@@ -379,8 +397,54 @@ extension ProjectIndex {
             guard let caller = summary(of: site.caller) else { return false }
             // An initializer's call has no earlier task to drop.
             return caller.cancelledHandles.contains(name) || !caller.reentryGuards.isEmpty || !caller.onceGuards.isEmpty
-                || site.caller.name == "init"
+                || site.caller.name == "init" || cancelsBefore(site, handle: name, typeName: typeName, in: caller)
         }
+    }
+
+    /// Whether the caller, before the call site, calls a function that cancels the handle (to three calls deep):
+    /// `teardown(); startReceiveLoop()` where `teardown()` runs `receiveTask?.cancel()`. The old task is cancelled
+    /// before the call stores the new one.
+    func cancelsBefore(_ site: CallFact, handle name: String, typeName: String, in caller: FunctionSummary) -> Bool {
+        caller.calls.contains { call in
+            guard call.location.file == site.location.file,
+                  (call.location.line, call.location.column) < (site.location.line, site.location.column),
+                  let callee = callee(of: call) else { return false }
+            return reachableSummaries(from: callee).contains { $0.summary.cancelledHandles.contains(name) && $0.summary.key.typeName == typeName }
+        }
+    }
+
+    /// Whether the function can be called again on the same object while work it started runs: some chain of its
+    /// callers (to `depth` calls up) reaches code that runs again and again by what it is: a call in a loop
+    /// (`CallFact.repeats`), a SwiftUI view's code (an action, an appearance, a change handler: the view runs it on
+    /// each event), a notification handler or a completion handler, or a function handed to someone else to call
+    /// (`passedReferences`: a target-action, a callback). A function whose callers all run once per object
+    /// (`init`), or whose chain ends in code the index sees called once, is not proven to run again.
+    package func mayRunAgain(_ key: FunctionKey, depth: Int = ProjectIndex.callDepth) -> Bool {
+        var seen: Set<FunctionKey> = []
+        func visit(_ key: FunctionKey, remaining: Int) -> Bool {
+            guard seen.insert(key).inserted else { return false }
+            if let typeName = key.typeName, isView(typeName) { return true }
+            let sites = callSites(of: key)
+            if sites.isEmpty {
+                // Called through a receiver whose type the syntax cannot tell, from a view; or handed to someone to call.
+                return functionSummaries.values.contains { summary in
+                    (summary.unresolvedCalls[key.name] != nil && summary.key.typeName.map(isView) == true)
+                        || (summary.passedReferences.contains(key.name) && summary.key.typeName == key.typeName)
+                }
+            }
+            for site in sites {
+                // A call on an object the caller has just built is that object's first: it cannot overlap its own earlier run.
+                if site.caller.name == "init" || site.onNewObject { continue }
+                if site.repeats { return true }
+                switch site.context {
+                case .notificationHandler, .completionHandler: return true
+                default: break
+                }
+                if remaining > 0, visit(site.caller, remaining: remaining - 1) { return true }
+            }
+            return false
+        }
+        return visit(key, remaining: depth)
     }
 }
 

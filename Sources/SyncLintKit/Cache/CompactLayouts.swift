@@ -18,10 +18,10 @@ enum CompactLayouts {
         "awaits", "hopsToMainActor", "posts", "timers", "saves", "rollsBack", "cancelledHandles", "cancelledInoutHandles", "startedHandles",
         "discardedTasks", "discardedTaskUses", "onceGuards", "throwsOnlyOwnErrors", "awaitsURLSessionTransfer",
         "awaitsTransferNamedLikeURLSession", "convertsURLErrorCancelled", "testsCancellationError", "blockingWaits", "resetsOnEveryPath", "writesAfterAwait", "reentryGuards", "setsTrueOnEveryPath", "calls",
-        "unresolvedCalls", "cancellationSources", "disappearOnlyTaskCalls",
+        "unresolvedCalls", "cancellationSources", "disappearOnlyTaskCalls", "blocksInAsyncBody",
     ]
     static let callFactFields = ["caller", "callee", "receiver", "context", "cancellation", "location", "ifConfigClauses", "assignedTo",
-                                  "contextArguments", "repeats"]
+                                  "contextArguments", "repeats", "onNewObject"]
     static let stateWriteFields = ["property", "boolValue", "context", "location"]
     static let sourceLocationFields = ["file", "line", "column"]
     static let functionKeyFields = ["typeName", "name"]
@@ -96,7 +96,7 @@ enum CompactLayouts {
             let call = unsafeBitCast(value, to: CallFact.self)
             try fields.add(call.caller); try fields.add(call.callee); try fields.add(call.receiver); try fields.add(call.context)
             try fields.add(call.cancellation); try fields.add(call.location); try fields.addArray(call.ifConfigClauses); try fields.add(call.assignedTo)
-            try fields.add(call.contextArguments); try fields.add(call.repeats)
+            try fields.add(call.contextArguments); try fields.add(call.repeats); try fields.add(call.onNewObject)
         } else if Value.self == FunctionSummary.self, functionSummaryMatches {
             let summary = unsafeBitCast(value, to: FunctionSummary.self)
             try fields.add(summary.key); try fields.add(summary.isAsync); try fields.add(summary.declaredContext)
@@ -111,7 +111,7 @@ enum CompactLayouts {
             try fields.addArray(summary.blockingWaits); try fields.add(summary.resetsOnEveryPath); try fields.add(summary.writesAfterAwait)
             try fields.add(summary.reentryGuards); try fields.add(summary.setsTrueOnEveryPath); try fields.addArray(summary.calls)
             try fields.add(summary.unresolvedCalls); try fields.add(summary.cancellationSources)
-            try fields.add(summary.disappearOnlyTaskCalls)
+            try fields.add(summary.disappearOnlyTaskCalls); try fields.add(summary.blocksInAsyncBody)
         } else if Value.self == AttributeFact.self, attributeFactMatches {
             let attribute = unsafeBitCast(value, to: AttributeFact.self)
             try fields.add(attribute.name); try fields.add(attribute.arguments)
@@ -238,17 +238,18 @@ enum CompactLayouts {
             return unsafeBitCast(write, to: T.self)
         }
         if T.self == CallFact.self, callFactMatches {
-            var fields = try FieldReader(payload: payload, start: start, end: end, count: 10)
+            var fields = try FieldReader(payload: payload, start: start, end: end, count: 11)
             var call = CallFact(caller: try fields.next(), callee: try fields.next(), receiver: try fields.optional(), context: try fields.next(),
                                 cancellation: try fields.next(), location: try fields.next(), ifConfigClauses: try fields.array(),
                                 assignedTo: try fields.optional())
             call.contextArguments = try fields.next()
             call.repeats = try fields.next()
+            call.onNewObject = try fields.next()
             try fields.finish()
             return unsafeBitCast(call, to: T.self)
         }
         if T.self == FunctionSummary.self, functionSummaryMatches {
-            var fields = try FieldReader(payload: payload, start: start, end: end, count: 34)
+            var fields = try FieldReader(payload: payload, start: start, end: end, count: 35)
             var summary = FunctionSummary(key: try fields.next(), isAsync: try fields.next(), declaredContext: try fields.next(), location: try fields.next())
             summary.lastParameterEscapes = try fields.next()
             summary.reads = try fields.next()
@@ -280,6 +281,7 @@ enum CompactLayouts {
             summary.unresolvedCalls = try fields.next()
             summary.cancellationSources = try fields.next()
             summary.disappearOnlyTaskCalls = try fields.next()
+            summary.blocksInAsyncBody = try fields.next()
             try fields.finish()
             return unsafeBitCast(summary, to: T.self)
         }

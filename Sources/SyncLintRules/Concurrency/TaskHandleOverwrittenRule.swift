@@ -153,8 +153,90 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
                     }
                 }
                 """, message: "dropped_task", confidence: .medium),
+            // Called from a view's button: the method runs again on the same object while the first task may run.
+            RuleExample("""
+                @MainActor final class SearchModel {
+                    private var searchTask: Task<Void, Never>?
+                    func search(_ text: String) { ↓searchTask = Task { await self.run(text) } }
+                    func run(_ text: String) async {}
+                }
+                struct SearchView: View {
+                    @State private var model = SearchModel()
+                    var body: some View { Button("Go") { model.search("swift") } }
+                }
+                """, message: "dropped_task", confidence: .high),
+            // Called only by code the index sees run once (a session built and started by its owner): the old handle may
+            // never be live when it is reassigned; not proven: medium.
+            RuleExample("""
+                final class StreamSession {
+                    private var consumeTask: Task<Void, Never>?
+                    func start() { ↓consumeTask = Task { await self.consume() } }
+                    func consume() async {}
+                }
+                final class Recorder {
+                    func record() {
+                        let session = StreamSession()
+                        session.start()
+                    }
+                }
+                """, message: "dropped_task", confidence: .medium),
+            // Reached from a view's button, but only through a call on an object the caller has just built
+            // (`let session = StreamSession(); session.start()`): each session is started once; not proven: medium.
+            RuleExample("""
+                final class StreamSession {
+                    private var consumeTask: Task<Void, Never>?
+                    func start() { ↓consumeTask = Task { await self.consume() } }
+                    func consume() async {}
+                }
+                @MainActor final class MirrorModel {
+                    var session: StreamSession?
+                    func connect() {
+                        let session = StreamSession()
+                        self.session = session
+                        session.start()
+                    }
+                }
+                struct MirrorView: View {
+                    @State private var model = MirrorModel()
+                    var body: some View { Button("Connect") { model.connect() } }
+                }
+                """, message: "dropped_task", confidence: .medium),
         ],
         nonTriggeringExamples: [
+            // The only caller first calls a helper that cancels the handle (`teardown()` → `cancelTasks()`).
+            RuleExample("""
+                final class SocketClient {
+                    private var receiveTask: Task<Void, Never>?
+                    func connect() {
+                        teardown()
+                        startReceiveLoop()
+                    }
+                    private func teardown() { cancelTasks() }
+                    private func cancelTasks() { receiveTask?.cancel(); receiveTask = nil }
+                    private func startReceiveLoop() { receiveTask = Task { await self.receive() } }
+                    func receive() async {}
+                }
+                """),
+            // The load run again cancels the careful handle itself (`stop()` begins with `limitTask?.cancel()`): the second
+            // entry point stops the careful task's run rather than overlapping it.
+            RuleExample("""
+                @MainActor final class RecordingModel {
+                    private var limitTask: Task<Void, Never>?
+                    var isStopping = false
+                    func scheduleLimit() {
+                        limitTask?.cancel()
+                        limitTask = Task { try? await Task.sleep(for: .seconds(60)); await self.stop() }
+                    }
+                    func stopTapped() async { await stop() }
+                    func stop() async {
+                        limitTask?.cancel()
+                        limitTask = nil
+                        isStopping = true
+                        await recorder.finish()
+                        isStopping = false
+                    }
+                }
+                """),
             // A flag tested around the assignment and set before it: a second call does not get there.
             RuleExample("""
                 @MainActor final class UpdatesScreen {
@@ -415,7 +497,14 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
             runs in a loop (a poll or an observation loop: `CallFact.repeats`) or as one step of a longer pipeline (it calls \
             another async method of the type too), or a load that cancels and restarts a task of its own (a debounced update, \
             which stops its previous run itself): the load is then not proven to be the careful task's one-off work. A \
-            second entry point whose load is the careful task's only async method, run once, is high. Whether the two runs \
+            second entry point whose load is the careful task's only async method, run once, is high; one whose load \
+            cancels the handle itself (`stop()` beginning with `limitTask?.cancel()`) is not reported. A dropped task is \
+            high only where the function is proven to run again on the same object (`ProjectIndex.mayRunAgain`: some \
+            chain of its callers reaches a SwiftUI view's code, a loop, a notification or completion handler, or a \
+            function handed to someone to call); a function called only from code the index sees run once (a session \
+            object built and started by its owner, a `connect()` called once) is medium: the old handle may never be \
+            live when it is reassigned. A caller that first calls a function cancelling the handle (`teardown()` → \
+            `cancelTasks()`, three calls deep) counts as cancelling it. Whether the two runs \
             write different values (the same server state fetched twice is harmless) is not known. A function the load \
             itself calls is part of the load, not a second entry point. \
             Opt-in: 0 of 19 findings right before this narrowing; of the 8 left on ten public apps (the \

@@ -268,8 +268,49 @@ public final class OnAppearTaskRule: SyntaxRule {
                     }
                 }
                 """, message: "task_outlives_view", confidence: .high),
+            // The awaited method suspends (a network load): the task can outlive the view.
+            RuleExample("""
+                @MainActor final class HistoryModel {
+                    var entries: [String] = []
+                    func loadInitialContent() async { entries = await api.entries() }
+                }
+                struct HistoryView: View {
+                    @State private var model = HistoryModel()
+                    var body: some View {
+                        List(model.entries, id: \\.self) { Text($0) }
+                            ↓.onAppear { Task { await model.loadInitialContent() } }
+                    }
+                }
+                """, fixed: """
+                @MainActor final class HistoryModel {
+                    var entries: [String] = []
+                    func loadInitialContent() async { entries = await api.entries() }
+                }
+                struct HistoryView: View {
+                    @State private var model = HistoryModel()
+                    var body: some View {
+                        List(model.entries, id: \\.self) { Text($0) }
+                            .task { await model.loadInitialContent() }
+                    }
+                }
+                """, message: "task_outlives_view", confidence: .high),
         ],
         nonTriggeringExamples: [
+            // Every method the task awaits has no `await` of its own (a synchronous fetch): it cannot suspend, so the task
+            // runs to its end on its first turn and nothing is left to outlive the view.
+            RuleExample("""
+                @MainActor final class HistoryModel {
+                    var entries: [String] = []
+                    func loadInitialContent() async { entries = (try? context.fetch(request)) ?? [] }
+                }
+                struct HistoryView: View {
+                    @State private var model = HistoryModel()
+                    var body: some View {
+                        List(model.entries, id: \\.self) { Text($0) }
+                            .onAppear { Task { await model.loadInitialContent() } }
+                    }
+                }
+                """),
             // The task never suspends: it runs to its end on the main actor's next turn, nothing is left to cancel.
             RuleExample("""
                 struct SelectionRestorer: ViewModifier {
@@ -367,7 +408,8 @@ public final class OnAppearTaskRule: SyntaxRule {
         knownLimitations: """
             A task that must outlive the view on purpose (fire-and-forget analytics, a save that must finish) is \
             reported when it is in the closure itself; a task with no `await` in it (here or one call away) (it runs to its end on the actor's \
-            next turn) is not reported; in a menu's content (`Menu { }`, `.contextMenu { }`: `FrameworkViewState.menuContentBuilders`) \
+            next turn) is not reported, nor one whose every `await` is a call of a project function with no `await` of \
+            its own (`await loadInitialContent()` over a synchronous fetch: it cannot suspend, a hop to its actor aside); in a menu's content (`Menu { }`, `.contextMenu { }`: `FrameworkViewState.menuContentBuilders`) \
             the view appears each time the menu opens and a `.task` would end as it closes, so the finding is medium, \
             as it is for a task whose first statement tests state (`if !hasInitialized { ... }`: it may run once); \
             a load-more marker whose load writes what shows it (no fix) is medium too: the load is meant to outlive it; one call away, a task that uses nothing of the object that starts \
@@ -439,7 +481,12 @@ public final class OnAppearTaskRule: SyntaxRule {
                 context.report(member.period, Self.outlivesView, confidence: confidence)
                 return
             }
-            context.report(member.period, Self.outlivesView, answering: .taskOutlivesView(view: viewType), confidence: confidence)
+            // Every `await` of the task a call of a project function: the index tells whether any of them can suspend.
+            if let calls = Self.awaitedCallsOnly(in: startedTasks, context: context) {
+                context.report(member.period, Self.outlivesView, answering: .appearanceTaskAwaits(view: viewType, calls: calls), confidence: confidence)
+            } else {
+                context.report(member.period, Self.outlivesView, answering: .taskOutlivesView(view: viewType), confidence: confidence)
+            }
             return
         }
         let touched = Self.identifiers(in: closure)
@@ -458,6 +505,36 @@ public final class OnAppearTaskRule: SyntaxRule {
         context.report(member.period, [Self.outlivesView, Self.hidesOwnView],
                        answering: .viewStateWrittenBy(methods: ownMethods.sorted(), viewType: viewType, conditionNames: conditionNames),
                        answerArguments: [Self.hidingStateArgument, "states"], confidence: confidence)
+    }
+
+    /// The calls the tasks await (`await model.load()`, `try await refresh()`), as the index can resolve them; nil when
+    /// some `await` is not a plain call (`await task.value`, `for await`, `async let`), which may suspend whatever
+    /// the index knows.
+    static func awaitedCallsOnly(in tasks: [FunctionCallExprSyntax], context: FileContext) -> [CallReference]? {
+        let caller = FunctionKey(typeName: context.scope.currentType?.qualifiedName, name: context.scope.currentFunction?.name ?? "")
+        var calls: [CallReference] = []
+        var other = false
+        for task in tasks {
+            for closure in SyntaxFacts.closures(of: task) {
+                BodyScanner.scan(closure.statements) { node in
+                    if let loop = node.as(ForStmtSyntax.self), loop.awaitKeyword != nil { other = true }
+                    guard let suspension = node.as(AwaitExprSyntax.self) else { return }
+                    var expression = suspension.expression
+                    while let wrapped = expression.as(TryExprSyntax.self) { expression = wrapped.expression }
+                    guard let awaited = expression.as(FunctionCallExprSyntax.self), !SyntaxFacts.containsAwait(awaited.arguments) else {
+                        other = true
+                        return
+                    }
+                    let method = SyntaxFacts.calleeMethodName(awaited)
+                    if let member = awaited.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base, !SyntaxFacts.isSelf(base) {
+                        calls.append(CallReference(caller: caller, callee: method, receiver: ValueTypes.of(base, in: context)))
+                    } else {
+                        calls.append(CallReference(caller: caller, callee: method, receiver: nil))
+                    }
+                }
+            }
+        }
+        return other || calls.isEmpty ? nil : calls
     }
 
     /// Whether the modifier is applied inside the content closure of a menu (`FrameworkViewState.menuContentBuilders`:

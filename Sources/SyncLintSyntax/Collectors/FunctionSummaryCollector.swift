@@ -328,6 +328,10 @@ package final class FunctionSummaryCollector: FactCollector {
                receiver.contains("semaphore") || receiver.contains("group") || receiver.hasSuffix("sema") {
                 frames[index].summary.blockingWaits.append(context.location(of: call))
             }
+            if frames[index].summary.isAsync, !inClosure, call.parent?.is(AwaitExprSyntax.self) != true,
+               receiver.contains("semaphore") || receiver.contains("group") || receiver.hasSuffix("sema") {
+                frames[index].summary.blocksInAsyncBody = true
+            }
         case "cancel" where call.arguments.isEmpty, "invalidate" where call.arguments.isEmpty:
             if let receiver = call.calledExpression.as(MemberAccessExprSyntax.self)?.base,
                let property = FlowFacts.selfProperty(receiver, locals: frames[index].locals) {
@@ -381,7 +385,35 @@ package final class FunctionSummaryCollector: FactCollector {
             cancellation: context.cancellabilityHere(), location: context.location(of: call),
             ifConfigClauses: context.ifConfigClauses(of: call), assignedTo: Self.storedProperty(ofValueOf: call, locals: frames[index].locals),
             contextArguments: ContextArguments.of(call, in: context.scope.currentFunction?.body, locals: frames[index].locals),
-            repeats: Self.isInLoop(call)))
+            repeats: Self.isInLoop(call), onNewObject: Self.isOnNewObject(call, in: context.scope.currentFunction?.body)))
+    }
+
+    /// The call's receiver is a local `let` the function binds, before the call, to an object it builds there
+    /// (`let session = MirrorSession(url)`, `let model = try await Model.init()`): the call is made on a new object.
+    static func isOnNewObject(_ call: FunctionCallExprSyntax, in body: CodeBlockSyntax?) -> Bool {
+        guard let body, let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+              let base = member.base?.as(DeclReferenceExprSyntax.self), base.baseName.text.startsLikeValueName else { return false }
+        let name = base.baseName.text
+        var built = false
+        var bindings = 0
+        for token in body.tokens(viewMode: .sourceAccurate) where token.text == name {
+            guard let binding = token.parent?.as(IdentifierPatternSyntax.self)?.parent?.as(PatternBindingSyntax.self) else { continue }
+            bindings += 1
+            guard token.position < call.position,
+                  binding.parent?.parent?.as(VariableDeclSyntax.self)?.bindingSpecifier.tokenKind == .keyword(.let),
+                  var value = binding.initializer?.value else { continue }
+            while true {
+                if let wrapped = value.as(TryExprSyntax.self) { value = wrapped.expression; continue }
+                if let wrapped = value.as(AwaitExprSyntax.self) { value = wrapped.expression; continue }
+                break
+            }
+            guard let construction = value.as(FunctionCallExprSyntax.self) else { continue }
+            let callee = construction.calledExpression.as(MemberAccessExprSyntax.self).flatMap { $0.declName.baseName.text == "init" ? $0.base : nil }
+                ?? construction.calledExpression
+            if let type = callee.as(DeclReferenceExprSyntax.self), type.baseName.text.first?.isUppercase == true { built = true }
+        }
+        // One binding of the name in the function: the receiver is that new object, not a shadowing one.
+        return built && bindings == 1
     }
 
     /// A `for` (also `for await`), `while` or `repeat` around the call, up to its declaration (closures included).

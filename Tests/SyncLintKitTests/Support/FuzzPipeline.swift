@@ -107,7 +107,8 @@ enum FuzzPipeline {
                     List(items, id: \\.self) { Text($0) }
                         .onAppear { Task { items = await load() } }
                 }
-                func load() async -> [String] { [] }
+                // A load that suspends: a task that only awaits a function with no `await` of its own outlives nothing.
+                func load() async -> [String] { await api.items() }
             }
             //>> Tests/AppTests.swift
             import XCTest
