@@ -216,6 +216,12 @@ public struct FunctionSummary: Sendable, Codable {
     /// Where it calls something inside a SwiftUI `.task { }` without `id:`: that task is cancelled only when its view
     /// disappears (`ExecutionContexts.isCancelledOnlyOnDisappear`), never while the view stays on screen.
     public var disappearOnlyTaskCalls: Set<SourceLocation> = []
+    /// The calls its own body awaits (outside closures), each the whole of an `await` (`await model.load()`, `x = try await
+    /// api.fetch()`): whether awaiting the function can suspend at all is whether one of these can
+    /// (`ProjectIndex.neverSuspends`). An `await` of anything else (`await task.value`, `for await`, an `async let`, a
+    /// call whose arguments make calls, a receiver of unknown type) sets `awaitsOtherThanCalls`.
+    public var awaitedCalls: [CallReference] = []
+    public var awaitsOtherThanCalls = false
 
     public init(key: FunctionKey, isAsync: Bool, declaredContext: ExecutionContext, location: SourceLocation) {
         self.key = key
@@ -261,6 +267,8 @@ public struct FunctionSummary: Sendable, Codable {
         merged.unresolvedCalls.merge(other.unresolvedCalls) { $0 + $1 }
         merged.cancellationSources = cancellationSources.merged(with: other.cancellationSources)
         merged.disappearOnlyTaskCalls.formUnion(other.disappearOnlyTaskCalls)
+        merged.awaitedCalls += other.awaitedCalls.filter { !awaitedCalls.contains($0) }
+        merged.awaitsOtherThanCalls = awaitsOtherThanCalls || other.awaitsOtherThanCalls
         return merged
     }
 
