@@ -927,8 +927,11 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
             seen, nor is user-visible state with other names. Code that nobody can cancel is quiet: a `Task { }` \
             whose handle is dropped (a button action) and async functions only such tasks call (followed three \
             calls deep), and an async function the project never calls but names without calling (passed by \
-            reference, as `Button(action: save)`); one the project never mentions counts as cancellable, since its \
-            callers are outside what was linted, but with medium confidence (so is a catch that hands its error to a \
+            reference, as `Button(action: save)`); calls through a view's `@Environment(\\.key)` value, a property \
+            holding a shared instance (`= Store.shared`) or an `any`/`some` protocol type count as its callers (through \
+            a protocol only as a may: medium), and one nothing calls in an app (an Xcode project with an entry point) \
+            whose type adopts no framework protocol or superclass is quiet; one the project never mentions otherwise \
+            counts as cancellable, since its callers are outside what was linted, but with medium confidence (so is a catch that hands its error to a \
             project function that tests for `CancellationError`, to three calls deep, such as `handleError(_:)`, and a \
             catch-all after a clause for a `.cancelled` case of the app's own error, `catch ApiClientError.cancelled`, or \
             one that reads a member of the error named like a cancellation test, `error.isCancellationError`), as does one called only on receivers whose \

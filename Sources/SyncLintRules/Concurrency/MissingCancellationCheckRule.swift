@@ -649,7 +649,12 @@ public final class MissingCancellationCheckRule: SyntaxRule {
             only when it takes the value its handler runs for (the closure's parameter, the last name of what \
             `onChange(of:)` observes, or the observed property in a `didSet`), or awaits a project function that reads \
             that member itself (to three calls deep); one that takes none of it repeats the same \
-            work, whose results agree unless what it reads changed meanwhile: medium.
+            work, whose results agree unless what it reads changed meanwhile: medium. An `await` that cannot suspend \
+            gives nothing a chance to cancel the task or start a second one before the write: when every `await` on the \
+            way is a call of a main-actor project function from main-actor code (a view's method, a `@MainActor` \
+            type's), and that function awaits only such calls in turn (followed five calls deep), the task is quiet. \
+            A call on a receiver whose type the index cannot tell (a dependency container's `Container.shared.x()`), \
+            or of another module, may suspend.
             """,
         messages: [storedTaskWrite, awaitedMethodWrite, OverlappingTasks.overlappingWrite, OverlappingTasks.overlappingCall])
     static let storedTaskWrite = RuleMessage("stored_task_write", "this task is stored to be cancelled, but writes `{property}` after an `await` without checking; add `guard !Task.isCancelled else { return }` (or `try Task.checkCancellation()`) before the write")
