@@ -131,13 +131,25 @@ extension ProjectIndex {
     // MARK: Code nobody calls
 
     /// Whether, in a program (`isProgram`: an Xcode project with an entry point, all of whose code was linted), the
-    /// function has no caller at all: no call resolved to it or made by its name on a receiver of unknown type (the
-    /// caller checks those first), it is not named without a call (`Button(action: save)`), and its type (if any)
+    /// function has no caller at all: no call of its name anywhere (resolved or not) but its own recursion, none made
+    /// by its name on a receiver of unknown type (the caller checks those first), it is not named without a call (`Button(action: save)`), and its type (if any)
     /// declares no supertype outside the project, so no framework calls it as a protocol's requirement or an
     /// override. A library's function, or a method of a type that adopts a framework's protocol, may be called from
     /// code the run does not show.
     func isUncalledInProgram(_ key: FunctionKey) -> Bool {
         guard isProgram, !isReferencedWithoutCall(key) else { return false }
+        // No call of the name at all, on any receiver: a call the index cannot resolve (a property declared under `#if`,
+        // whose type it does not record) may be one of this function's.
+        let named = callsByName.value { [self] in
+            var result: [String: [CallPosition]] = [:]
+            for summary in functionSummaries.values {
+                for (position, call) in summary.calls.enumerated() {
+                    result[call.callee, default: []].append(CallPosition(caller: summary.key, position: position))
+                }
+            }
+            return result
+        }[key.name] ?? []
+        guard named.allSatisfy({ $0.caller == key }) else { return false }
         guard let typeName = key.typeName else { return true }
         let declared = declarations(of: typeName)
         guard !declared.isEmpty else { return false }
