@@ -224,6 +224,12 @@ public struct FunctionSummary: Sendable, Codable {
     /// Whether an `async` function's own body (not a closure) blocks its thread on a semaphore or group
     /// (`semaphore.wait()`): it does not suspend, yet it does not finish in one short turn either.
     public var blocksInAsyncBody = false
+    /// The calls its own body awaits (outside closures), each the whole of an `await` (`await model.load()`, `x = try await
+    /// api.fetch()`): whether awaiting the function can suspend at all is whether one of these can
+    /// (`ProjectIndex.neverSuspends`). An `await` of anything else (`await task.value`, `for await`, an `async let`, a
+    /// call whose arguments make calls, a receiver of unknown type) sets `awaitsOtherThanCalls`.
+    public var awaitedCalls: [CallReference] = []
+    public var awaitsOtherThanCalls = false
 
     public init(key: FunctionKey, isAsync: Bool, declaredContext: ExecutionContext, location: SourceLocation) {
         self.key = key
@@ -270,6 +276,8 @@ public struct FunctionSummary: Sendable, Codable {
         merged.cancellationSources = cancellationSources.merged(with: other.cancellationSources)
         merged.disappearOnlyTaskCalls.formUnion(other.disappearOnlyTaskCalls)
         merged.blocksInAsyncBody = blocksInAsyncBody || other.blocksInAsyncBody
+        merged.awaitedCalls += other.awaitedCalls.filter { !awaitedCalls.contains($0) }
+        merged.awaitsOtherThanCalls = awaitsOtherThanCalls || other.awaitsOtherThanCalls
         return merged
     }
 

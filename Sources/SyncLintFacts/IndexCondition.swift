@@ -139,6 +139,10 @@ public indirect enum IndexCondition: Sendable, Hashable, Codable {
     /// `FrameworkObservers.appLifetimeSupertypes`, or (`orSingleton`) it is an app-lifetime singleton
     /// (`static let shared = Type()` and no `deinit`), whose `init` runs once.
     case isAppLifetimeObject(typeName: String, orSingleton: Bool)
+    /// Awaiting these calls, from code running in `context`, never suspends (`ProjectIndex.neverSuspends`): each is a
+    /// project function isolated to the main actor, as the code is, whose own `await`s are all such calls in turn (or
+    /// none), so the code runs from one `await` to the next without giving up the actor.
+    case neverSuspends([CallReference], on: ExecutionContext)
     case all([IndexCondition])
     case any([IndexCondition])
     case not(IndexCondition)

@@ -117,7 +117,7 @@ extension ProjectIndex {
             case .never: return false
             case .ifCallersCancellable(let key):
                 guard remaining >= 0, seen.insert(key).inserted else { return false }
-                let sites = callSites(of: key).filter { codeKind(of: $0.location) == .app }
+                let sites = cancellerSites(of: key).filter { codeKind(of: $0.location) == .app }
                 // No call resolved to it: whether it is cancellable at all is `isCancellable`'s question.
                 if sites.isEmpty { return isCancellable(cancellation) }
                 return sites.contains { site in

@@ -33,6 +33,8 @@ extension ProjectIndex {
             return isCancelledWhileStateLives(cancellation, writes: writes, ofType: type)
         case .pushesDestination(let view):
             return pushesDestination(view)
+        case .neverSuspends(let calls, let context):
+            return neverSuspends(calls, on: context)
         case .mayThrowCancellation(let call):
             guard let callee = callee(of: call), let summary = summary(of: callee) else { return true }
             return !summary.throwsOnlyOwnErrors

@@ -297,7 +297,8 @@ extension ProjectIndex {
             case .ifCallersCancellable(let key):
                 guard remaining >= 0, seen.insert(key).inserted else { return false }
                 // A test or a preview calling the function says nothing about how the app runs it.
-                let sites = callSites(of: key).filter { codeKind(of: $0.location) == .app }
+                // Calls through an `@Environment(\.key)` value, a shared instance or a protocol count (`cancellerSites`).
+                let sites = cancellerSites(of: key, throughProtocols: !proven).filter { codeKind(of: $0.location) == .app }
                 // A function the project never calls may be called from outside the run (cancellable, as far as
                 // anything says), unless the project names it without calling it: passed by reference
                 // (`Button(action: save)`, `TaskButton(action: load)`), which starts it in a task nobody keeps.
@@ -307,6 +308,9 @@ extension ProjectIndex {
                     // they go; a function never named at all may be called from outside the run.
                     let byName = unresolvedCalls(named: key.name)
                     if !byName.isEmpty { return byName.contains { check($0, remaining: remaining - 1) } }
+                    // In a program, a function nothing calls, on a type the system knows no protocol or superclass of,
+                    // has no caller anywhere: nothing can cancel it.
+                    if isUncalledInProgram(key) { return false }
                     return !isReferencedWithoutCall(key)
                 }
                 return sites.contains { check($0.cancellation, remaining: remaining - 1) }

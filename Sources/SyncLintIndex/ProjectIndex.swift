@@ -22,6 +22,9 @@ public final class ProjectIndex: Sendable {
     let deadLines: [String: [ClosedRange<Int>]]
     /// Simple type names some file refers to outside a declaration or extension of that name (`isNamedByOtherCode(_:)`).
     let referencedTypeNames: Set<String>
+    /// Whether the project is one program: an Xcode project with an entry point (`@main`, a `main.swift`), so every
+    /// caller of its code is in what was linted, or is the system calling a method it knows (`isUncalledInProgram`).
+    let isProgram: Bool
     /// Where view types are constructed, by the simple name they are called with.
     let viewConstructionsBySimpleName: [String: [ViewConstruction]]
     /// Every call of the project by the called name, built on first use (most runs never ask).
@@ -114,6 +117,7 @@ public final class ProjectIndex: Sendable {
             coreData.backgroundContextsMade += facts.coreData.backgroundContextsMade
         }
         self.coreData = coreData
+        self.isProgram = !layout.xcodeProjects.isEmpty && files.contains { $0.deadCode.hasEntryPoint }
         (self.functionSummaries, self.deadLines, self.referencedTypeNames) = apart.value
         self.viewConstructionsBySimpleName = constructions
         self.typesByName = types

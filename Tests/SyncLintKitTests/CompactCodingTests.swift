@@ -64,6 +64,9 @@ struct CompactCodingTests {
         summary.cancellationSources.calls = [ThrowingCall(callee: "fetch", receiver: .unknown, awaited: true),
                                              ThrowingCall(callee: "decode", receiver: nil, awaited: false)]
         summary.disappearOnlyTaskCalls = [location]
+        summary.awaitedCalls = [CallReference(caller: key, callee: "load", receiver: nil),
+                                CallReference(caller: key, callee: "fetch", receiver: .named("API", scope: "Deck"))]
+        summary.awaitsOtherThanCalls = true
         return summary
     }
 

@@ -18,7 +18,7 @@ enum CompactLayouts {
         "awaits", "hopsToMainActor", "posts", "timers", "saves", "rollsBack", "cancelledHandles", "cancelledInoutHandles", "startedHandles",
         "discardedTasks", "discardedTaskUses", "onceGuards", "throwsOnlyOwnErrors", "awaitsURLSessionTransfer",
         "awaitsTransferNamedLikeURLSession", "convertsURLErrorCancelled", "testsCancellationError", "blockingWaits", "resetsOnEveryPath", "writesAfterAwait", "reentryGuards", "setsTrueOnEveryPath", "calls",
-        "unresolvedCalls", "cancellationSources", "disappearOnlyTaskCalls", "blocksInAsyncBody",
+        "unresolvedCalls", "cancellationSources", "disappearOnlyTaskCalls", "blocksInAsyncBody", "awaitedCalls", "awaitsOtherThanCalls",
     ]
     static let callFactFields = ["caller", "callee", "receiver", "context", "cancellation", "location", "ifConfigClauses", "assignedTo",
                                   "contextArguments", "repeats", "onNewObject"]
@@ -112,6 +112,7 @@ enum CompactLayouts {
             try fields.add(summary.reentryGuards); try fields.add(summary.setsTrueOnEveryPath); try fields.addArray(summary.calls)
             try fields.add(summary.unresolvedCalls); try fields.add(summary.cancellationSources)
             try fields.add(summary.disappearOnlyTaskCalls); try fields.add(summary.blocksInAsyncBody)
+            try fields.add(summary.awaitedCalls); try fields.add(summary.awaitsOtherThanCalls)
         } else if Value.self == AttributeFact.self, attributeFactMatches {
             let attribute = unsafeBitCast(value, to: AttributeFact.self)
             try fields.add(attribute.name); try fields.add(attribute.arguments)
@@ -249,7 +250,7 @@ enum CompactLayouts {
             return unsafeBitCast(call, to: T.self)
         }
         if T.self == FunctionSummary.self, functionSummaryMatches {
-            var fields = try FieldReader(payload: payload, start: start, end: end, count: 35)
+            var fields = try FieldReader(payload: payload, start: start, end: end, count: 37)
             var summary = FunctionSummary(key: try fields.next(), isAsync: try fields.next(), declaredContext: try fields.next(), location: try fields.next())
             summary.lastParameterEscapes = try fields.next()
             summary.reads = try fields.next()
@@ -282,6 +283,8 @@ enum CompactLayouts {
             summary.cancellationSources = try fields.next()
             summary.disappearOnlyTaskCalls = try fields.next()
             summary.blocksInAsyncBody = try fields.next()
+            summary.awaitedCalls = try fields.next()
+            summary.awaitsOtherThanCalls = try fields.next()
             try fields.finish()
             return unsafeBitCast(summary, to: T.self)
         }

@@ -91,6 +91,37 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
                     var body: some View { Text(model.errorMessage ?? "").task { await model.loadContent() } }
                 }
                 """, confidence: .medium),
+            // Called through an environment value of a protocol type from a view's `.task`: SwiftUI cancels that task, and
+            // the call may run this conformer's method (another conformer's, as far as the index can tell: medium).
+            RuleExample("""
+                protocol CalendarSyncing { func connect() async }
+                final class CalendarSync: CalendarSyncing {
+                    var lastError: String?
+                    func connect() async {
+                        do { try await Task.sleep(for: .seconds(1)) } ↓catch { lastError = error.localizedDescription }
+                    }
+                }
+                extension EnvironmentValues { @Entry var calendarSync: any CalendarSyncing = CalendarSync() }
+                struct SyncSettings: View {
+                    @Environment(\\.calendarSync) private var calendarSync
+                    var body: some View { Text((calendarSync as? CalendarSync)?.lastError ?? "").task { await calendarSync.connect() } }
+                }
+                """, confidence: .medium),
+            // A shared instance a view holds (`= BillingManager.shared`), loaded in the view's `.task`: the call reaches this
+            // method, and SwiftUI cancels the task when the view goes, while the shared state stays.
+            RuleExample("""
+                @MainActor final class BillingManager: ObservableObject {
+                    static let shared = BillingManager()
+                    @Published var errorMessage: String?
+                    func loadPlan() async {
+                        do { try await Task.sleep(for: .seconds(1)) } ↓catch { errorMessage = error.localizedDescription }
+                    }
+                }
+                struct BillingView: View {
+                    @ObservedObject private var billing = BillingManager.shared
+                    var body: some View { Text(billing.errorMessage ?? "").task { await billing.loadPlan() } }
+                }
+                """, confidence: .high),
             // Never called in the project: its callers may be outside the run, so it may be cancelled, but no fact says so.
             RuleExample("""
                 @MainActor final class ExportModel {
@@ -843,6 +874,41 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
                     var body: some View { Text(model.loadError == nil ? "" : "failed").task { await model.load(url) } }
                 }
                 """),
+            // The same service reached only from a button's `Task { }` whose handle is dropped: nothing can cancel it.
+            RuleExample("""
+                protocol CalendarSyncing { func connect() async }
+                final class CalendarSync: CalendarSyncing {
+                    var lastError: String?
+                    func connect() async {
+                        do { try await Task.sleep(for: .seconds(1)) } catch { lastError = error.localizedDescription }
+                    }
+                }
+                extension EnvironmentValues { @Entry var calendarSync: any CalendarSyncing = CalendarSync() }
+                struct SyncSettings: View {
+                    @Environment(\\.calendarSync) private var calendarSync
+                    var body: some View {
+                        Button("Connect") { Task { await calendarSync.connect() } }
+                        Text((calendarSync as? CalendarSync)?.lastError ?? "")
+                    }
+                }
+                """),
+            // A shared instance held by a view, called only from a button's dropped `Task { }`.
+            RuleExample("""
+                @MainActor final class BillingManager: ObservableObject {
+                    static let shared = BillingManager()
+                    @Published var errorMessage: String?
+                    func openPortal() async {
+                        do { try await Task.sleep(for: .seconds(1)) } catch { errorMessage = error.localizedDescription }
+                    }
+                }
+                struct BillingView: View {
+                    @ObservedObject private var billing = BillingManager.shared
+                    var body: some View {
+                        Button("Manage") { Task { await billing.openPortal() } }
+                        Text(billing.errorMessage ?? "")
+                    }
+                }
+                """),
             RuleExample("""
                 final class MapRegionManager {
                     func _loadSearchResponse() async {
@@ -861,8 +927,11 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
             seen, nor is user-visible state with other names. Code that nobody can cancel is quiet: a `Task { }` \
             whose handle is dropped (a button action) and async functions only such tasks call (followed three \
             calls deep), and an async function the project never calls but names without calling (passed by \
-            reference, as `Button(action: save)`); one the project never mentions counts as cancellable, since its \
-            callers are outside what was linted, but with medium confidence (so is a catch that hands its error to a \
+            reference, as `Button(action: save)`); calls through a view's `@Environment(\\.key)` value, a property \
+            holding a shared instance (`= Store.shared`) or an `any`/`some` protocol type count as its callers (through \
+            a protocol only as a may: medium), and one nothing calls in an app (an Xcode project with an entry point) \
+            whose type adopts no framework protocol or superclass is quiet; one the project never mentions otherwise \
+            counts as cancellable, since its callers are outside what was linted, but with medium confidence (so is a catch that hands its error to a \
             project function that tests for `CancellationError`, to three calls deep, such as `handleError(_:)`, and a \
             catch-all after a clause for a `.cancelled` case of the app's own error, `catch ApiClientError.cancelled`, or \
             one that reads a member of the error named like a cancellation test, `error.isCancellationError`), as does one called only on receivers whose \

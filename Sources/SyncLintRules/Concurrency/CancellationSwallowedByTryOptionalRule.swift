@@ -237,7 +237,12 @@ public final class CancellationSwallowedByTryOptionalRule: SyntaxRule {
             (a search, a request; not another swallowed sleep), medium when it only writes or calls synchronously (a \
             flag set after a delay, a scroll). In an async function, the finding is high when a caller the index \
             resolves proves it cancellable (a `.task` closure, a handle its type cancels, such a caller's caller); a \
-            function the project never calls, or calls only on receivers of unknown type, gives medium confidence.
+            function the project never calls, or calls only on receivers of unknown type, gives medium confidence. \
+            Calls through a view's `@Environment(\\.key)` value, a property holding a shared instance \
+            (`= Store.shared`) or an `any`/`some` protocol type count as callers (a call through a protocol may run \
+            another conformer, so it is never proof); a function reached only from tasks whose handle is dropped is \
+            quiet, and so is one nothing calls in an app (an Xcode project with an entry point) whose type adopts no \
+            framework protocol or superclass: nothing can cancel it. A library's uncalled function stays medium.
             """,
         messages: [swallowed])
     static let swallowed = RuleMessage("cancellation_swallowed", "`try?` turns the cancellation `{callee}` throws into nil, so when this task is cancelled the code after it " +

@@ -29,6 +29,23 @@ public final class MissingCancellationCheckRule: SyntaxRule {
         // a default rule (90% on 20 findings from 5 apps).
         isOptIn: true,
         triggeringExamples: [
+            // The awaited method suspends (it awaits another module's call): the stored task can be cancelled in between.
+            RuleExample("""
+                struct WindowPicker: View {
+                    @State private var windows: [String] = []
+                    @State private var captureTask: Task<Void, Never>?
+                    var body: some View {
+                        List(windows, id: \\.self) { Text($0) }
+                            .onAppear {
+                                captureTask?.cancel()
+                                captureTask = Task { ↓windows = await captureWindows() }
+                            }
+                    }
+                    private func captureWindows() async -> [String] {
+                        await WindowServer.shared.list()
+                    }
+                }
+                """),
             RuleExample("""
                 @MainActor final class SearchModel {
                     var results: [Result] = []
@@ -247,6 +264,44 @@ public final class MissingCancellationCheckRule: SyntaxRule {
                 """, message: "overlapping_task_call", confidence: .high),
         ],
         nonTriggeringExamples: [
+            // The awaited method is the view's own (main actor) and awaits nothing: awaiting it never suspends, so the
+            // task runs through to the write in one turn of the main actor and nothing can cancel it in between.
+            RuleExample("""
+                struct WindowPicker: View {
+                    @State private var windows: [String] = []
+                    @State private var captureTask: Task<Void, Never>?
+                    var body: some View {
+                        List(windows, id: \\.self) { Text($0) }
+                            .onAppear {
+                                captureTask?.cancel()
+                                captureTask = Task { windows = await captureWindows() }
+                            }
+                    }
+                    private func captureWindows() async -> [String] {
+                        WindowServer.shared.listNow()
+                    }
+                }
+                """),
+            // Each submit starts a task nobody keeps, but the main-actor method it awaits awaits only another main-actor
+            // method with no `await`: two runs cannot overlap.
+            RuleExample("""
+                @MainActor final class Vault {
+                    func unlock(with password: String) async -> Bool { password.count > 8 }
+                }
+                struct UnlockView: View {
+                    let vault: Vault
+                    @State private var password = ""
+                    @State private var unlocked = false
+                    var body: some View {
+                        SecureField("", text: $password)
+                            .onSubmit { Task { await submit(password) } }
+                        Text(unlocked ? "Open" : "Locked")
+                    }
+                    func submit(_ entered: String) async {
+                        unlocked = await vault.unlock(with: String(entered))
+                    }
+                }
+                """),
             RuleExample("""
                 @MainActor final class SearchModel {
                     var results: [Result] = []
@@ -594,7 +649,12 @@ public final class MissingCancellationCheckRule: SyntaxRule {
             only when it takes the value its handler runs for (the closure's parameter, the last name of what \
             `onChange(of:)` observes, or the observed property in a `didSet`), or awaits a project function that reads \
             that member itself (to three calls deep); one that takes none of it repeats the same \
-            work, whose results agree unless what it reads changed meanwhile: medium.
+            work, whose results agree unless what it reads changed meanwhile: medium. An `await` that cannot suspend \
+            gives nothing a chance to cancel the task or start a second one before the write: when every `await` on the \
+            way is a call of a main-actor project function from main-actor code (a view's method, a `@MainActor` \
+            type's), and that function awaits only such calls in turn (followed five calls deep), the task is quiet. \
+            A call on a receiver whose type the index cannot tell (a dependency container's `Container.shared.x()`), \
+            or of another module, may suspend.
             """,
         messages: [storedTaskWrite, awaitedMethodWrite, OverlappingTasks.overlappingWrite, OverlappingTasks.overlappingCall])
     static let storedTaskWrite = RuleMessage("stored_task_write", "this task is stored to be cancelled, but writes `{property}` after an `await` without checking; add `guard !Task.isCancelled else { return }` (or `try Task.checkCancellation()`) before the write")
@@ -653,10 +713,12 @@ public final class MissingCancellationCheckRule: SyntaxRule {
         guard let graph = context.controlFlowGraph(of: closure),
               let write = Self.uncheckedWrite(in: closure.statements, graph: graph, locals: locals, skipping: handle) else { return }
         let typeName = type.qualifiedName
-        // A handle that is only awaited (`await loadTask?.value`) is never cancelled: the write is not stale.
+        // A handle that is only awaited (`await loadTask?.value`) is never cancelled: the write is not stale. A task
+        // whose `await`s never suspend runs through to the write on its actor's turn: nothing comes in between.
         context.report(write.target, Self.storedTaskWrite, ["property": write.property],
                        when: .all([.hasProperty(write.property, ofType: typeName),
-                                   .isCancellable(.ifHandleCancelled(typeName: typeName, property: handle))]),
+                                   .isCancellable(.ifHandleCancelled(typeName: typeName, property: handle)),
+                                   Self.maySuspend(in: closure.statements, before: write.target, context: context)]),
                        notes: [context.note("the task starts here, stored in `\(handle)`", at: call.calledExpression)])
     }
 
@@ -704,8 +766,42 @@ public final class MissingCancellationCheckRule: SyntaxRule {
     }
 
     private func report(write target: ExprSyntax, property: String, in key: FunctionKey, context: FileContext) {
+        let body = methods.last.map { Syntax($0.body) }
         context.report(target, Self.awaitedMethodWrite, ["function": key.name, "property": property],
-                       answering: .cancelledTaskCaller(of: key), when: .hasProperty(property, ofType: key.typeName ?? ""))
+                       answering: .cancelledTaskCaller(of: key),
+                       when: .all([.hasProperty(property, ofType: key.typeName ?? ""),
+                                   body.map { Self.maySuspend(in: $0, before: target, context: context) } ?? .all([])]))
+    }
+
+    /// Whether the code's own `await`s (not those of closures in it) may suspend, as a condition on the index: each
+    /// `await` that covers one call of a project function is asked of the index (`IndexCondition.neverSuspends`: a
+    /// main-actor function awaited from the main actor, that awaits only such functions, never gives up the actor);
+    /// an `await` of anything else may.
+    /// With `before`, only the `await`s that start before that write ends count, unless the write is in a loop (where
+    /// a later `await` comes before it on the next turn).
+    static func maySuspend(in body: some SyntaxProtocol, before write: ExprSyntax? = nil, context: FileContext) -> IndexCondition {
+        let caller = FunctionKey(typeName: context.scope.currentType?.qualifiedName, name: context.scope.currentFunction?.name ?? "")
+        var calls: [CallReference] = []
+        var other = false
+        let limit = write.flatMap { Self.isInLoop($0, within: Syntax(body)) ? nil : $0.parent?.endPosition ?? $0.endPosition }
+        BodyScanner.scan(body) { node in
+            if let limit, node.position >= limit { return }
+            if let loop = node.as(ForStmtSyntax.self), loop.awaitKeyword != nil { other = true }
+            guard let suspension = node.as(AwaitExprSyntax.self) else { return }
+            if let found = FunctionSummaryCollector.awaitedCalls(suspension, caller: caller, context: context) { calls += found } else { other = true }
+        }
+        guard !other, !calls.isEmpty else { return .all([]) }
+        return .not(.neverSuspends(calls, on: ExecutionContexts.current(in: context)))
+    }
+
+    /// A `for`, `while` or `repeat` between the node and `body`.
+    static func isInLoop(_ node: ExprSyntax, within body: Syntax) -> Bool {
+        var current = node.parent
+        while let parent = current, parent.id != body.id {
+            if parent.is(ForStmtSyntax.self) || parent.is(WhileStmtSyntax.self) || parent.is(RepeatStmtSyntax.self) { return true }
+            current = parent.parent
+        }
+        return false
     }
 
     /// The first write (in source order) to a property of `self` that some path from a non-throwing `await`
@@ -818,24 +914,28 @@ enum OverlappingTasks {
         // repeats the same work, whose results agree whichever lands last, unless what it reads changed meanwhile:
         // not proven, medium.
         let confidence: Confidence = takesNewValue(closure, names: handler.newValues) ? .high : .medium
+        // Two runs overlap only if the first gives up its actor: a task whose `await`s never suspend runs to its end.
+        let suspends = MissingCancellationCheckRule.maySuspend(in: closure.statements, context: context)
         if let graph = context.controlFlowGraph(of: closure), let write = writeAfterAwait(in: closure, graph: graph, locals: locals) {
             context.report(write.target, overlappingWrite, ["property": write.property, "handler": handler.runsOn],
-                           when: .all([.hasProperty(write.property, ofType: type.qualifiedName), .readByViews(write.property)]),
+                           when: .all([.hasProperty(write.property, ofType: type.qualifiedName), .readByViews(write.property),
+                                       MissingCancellationCheckRule.maySuspend(in: closure.statements, before: write.target, context: context)]),
                            notes: [start], confidence: confidence)
             return
         }
         let calls = awaitedCalls(in: closure, context: context)
         guard !calls.isEmpty else { return }
         guard confidence == .medium else {
-            context.report(call.calledExpression, overlappingCall, ["handler": handler.runsOn], answering: .overlappingTaskWrite(calls: calls))
+            context.report(call.calledExpression, overlappingCall, ["handler": handler.runsOn], answering: .overlappingTaskWrite(calls: calls),
+                           when: suspends)
             return
         }
         // The awaited function may read the value itself (`load()` reading `daySpan`): that proves it too.
         let reads: IndexCondition = .someCalleeReads(calls, names: handler.newValues.sorted())
         context.report(call.calledExpression, overlappingCall, ["handler": handler.runsOn], answering: .overlappingTaskWrite(calls: calls),
-                       when: reads)
+                       when: .all([reads, suspends]))
         context.report(call.calledExpression, overlappingCall, ["handler": handler.runsOn], answering: .overlappingTaskWrite(calls: calls),
-                       when: .not(reads), confidence: .medium)
+                       when: .all([.not(reads), suspends]), confidence: .medium)
     }
 
     /// Whether the task's code mentions one of the names that carry the handler's new value (or `$0`, `$1`).

@@ -116,6 +116,7 @@ package final class FunctionSummaryCollector: FactCollector {
             }
             if loop.awaitKeyword != nil, context.scope.currentClosure == nil {
                 frames[frames.count - 1].summary.awaits = true
+                frames[frames.count - 1].summary.awaitsOtherThanCalls = true
                 if frames[frames.count - 1].firstAwait == nil { frames[frames.count - 1].firstAwait = node.position }
             }
         case .ifExpr, .guardStmt:
@@ -132,6 +133,13 @@ package final class FunctionSummaryCollector: FactCollector {
             if context.scope.currentClosure == nil {
                 frames[frames.count - 1].summary.awaits = true
                 if frames[frames.count - 1].firstAwait == nil { frames[frames.count - 1].firstAwait = node.position }
+                if let awaited = node.as(AwaitExprSyntax.self) {
+                    if let calls = Self.awaitedCalls(awaited, caller: frames[frames.count - 1].summary.key, context: context) {
+                        frames[frames.count - 1].summary.awaitedCalls += calls
+                    } else {
+                        frames[frames.count - 1].summary.awaitsOtherThanCalls = true
+                    }
+                }
             }
             // A transfer awaited anywhere in the function, closures included (`withCheckedThrowingContinuation`,
             // a `map` over requests): callers that await the function may receive its `URLError.cancelled`.
@@ -414,6 +422,43 @@ package final class FunctionSummaryCollector: FactCollector {
         }
         // One binding of the name in the function: the receiver is that new object, not a shadowing one.
         return built && bindings == 1
+    }
+
+    /// The calls an `await` covers when it covers calls and nothing else that could suspend: `await load()`, `try await
+    /// self.api.fetch(id)`, `await store.save(Array(items))` (the call, and the calls its arguments make: one `await`
+    /// covers the whole expression; a type's initializer, `Array(items)`, is taken as synchronous). Nil for an `await`
+    /// of anything else (`task.value`, a tuple, a closure), a chain, or a call on a receiver of unknown type.
+    package static func awaitedCalls(_ awaited: AwaitExprSyntax, caller: FunctionKey, context: FileContext) -> [CallReference]? {
+        var expression = awaited.expression
+        while let wrapped = expression.as(TryExprSyntax.self) { expression = wrapped.expression }
+        guard let call = expression.as(FunctionCallExprSyntax.self), call.trailingClosure == nil,
+              call.additionalTrailingClosures.isEmpty, let main = reference(of: call, caller: caller, context: context) else { return nil }
+        var calls = [main]
+        var known = true
+        for argument in call.arguments {
+            if argument.expression.is(ClosureExprSyntax.self) { return nil }
+            BodyScanner.scan(argument.expression) { node in
+                guard known, let inner = node.as(FunctionCallExprSyntax.self) else { return }
+                if let name = inner.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text, name.startsUppercase { return }
+                if let reference = reference(of: inner, caller: caller, context: context) { calls.append(reference) } else { known = false }
+            }
+        }
+        return known ? calls : nil
+    }
+
+    /// A call as the index can resolve it: unqualified, on `self`, or on a receiver whose type the syntax tells.
+    private static func reference(of call: FunctionCallExprSyntax, caller: FunctionKey, context: FileContext) -> CallReference? {
+        let method = context.calleeMethodName(call)
+        guard method.startsLikeValueName else { return nil }
+        if let member = call.calledExpression.as(MemberAccessExprSyntax.self) {
+            guard let base = member.base else { return nil }
+            if SyntaxFacts.isSelf(base) { return CallReference(caller: caller, callee: method, receiver: nil) }
+            // A chain (`a.b().c()`) calls more than one function.
+            if base.is(FunctionCallExprSyntax.self) { return nil }
+            let type = context.valueType(ofReceiver: base)
+            return type.isKnown ? CallReference(caller: caller, callee: method, receiver: type) : nil
+        }
+        return call.calledExpression.is(DeclReferenceExprSyntax.self) ? CallReference(caller: caller, callee: method, receiver: nil) : nil
     }
 
     /// A `for` (also `for await`), `while` or `repeat` around the call, up to its declaration (closures included).
