@@ -119,6 +119,9 @@ public enum FailingStore: Sendable, Hashable, Codable {
     case swiftDataRetryAfter(file: String, containers: [SourceLocation], resets: [CallReference])
     /// A Core Data container loading its stores (`loadPersistentStores`), bound to `containerName` in the file.
     case coreData(file: String, containerName: String?)
+    /// The same, for a crash in the `catch` of a recovery in the load's handler, after the project calls `resets`
+    /// (`try reset()`): no crash on every launch when one of them deletes the store's files.
+    case coreDataAfter(file: String, containerName: String?, resets: [CallReference])
     /// A call to a project function that loads a Core Data container's stores (it calls `loadPersistentStores`,
     /// to three calls deep): `try container.loadStore()`; `containerName` is the receiver's name.
     case loader(file: String, call: CallReference, containerName: String?)

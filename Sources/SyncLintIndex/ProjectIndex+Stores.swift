@@ -57,20 +57,26 @@ extension ProjectIndex {
             guard containers.isEmpty || !containers.allSatisfy(isInMemorySwiftDataContainer) else { return nil }
             return IndexAnswer(variant: 1)
         case .swiftDataRetryAfter(let file, let containers, let resets):
-            // The store's files deleted before the retry (a project function that calls `removeItem` or
-            // `destroyPersistentStore`, to three calls deep): the retried store starts empty.
-            let removes = resets.contains { reset in
-                guard let callee = callee(of: reset) else { return false }
-                return reachableSummaries(from: callee).contains { $0.summary.calls.contains { FrameworkCallbacks.storeRemovalMethods.contains($0.callee) } }
-            }
-            return removes ? nil : failingStoreAnswer(.swiftData(file: file, containers: containers))
+            // The store's files deleted before the retry: the retried store starts empty.
+            return removesStore(resets) ? nil : failingStoreAnswer(.swiftData(file: file, containers: containers))
         case .coreData(let file, let name):
             return coreDataFailingStore(file: file, containerName: name)
+        case .coreDataAfter(let file, let name, let resets):
+            return removesStore(resets) ? nil : coreDataFailingStore(file: file, containerName: name)
         case .loader(let file, let call, let name):
             guard let callee = callee(of: call),
                   reachableSummaries(from: callee).contains(where: { $0.summary.calls.contains { $0.callee == FrameworkCallbacks.loadPersistentStoresMethod } })
             else { return nil }
             return coreDataFailingStore(file: file, containerName: name)
+        }
+    }
+
+    /// Whether one of the calls reaches a deletion of a store's files (`removeItem`, `destroyPersistentStore`), to three
+    /// calls deep through the project's functions.
+    private func removesStore(_ calls: [CallReference]) -> Bool {
+        calls.contains { reset in
+            guard let callee = callee(of: reset) else { return false }
+            return reachableSummaries(from: callee).contains { $0.summary.calls.contains { FrameworkCallbacks.storeRemovalMethods.contains($0.callee) } }
         }
     }
 

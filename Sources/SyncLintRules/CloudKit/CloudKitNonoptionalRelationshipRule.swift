@@ -35,6 +35,16 @@ public enum CloudKitNonoptionalRelationshipRule: ProjectRule {
                 """),
         ],
         nonTriggeringExamples: [
+            // Optional without an annotation: the value is spelled with its optional type.
+            RuleExample("""
+                @Model final class Diary {
+                    var objects = [DiaryObject]?.some([])
+                    var recipe = Recipe?.none
+                }
+                @Model final class DiaryObject { var diary: Diary? }
+                @Model final class Recipe { var diaries: [Diary]? = [] }
+                let config = ModelConfiguration(cloudKitDatabase: .private("iCloud.com.example.App"))
+                """),
             RuleExample("""
                 @Model final class DiceGroup {
                     var name: String = ""

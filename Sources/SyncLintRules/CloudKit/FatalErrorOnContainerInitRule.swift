@@ -141,6 +141,36 @@ public final class FatalErrorOnContainerInitRule: SyntaxRule {
                     }
                 }()
                 """),
+            // A store that fails to load is destroyed and loaded again; the crash comes only when that reset fails.
+            RuleExample("""
+                final class Persistence: NSPersistentCloudKitContainer {
+                    func load() {
+                        loadPersistentStores { [weak self] description, error in
+                            guard let self, error != nil else { return }
+                            do {
+                                try self.reset(description)
+                            } catch {
+                                fatalError("Unrecoverable: \\(error)")
+                            }
+                        }
+                    }
+                    func reset(_ description: NSPersistentStoreDescription) throws {
+                        try persistentStoreCoordinator.destroyPersistentStore(at: description.url!, type: .sqlite)
+                        loadPersistentStores { _, _ in }
+                    }
+                }
+                """),
+            // A preview's container, its configuration written as `.init(...)`: kept in memory.
+            RuleExample("""
+                let cloud = ModelConfiguration(cloudKitDatabase: .private("iCloud.com.example.App"))
+                func makePreviewContainer() -> ModelContainer {
+                    do {
+                        return try ModelContainer(for: Recipe.self, configurations: .init(isStoredInMemoryOnly: true))
+                    } catch {
+                        fatalError("Failed to create the preview container: \\(error)")
+                    }
+                }
+                """),
             // The template's preview branch: the store it loads is at `/dev/null`, in memory.
             RuleExample("""
                 init(inMemory: Bool = false) {
@@ -284,8 +314,18 @@ public final class FatalErrorOnContainerInitRule: SyntaxRule {
             // this load is of the preview's or test's store, kept in memory; the app's own load is elsewhere.
             if let load = handler.call, SyntaxFacts.storeIsInMemory(beside: load) { return }
             let receiver = handler.call?.calledExpression.as(MemberAccessExprSyntax.self)?.base.flatMap(SyntaxFacts.memberPath)
-            report(call.calledExpression, what: what,
-                   store: .coreData(file: context.path, containerName: receiver.map { $0.members.last ?? $0.root }), context: context)
+            let name = receiver.map { $0.members.last ?? $0.root }
+            // `if let error { do { try reset() } catch { fatalError() } }`: the crash comes only when the recovery fails;
+            // after one that deletes the store's files (`destroyPersistentStore`), that is no crash on every launch.
+            if let clause = node.ancestorOrSelf(mapping: { $0.as(CatchClauseSyntax.self) }),
+               let recovery = clause.parent?.parent?.as(DoStmtSyntax.self), recovery.position > handler.node.position {
+                let calls = Self.calls(in: recovery.body, context: context)
+                if calls.removesStore { return }
+                report(call.calledExpression, what: what, store: .coreDataAfter(file: context.path, containerName: name, resets: calls.projectCalls),
+                       context: context)
+                return
+            }
+            report(call.calledExpression, what: what, store: .coreData(file: context.path, containerName: name), context: context)
             return
         }
         guard let clause = node.ancestorOrSelf(mapping: { $0.as(CatchClauseSyntax.self) }),
@@ -388,11 +428,18 @@ public final class FatalErrorOnContainerInitRule: SyntaxRule {
     /// files, and the project calls (the index says whether they do).
     static func callsBefore(_ retry: DoStmtSyntax, in clause: CatchClauseSyntax,
                             context: FileContext) -> (removesStore: Bool, projectCalls: [CallReference]) {
+        calls(in: clause.body, before: retry.position, context: context)
+    }
+
+    /// The calls a body makes (before `limit`): whether one is a framework call that deletes a store's files, and the
+    /// project calls (the index says whether they do).
+    static func calls(in body: CodeBlockSyntax, before limit: AbsolutePosition? = nil,
+                      context: FileContext) -> (removesStore: Bool, projectCalls: [CallReference]) {
         var removes = false
         var projectCalls: [CallReference] = []
         let caller = FunctionKey(typeName: context.scope.currentType?.qualifiedName, name: context.scope.currentFunction?.name ?? "")
-        BodyScanner.scan(clause.body) { node in
-            guard node.position < retry.position, let call = node.as(FunctionCallExprSyntax.self) else { return }
+        BodyScanner.scan(body) { node in
+            guard limit.map({ node.position < $0 }) ?? true, let call = node.as(FunctionCallExprSyntax.self) else { return }
             let method = SyntaxFacts.calleeMethodName(call)
             if FrameworkCallbacks.storeRemovalMethods.contains(method) { removes = true; return }
             let base = call.calledExpression.as(MemberAccessExprSyntax.self)?.base

@@ -46,8 +46,11 @@ package final class DeclarationCollector: FactCollector {
         return variable.bindings.compactMap { binding in
             guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { return nil }
             let written = binding.typeAnnotation?.type
-            let isOptional = written.map { $0.is(OptionalTypeSyntax.self) || $0.is(ImplicitlyUnwrappedOptionalTypeSyntax.self) } ?? false
+            var isOptional = written.map { $0.is(OptionalTypeSyntax.self) || $0.is(ImplicitlyUnwrappedOptionalTypeSyntax.self) } ?? false
             var typeName = written.map { unwrapped($0, context: context) }
+            if typeName == nil, let value = binding.initializer?.value, let wrapped = optionalValueType(value) {
+                (typeName, isOptional) = (wrapped, true)
+            }
             if typeName == nil, let value = binding.initializer?.value { typeName = inferredType(value) }
             if typeName == nil { typeName = environmentObjectType(attributes) }
             return PropertyFact(
@@ -77,6 +80,21 @@ package final class DeclarationCollector: FactCollector {
         if let forced = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) { type = forced.wrappedType }
         if let identifier = type.as(IdentifierTypeSyntax.self), identifier.genericArgumentClause == nil { return identifier.name.text }
         return context?.sourceText(of: type) ?? type.trimmedText
+    }
+
+    /// The wrapped type of a value spelled with its optional type: `[Item]?.some([])`, `Item?.none`, `Optional<Item>.none`
+    /// (the property is then optional, though no annotation says so).
+    static func optionalValueType(_ value: ExprSyntax) -> String? {
+        let text = value.trimmedDescription
+        for marker in ["?.some(", "?.none"] {
+            guard let range = text.range(of: marker), marker == "?.some(" || range.upperBound == text.endIndex else { continue }
+            let wrapped = String(text[..<range.lowerBound])
+            return wrapped.isEmpty || wrapped.contains(" ") ? nil : wrapped
+        }
+        if text.hasPrefix("Optional<"), let close = text.firstIndex(of: ">"), text[close...].hasPrefix(">.none") || text[close...].hasPrefix(">.some(") {
+            return String(text[text.index(text.startIndex, offsetBy: "Optional<".count)..<close])
+        }
+        return nil
     }
 
     /// The type of `= Foo(...)`, `= Foo.bar`-free literals and `= Task { }`; nil when it takes a compiler.

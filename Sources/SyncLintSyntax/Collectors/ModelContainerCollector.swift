@@ -21,6 +21,11 @@ final class ModelContainerCollector: FactCollector {
 
     private func record(_ call: FunctionCallExprSyntax, context: FileContext) {
         let method = context.calleeMethodName(call)
+        // `configurations: .init(isStoredInMemoryOnly: true)`: the implicit member is a `ModelConfiguration`.
+        if method == "init", Self.isImplicitConfiguration(call) {
+            recordConfiguration(call, at: context.location(of: call), context: context)
+            return
+        }
         guard Self.interestingNames.contains(method) else { return }
         let callee = SyntaxFacts.calleeName(call)
         let location = context.location(of: call)
@@ -138,6 +143,23 @@ final class ModelContainerCollector: FactCollector {
                                                                     ownSchemaName: ownSchemaName, container: container))
     }
 
+    /// `.init(...)` written as (an element of) a `ModelContainer(...)`'s `configurations:` argument.
+    static func isImplicitConfiguration(_ call: FunctionCallExprSyntax) -> Bool {
+        guard let member = call.calledExpression.as(MemberAccessExprSyntax.self), member.base == nil,
+              member.declName.baseName.tokenKind == .keyword(.`init`) else { return false }
+        var node = Syntax(call).parent
+        while let current = node {
+            if let argument = current.as(LabeledExprSyntax.self) {
+                guard argument.label?.text == "configurations",
+                      let outer = argument.parent?.parent?.as(FunctionCallExprSyntax.self) else { return false }
+                return SyntaxFacts.calleeName(outer) == "ModelContainer"
+            }
+            if !(current.is(ArrayElementSyntax.self) || current.is(ArrayElementListSyntax.self) || current.is(ArrayExprSyntax.self)) { return false }
+            node = current.parent
+        }
+        return false
+    }
+
     /// The `ModelContainer(...)` call a configuration is written inside, as one of its arguments.
     private static func enclosingContainer(of call: FunctionCallExprSyntax) -> FunctionCallExprSyntax? {
         var node = Syntax(call).parent
@@ -184,8 +206,11 @@ final class ModelContainerCollector: FactCollector {
         guard let item = call.ancestorOrSelf(mapping: { $0.as(CodeBlockItemSyntax.self) }),
               let list = item.parent?.as(CodeBlockItemListSyntax.self) else { return false }
         return list.contains { sibling in
-            !sibling.item.is(IfExprSyntax.self) && !(sibling.item.as(ExpressionStmtSyntax.self)?.expression.is(IfExprSyntax.self) ?? false)
-                && mentionsInMemoryStore(sibling.item)
+            // An `if` or a `switch` (`case .inMemory: ... "/dev/null"`) is conditional: the store may be on disk.
+            let expression = sibling.item.as(ExpressionStmtSyntax.self)?.expression
+            let conditional = sibling.item.is(IfExprSyntax.self) || sibling.item.is(SwitchExprSyntax.self)
+                || (expression?.is(IfExprSyntax.self) ?? false) || (expression?.is(SwitchExprSyntax.self) ?? false)
+            return !conditional && mentionsInMemoryStore(sibling.item)
         }
     }
 
