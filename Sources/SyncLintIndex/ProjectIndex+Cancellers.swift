@@ -18,15 +18,7 @@ extension ProjectIndex {
     func cancellerSites(of key: FunctionKey, throughProtocols: Bool = true) -> [CallFact] {
         let direct = callSites(of: key)
         guard let owner = key.typeName.flatMap({ resolveType($0) }) else { return direct }
-        let named = callsByName.value { [self] in
-            var result: [String: [CallPosition]] = [:]
-            for summary in functionSummaries.values {
-                for (position, call) in summary.calls.enumerated() {
-                    result[call.callee, default: []].append(CallPosition(caller: summary.key, position: position))
-                }
-            }
-            return result
-        }[key.name] ?? []
+        let named = callPositions(named: key.name)
         var dispatched: [CallFact] = []
         for position in named {
             guard let call = functionSummaries[position.caller]?.calls[position.position], let receiver = call.receiver,
@@ -140,15 +132,7 @@ extension ProjectIndex {
         guard isProgram, !isReferencedWithoutCall(key) else { return false }
         // No call of the name at all, on any receiver: a call the index cannot resolve (a property declared under `#if`,
         // whose type it does not record) may be one of this function's.
-        let named = callsByName.value { [self] in
-            var result: [String: [CallPosition]] = [:]
-            for summary in functionSummaries.values {
-                for (position, call) in summary.calls.enumerated() {
-                    result[call.callee, default: []].append(CallPosition(caller: summary.key, position: position))
-                }
-            }
-            return result
-        }[key.name] ?? []
+        let named = callPositions(named: key.name)
         guard named.allSatisfy({ $0.caller == key }) else { return false }
         guard let typeName = key.typeName else { return true }
         let declared = declarations(of: typeName)

@@ -119,6 +119,20 @@ extension ProjectIndex {
         callee(named: call.callee, receiver: call.receiver, callerType: call.caller.typeName)
     }
 
+    /// Where a name is called, as positions in the callers' call lists (copying every call fact would cost more than the
+    /// questions); the table is built on first use.
+    func callPositions(named name: String) -> [CallPosition] {
+        callsByName.value { [self] in
+            var result: [String: [CallPosition]] = [:]
+            for summary in functionSummaries.values {
+                for (position, call) in summary.calls.enumerated() {
+                    result[call.callee, default: []].append(CallPosition(caller: summary.key, position: position))
+                }
+            }
+            return result
+        }[name] ?? []
+    }
+
     public func callee(of call: CallReference) -> FunctionKey? {
         callee(named: call.callee, receiver: call.receiver, callerType: call.caller.typeName)
     }
@@ -185,15 +199,7 @@ extension ProjectIndex {
         callSiteCache.value(for: key) {
             // Where each name is called, as positions in the callers' call lists: copying every call fact
             // would cost more than the questions.
-            let named = callsByName.value { [self] in
-                var result: [String: [CallPosition]] = [:]
-                for summary in functionSummaries.values {
-                    for (position, call) in summary.calls.enumerated() {
-                        result[call.callee, default: []].append(CallPosition(caller: summary.key, position: position))
-                    }
-                }
-                return result
-            }[key.name] ?? []
+            let named = callPositions(named: key.name)
             let calls = named.compactMap { functionSummaries[$0.caller]?.calls[$0.position] }
             // In a fixed order whatever the dictionary's: by caller, then by place.
             return calls.filter { callee(of: $0) == key }.sorted { first, second in

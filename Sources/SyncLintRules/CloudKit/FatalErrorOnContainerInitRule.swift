@@ -388,10 +388,11 @@ public final class FatalErrorOnContainerInitRule: SyntaxRule {
 
     private func report(_ node: some SyntaxProtocol, what: String, store: FailingStore, context: FileContext) {
         var notes: [FindingNote] = []
-        if case .swiftData(_, let locations) = store {
+        switch store {
+        case .swiftData(_, let locations), .swiftDataRetryAfter(_, let locations, _):
             notes = locations.prefix(1).map { FindingNote("the container is created here", at: $0) }
-        } else if case .swiftDataRetryAfter(_, let locations, _) = store {
-            notes = locations.prefix(1).map { FindingNote("the container is created here", at: $0) }
+        case .coreData, .coreDataAfter, .loader:
+            break
         }
         // A fallback to an in-memory container, or a preview's, cannot fail for a user: the index keeps it quiet.
         context.report(node, [Self.crashOnFailedStore, Self.crashOnFailedLocalStore], ["crash": what],
