@@ -124,6 +124,43 @@ struct CloudKitSituationTests {
         #expect(unmarked.findings.map { "\($0.line) \($0.ruleID)" } == ["4 cloudkit_nonoptional_attribute", "7 cloudkit_nonoptional_attribute"])
     }
 
+    /// `unstable_task_id`'s claim that sync can change a key mid-load needs an entity that may sync: one kept only in a
+    /// configuration the model does not mark "Used with CloudKit" stays on the device.
+    @Test func aTaskKeyedOnALocalConfigurationsEntityIsNotSaidToChangeBySync() {
+        let view = SourceInput(path: "/p/BadgeView.swift", text: """
+            final class Event: NSManagedObject { @NSManaged var pubkey: String }
+            struct BadgeView: View {
+                let badge: Event
+                var body: some View { Text("").task(id: badge.pubkey) { await load(badge.pubkey) } }
+            }
+            """)
+        func model(localOnly: Bool) -> ResourceFile {
+            ResourceFile(path: "/p/M.xcdatamodeld/M.xcdatamodel/contents", kind: .coreDataModel, text: """
+                <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+                <model type="com.apple.IDECoreDataModeler.DataModel">
+                    <entity name="Bookmark" representedClassName="Bookmark" syncable="YES">
+                        <attribute name="url" optional="YES" attributeType="String"/>
+                    </entity>
+                    <entity name="Event" representedClassName="Event" syncable="YES">
+                        <attribute name="pubkey" optional="YES" attributeType="String"/>
+                    </entity>
+                    <configuration name="Cloud" usedWithCloudKit="YES">
+                        <memberEntity name="Bookmark"/>\(localOnly ? "" : "\n            <memberEntity name=\"Event\"/>")
+                    </configuration>
+                    <configuration name="Local">
+                        <memberEntity name="Event"/>
+                    </configuration>
+                </model>
+                """)
+        }
+        var configuration = Configuration()
+        configuration.onlyRules = ["unstable_task_id"]
+        let local = Linter.lint(sources: [view], resources: [model(localOnly: true)], configuration: configuration)
+        #expect(local.findings.isEmpty, "\(local.findings.map(\.message))")
+        let synced = Linter.lint(sources: [view], resources: [model(localOnly: false)], configuration: configuration)
+        #expect(synced.findings.map(\.messageID) == ["synced_key"], "\(synced.findings.map(\.message))")
+    }
+
     /// The synced store names its schema through another type's members, in another file (`Store.schema`, made from
     /// `Store.entries`); a local cache container binds a schema of the same name to other models. Only the synced
     /// store's models are checked.
