@@ -141,6 +141,10 @@ public struct FunctionSummary: Sendable, Codable {
     /// Names passed as an argument without being called (`Button(action: save)`, `action: model.send`):
     /// functions handed to someone else to call.
     public var passedReferences: Set<String> = []
+    /// Those of `passedReferences` passed as a member of a value other than `self` (`action: model.send`): whose
+    /// method they name depends on that value's type, which the summary does not keep. A bare name (`action: save`)
+    /// or `self.save` names a method of the function's own type.
+    public var passedMemberReferences: Set<String> = []
     public var writes: [StateWrite] = []
     public var awaits = false
     /// `MainActor.run`, `DispatchQueue.main.async`, `Task { @MainActor in }`.
@@ -243,6 +247,7 @@ public struct FunctionSummary: Sendable, Codable {
         var merged = self
         merged.reads.formUnion(other.reads)
         merged.passedReferences.formUnion(other.passedReferences)
+        merged.passedMemberReferences.formUnion(other.passedMemberReferences)
         merged.writes += other.writes
         merged.awaits = awaits || other.awaits
         merged.hopsToMainActor = hopsToMainActor || other.hopsToMainActor

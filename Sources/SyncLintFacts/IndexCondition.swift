@@ -143,6 +143,10 @@ public indirect enum IndexCondition: Sendable, Hashable, Codable {
     /// project function isolated to the main actor, as the code is, whose own `await`s are all such calls in turn (or
     /// none), so the code runs from one `await` to the next without giving up the actor.
     case neverSuspends([CallReference], on: ExecutionContext)
+    /// In a program (an Xcode project with an entry point, all of whose code was linted), nothing calls the function:
+    /// every call of its name reaches another type's function, nothing names it without a call, and no framework
+    /// protocol it adopts requires it (`ProjectIndex.isUncalledInProgram`). Its code never runs.
+    case isUncalledInProgram(FunctionKey)
     case all([IndexCondition])
     case any([IndexCondition])
     case not(IndexCondition)

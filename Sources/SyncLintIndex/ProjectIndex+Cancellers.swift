@@ -123,23 +123,63 @@ extension ProjectIndex {
     // MARK: Code nobody calls
 
     /// Whether, in a program (`isProgram`: an Xcode project with an entry point, all of whose code was linted), the
-    /// function has no caller at all: no call of its name anywhere (resolved or not) but its own recursion, none made
-    /// by its name on a receiver of unknown type (the caller checks those first), it is not named without a call (`Button(action: save)`), and its type (if any)
-    /// declares no supertype outside the project, so no framework calls it as a protocol's requirement or an
-    /// override. A library's function, or a method of a type that adopts a framework's protocol, may be called from
-    /// code the run does not show.
+    /// function has no caller at all. Every call of its name is its own recursion or reaches another function: a call
+    /// on a receiver whose project type is neither this type nor one of its supertypes (`posts.refresh()` on a
+    /// `PostsModel` is not `GalleryModel.refresh`), or an unqualified call in a type unrelated to this one that has a
+    /// function of that name itself. A call on a receiver of unknown type, or one the index cannot resolve (a
+    /// property declared under `#if`, whose type it does not record), may be this function's. It is not named without
+    /// a call where that name may be it (`Button(action: save)` in its own type, `action: model.save` on any value).
+    /// And its type (if any) declares no supertype outside the project that may call it: a framework protocol whose
+    /// requirements are known and do not include the name (`FrameworkRequirements`: `ObservableObject`,
+    /// `Identifiable`, ...) calls nothing else; any other protocol or superclass (`NSObject`, a delegate protocol) may.
+    /// A library's function may be called from code the run does not show.
     func isUncalledInProgram(_ key: FunctionKey) -> Bool {
-        guard isProgram, !isReferencedWithoutCall(key) else { return false }
-        // No call of the name at all, on any receiver: a call the index cannot resolve (a property declared under `#if`,
-        // whose type it does not record) may be one of this function's.
-        let named = callPositions(named: key.name)
-        guard named.allSatisfy({ $0.caller == key }) else { return false }
-        guard let typeName = key.typeName else { return true }
-        let declared = declarations(of: typeName)
-        guard !declared.isEmpty else { return false }
-        let scope = resolveType(typeName)
-        return declared.allSatisfy { declaration in
-            declaration.inheritedTypes.allSatisfy { resolveType($0, from: scope) != nil }
+        guard isProgram else { return false }
+        let owner = key.typeName.flatMap { resolveType($0) }
+        if key.typeName != nil, owner == nil { return false }
+        guard callPositions(named: key.name).allSatisfy({ position in
+            guard position.caller != key, let call = functionSummaries[position.caller]?.calls[position.position] else { return true }
+            return !mayReach(call, key, owner: owner)
+        }) else { return false }
+        guard !mayBeNamedWithoutCall(key, owner: owner) else { return false }
+        guard let owner else { return true }
+        let scope = resolveType(owner)
+        return declarations(of: owner).allSatisfy { declaration in
+            declaration.inheritedTypes.allSatisfy { resolveType($0, from: scope) != nil || !FrameworkRequirements.mayCall(key.name, through: $0) }
         }
+    }
+
+    /// Whether a call of `key`'s name may run `key`, the method of `owner` (nil for a free function): see
+    /// `isUncalledInProgram`.
+    private func mayReach(_ call: CallFact, _ key: FunctionKey, owner: String?) -> Bool {
+        if let receiver = call.receiver {
+            // A free function is not called on a receiver; a receiver of unknown type may be the method's.
+            guard let owner else { return false }
+            guard let receiverType = receiverOwner(receiver) else { return true }
+            return areRelated(receiverType, owner)
+        }
+        // Unqualified: a method of the caller's own type or one it inherits, else a free function.
+        if let owner, let callerType = call.caller.typeName.flatMap({ resolveType($0) }), areRelated(callerType, owner) { return true }
+        guard let resolved = callee(of: call) else { return true }
+        return resolved == key
+    }
+
+    /// Whether some function names `key` without calling it where the name may be `key`'s: a bare name or `self.name`
+    /// in its own type or a related one, or in a type with no function of that name; a member of any other value.
+    private func mayBeNamedWithoutCall(_ key: FunctionKey, owner: String?) -> Bool {
+        guard isReferencedWithoutCall(key) else { return false }
+        return functionSummaries.values.contains { summary in
+            guard summary.passedReferences.contains(key.name) else { return false }
+            if summary.passedMemberReferences.contains(key.name) { return owner != nil }
+            guard let namingType = summary.key.typeName.flatMap({ resolveType($0) }) else { return true }
+            if let owner, areRelated(namingType, owner) { return true }
+            return functionSummaries[FunctionKey(typeName: namingType, name: key.name)] == nil
+        }
+    }
+
+    /// Whether one of the two types is the other or one of its project supertypes, to three levels (`subtypes(of:)`):
+    /// a call on either may run the other's method (inherited, overridden, or a protocol's requirement).
+    private func areRelated(_ first: String, _ second: String) -> Bool {
+        first == second || subtypes(of: first).contains(second) || subtypes(of: second).contains(first)
     }
 }

@@ -35,6 +35,8 @@ extension ProjectIndex {
             return pushesDestination(view)
         case .neverSuspends(let calls, let context):
             return neverSuspends(calls, on: context)
+        case .isUncalledInProgram(let key):
+            return isUncalledInProgram(key)
         case .mayThrowCancellation(let call):
             guard let callee = callee(of: call), let summary = summary(of: callee) else { return true }
             return !summary.throwsOnlyOwnErrors

@@ -233,7 +233,10 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
             file is not read. \
             A write inside a closure passed to another function (a completion handler, `sink`) is not reported, \
             since the thread that calls it is not known; nor is a write in a synchronous method, which runs where \
-            its callers run. Only the first write of each method or task is reported.
+            its callers run. Only the first write of each method or task is reported. In an app (an Xcode project \
+            with an entry point) a method nothing calls is not reported, nor a task it starts: every call of its name \
+            is on a receiver of another project type, or in another type with a method of that name \
+            (`ProjectIndex.isUncalledInProgram`); a call on a receiver whose type is not known counts as a call.
             """,
         messages: [writtenOnPool, writtenInTask, writtenInNonisolatedMethod, writtenInDetachedTask])
     static let writtenOnPool = RuleMessage("written_on_pool", "`{property}` is `@Published`, and `{function}` is an async method of `{type}`, which has no isolation, so it runs on the concurrency pool and publishes this change off the main thread; isolate `{type}` to `@MainActor`, or write it in `await MainActor.run { }`")
@@ -261,6 +264,9 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
         // nor takes the method's one finding. An extension's class is asked of the index.
         if let published = publishedNames(of: type), !published.contains(property) { return }
         let arguments = ["property": property, "type": type.name, "function": place.functionName]
+        // A method nothing in the program calls never runs, and neither does a task it starts.
+        let runs: IndexCondition = place.isMethod
+            ? .not(.isUncalledInProgram(FunctionKey(typeName: type.qualifiedName, name: place.functionName))) : .all([])
         // With SE-0461 (`NonisolatedNonsendingByDefault`, Xcode's Approachable Concurrency) an async function with no
         // isolation runs on its caller's actor: the main actor when a view calls it.
         let onPoolWhenAsync: IndexCondition = .not(.nonisolatedAsyncRunsOnCaller(file: context.path))
@@ -274,12 +280,12 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
         case .detached:
             context.report(target, Self.writtenInDetachedTask, arguments, when: published)
         case .nonisolatedMethod:
-            context.report(target, Self.writtenInNonisolatedMethod, arguments, when: .all([published, onPoolWhenAsync]))
+            context.report(target, Self.writtenInNonisolatedMethod, arguments, when: .all([published, onPoolWhenAsync, runs]))
         case .asyncMethod, .task:
             // The class's isolation (its own, a project superclass's or protocol's, the module's default) decides; a
             // task of a class with no isolation runs on the pool in every language mode.
             let pool = ExecutionContext.typeIsolation(type.qualifiedName, isAsync: true)
-            let conditions: [IndexCondition] = place.kind == .task ? [published, .isOffMain(pool)] : [published, .isOffMain(pool), onPoolWhenAsync]
+            let conditions: [IndexCondition] = place.kind == .task ? [published, .isOffMain(pool), runs] : [published, .isOffMain(pool), onPoolWhenAsync, runs]
             context.report(target, place.kind == .task ? Self.writtenInTask : Self.writtenOnPool, arguments, when: .all(conditions))
         }
         reportedRegions.insert(place.region)
@@ -310,6 +316,8 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
         let localsScope: Syntax
         /// The task closure the write is in, whose locals it may name too.
         var taskScope: Syntax?
+        /// The function is a method declared with `func` (not an initializer or an accessor), which runs only when called.
+        var isMethod: Bool { localsScope.is(FunctionDeclSyntax.self) }
     }
 
     /// The place on the concurrency pool the walker is in, or nil when the code hops to the main actor, runs

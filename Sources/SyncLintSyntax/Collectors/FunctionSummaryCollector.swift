@@ -165,6 +165,7 @@ package final class FunctionSummaryCollector: FactCollector {
             guard !frames.isEmpty, let base = member.base else { return }
             if node.parent?.is(LabeledExprSyntax.self) == true {
                 frames[frames.count - 1].summary.passedReferences.insert(name)
+                if !SyntaxFacts.isSelf(base) { frames[frames.count - 1].summary.passedMemberReferences.insert(name) }
             }
             guard SyntaxFacts.isSelf(base), !Self.isWriteTarget(node) else { return }
             frames[frames.count - 1].summary.reads.insert(name)

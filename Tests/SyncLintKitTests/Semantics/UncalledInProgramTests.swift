@@ -51,3 +51,85 @@ struct UncalledInProgramTests {
         #expect(findingLines([("/app/ClipApp.swift", Self.app), ("/app/PasteboardHelper.swift", Self.helper), ("/app/ClipView.swift", view)]) == [3])
     }
 }
+
+/// An `@Published` write in an async method nothing in the program calls never runs: calls of the same name on
+/// another type's receiver (`posts.refresh()` on a `PostsModel`) are not calls of it. A call on a receiver of unknown
+/// type, a reference that may name it, a framework protocol that may require it, or a library's code keep it.
+struct PublishedWriteInUncalledMethodTests {
+    static let app = UncalledInProgramTests.app
+    /// Two view models with a `refresh()` each; only the posts model's is called, on a receiver of its own type.
+    static let models = """
+        final class GalleryModel: ObservableObject {
+            @Published var photos: [Photo] = []
+            func load() { photos = [] }
+            func refresh() async {
+                photos = await api.photos()
+            }
+        }
+        final class PostsModel: ObservableObject {
+            @Published var posts: [Post] = []
+            func refresh() async {
+                posts = await api.posts()
+            }
+        }
+        """
+    static let views = """
+        struct GalleryView: View {
+            @StateObject private var gallery = GalleryModel()
+            var body: some View { List(gallery.photos) { PhotoRow(photo: $0) }.onAppear { gallery.load() } }
+        }
+        struct PostsView: View {
+            @StateObject private var feed = PostsModel()
+            var body: some View { List(feed.posts) { PostRow(post: $0) }.refreshable { await feed.refresh() } }
+        }
+        """
+
+    private func findings(_ sources: [(String, String)], inXcodeProject: Bool = true) -> [String] {
+        var configuration = Configuration()
+        configuration.onlyRules = ["published_write_off_main"]
+        let target = XcodeTarget(name: "Gallery", productType: "com.apple.product-type.application", files: Set(sources.map(\.0)), entitlements: nil)
+        let layout = inXcodeProject ? ProjectLayout(xcodeProjects: [XcodeProject(path: "/app/Gallery.xcodeproj/project.pbxproj", sourceRoot: "/app",
+                                                                                 targets: [target])]) : ProjectLayout()
+        return Linter.lint(sources: sources.map { SourceInput(path: $0.0, text: $0.1) }, layout: layout, configuration: configuration)
+            .findings.map { "\($0.file.split(separator: "/").last ?? ""):\($0.line)" }
+    }
+
+    private func program(models: String = models, views: String = views, more: [(String, String)] = []) -> [(String, String)] {
+        [("/app/GalleryApp.swift", Self.app), ("/app/Models.swift", models), ("/app/Views.swift", views)] + more
+    }
+
+    @Test func aMethodCalledOnlyOnAnotherTypesReceiverIsQuiet() {
+        #expect(findings(program()) == ["Models.swift:11"])
+    }
+
+    @Test func withoutAnEntryPointItsCallersMayBeOutsideTheRun() {
+        #expect(findings(program(), inXcodeProject: false) == ["Models.swift:5", "Models.swift:11"])
+    }
+
+    @Test func aCallOnAReceiverOfUnknownTypeMayBeIts() {
+        let caller = "func reloadAll(_ model: SomeLibraryType) async { await model.refresh() }"
+        #expect(findings(program(more: [("/app/Reload.swift", caller)])) == ["Models.swift:5", "Models.swift:11"])
+    }
+
+    @Test func aCallOnItsOwnTypeReachesIt() {
+        let caller = "struct GalleryRefresher { let model: GalleryModel\n    func run() async { await model.refresh() } }"
+        #expect(findings(program(more: [("/app/Refresher.swift", caller)])) == ["Models.swift:5", "Models.swift:11"])
+    }
+
+    @Test func aReferenceThatMayNameItKeepsIt() {
+        // `action: gallery.refresh` names a member of a value whose type the summary does not keep.
+        let views = Self.views.replacingOccurrences(of: ".onAppear { gallery.load() }", with: ".toolbar { AsyncButton(action: gallery.refresh) }")
+        #expect(findings(program(views: views)) == ["Models.swift:5", "Models.swift:11"])
+        // A bare `refresh` in a view that has its own `refresh()` names the view's.
+        let own = Self.views.replacingOccurrences(
+            of: "var body: some View { List(gallery.photos) { PhotoRow(photo: $0) }.onAppear { gallery.load() } }",
+            with: "var body: some View { List(gallery.photos) { PhotoRow(photo: $0) }.onAppear(perform: refresh) }\n    func refresh() { gallery.load() }")
+        #expect(findings(program(views: own)) == ["Models.swift:11"])
+    }
+
+    @Test func aProtocolOutsideTheProjectMayRequireIt() {
+        let models = Self.models.replacingOccurrences(of: "final class GalleryModel: ObservableObject {",
+                                                       with: "final class GalleryModel: ObservableObject, RefreshableSource {")
+        #expect(findings(program(models: models)) == ["Models.swift:5", "Models.swift:11"])
+    }
+}
