@@ -225,9 +225,11 @@ extension ProjectIndex {
             guard chain.count == members.count, let property = chain.last else { return nil }
             let ownerType = chain.count >= 2 ? chain[chain.count - 2].typeName ?? "" : rootType
             if property.isComputed {
-                if isPersistentModel(ownerType) || isObservable(ownerType) { return IndexAnswer(variant: 0) }
-                // An owner known only by its name (`…ViewModel`): a guess, so medium.
-                return ownerType.hasSuffix("ViewModel") ? IndexAnswer(variant: 0, confidence: .medium) : nil
+                // Whether a computed value changes while the view shows depends on what its getter reads, which is not
+                // followed: a key built from an entity's fixed fields is as stable as its `id`. So medium; and an owner
+                // known only by its name (`…ViewModel`) is a guess as well.
+                guard isPersistentModel(ownerType) || isObservable(ownerType) || ownerType.hasSuffix("ViewModel") else { return nil }
+                return IndexAnswer(variant: 0, confidence: .medium)
             }
             guard property.isStoredVar, isPersistentModel(ownerType), !isEntityOfLocalConfigurationsOnly(ownerType) else { return nil }
             return IndexAnswer(variant: 1, [property.name])

@@ -161,6 +161,33 @@ struct CloudKitSituationTests {
         #expect(synced.findings.map(\.messageID) == ["synced_key"], "\(synced.findings.map(\.message))")
     }
 
+    /// A computed key's finding is medium: whether the value changes depends on what its getter reads, which the rule does
+    /// not follow (a badge address computed from an event's fixed fields is as stable as its `id`). A synced stored
+    /// property stays high.
+    @Test func aComputedKeyIsMediumAndASyncedStoredKeyIsHigh() {
+        let view = SourceInput(path: "/p/BadgeView.swift", text: """
+            @Model final class Badge {
+                var kind: Int = 0
+                var author: String = ""
+                var title: String = ""
+                var address: String { "\\(kind):\\(author)" }
+            }
+            struct BadgeView: View {
+                let badge: Badge
+                var body: some View {
+                    Text("").task(id: badge.address) { await load(badge.address) }
+                        .task(id: badge.title) { await load(badge.title) }
+                }
+            }
+            """)
+        var configuration = Configuration()
+        configuration.onlyRules = ["unstable_task_id"]
+        #expect(Linter.lint(sources: [view], configuration: configuration).findings.map(\.messageID) == ["synced_key"])
+        configuration.confidence = .medium
+        let all = Linter.lint(sources: [view], configuration: configuration).findings
+        #expect(all.map { "\($0.line) \($0.messageID) \($0.confidence)" } == ["10 computed_key medium", "11 synced_key high"])
+    }
+
     /// The synced store names its schema through another type's members, in another file (`Store.schema`, made from
     /// `Store.entries`); a local cache container binds a schema of the same name to other models. Only the synced
     /// store's models are checked.

@@ -86,7 +86,10 @@ public final class UnstableTaskIDRule: SyntaxRule {
             declared outside the project. A stored property of an observable view model (a search query, a \
             setting) is usually meant to restart the task, so only persistent models' properties are reported \
             (on IceCubes, six settings and two search queries were such intended restarts). A computed property \
-            that is meant to restart the task on every change of its inputs is reported; suppress it there.
+            that is meant to restart the task on every change of its inputs is reported; suppress it there. A \
+            computed property's findings have medium confidence (shown with `--confidence medium`): what its getter \
+            reads is not followed, and a key computed from an entity's fixed fields is as stable as its `id` (one \
+            judged finding on apps nobody tuned on, wrong for that reason; docs/precision.md, round 8).
             """,
         messages: [computedKey, syncedKey])
     static let computedKey = RuleMessage("computed_key", "`.task(id: {expression})` is keyed on a computed property that can change on every evaluation; use `.task(id:)` with the entity's immutable identity (such as its `id`)")
