@@ -161,6 +161,8 @@ struct LanguageServerTests {
         let app = "let app = WindowGroup { ContentView() }.modelContainer(for: DiceGroup.self)\nfunc roll(_ context: ModelContext) { context.insert(Die()) }\n"
         let folder = try project(["Models.swift": models, "App.swift": app])
         defer { try? FileManager.default.removeItem(at: folder) }
+        // `unregistered_model` is opt-in (its figure on unseen apps): the project turns it on.
+        try "opt_in_rules:\n  - unregistered_model\n".write(to: folder.appendingPathComponent(".synclint.yml"), atomically: true, encoding: .utf8)
         let client = try LanguageServerClient(folder: folder)
         client.initialize(folder: folder)
         let modelsURI = uri(folder, "Models.swift"), appURI = uri(folder, "App.swift")

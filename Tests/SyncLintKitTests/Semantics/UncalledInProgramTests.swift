@@ -1,4 +1,5 @@
 import Foundation
+import SyncLintFacts
 import Testing
 @testable import SyncLintKit
 
@@ -125,6 +126,21 @@ struct PublishedWriteInUncalledMethodTests {
             of: "var body: some View { List(gallery.photos) { PhotoRow(photo: $0) }.onAppear { gallery.load() } }",
             with: "var body: some View { List(gallery.photos) { PhotoRow(photo: $0) }.onAppear(perform: refresh) }\n    func refresh() { gallery.load() }")
         #expect(findings(program(views: own)) == ["Models.swift:11"])
+    }
+
+    /// Every protocol of the table (`FrameworkRequirements`): adopting it does not make a method of another name callable
+    /// by the system; a method its requirements name may be called.
+    @Test(arguments: FrameworkRequirements.membersByProtocol.keys.sorted())
+    func aFrameworkProtocolCallsOnlyItsRequirements(protocolName: String) {
+        let models = Self.models.replacingOccurrences(of: "final class GalleryModel: ObservableObject {",
+                                                       with: "final class GalleryModel: ObservableObject, \(protocolName) {")
+        #expect(findings(program(models: models)) == ["Models.swift:11"])
+    }
+
+    @Test func aMethodAFrameworkProtocolRequiresMayBeCalled() {
+        let models = Self.models.replacingOccurrences(of: "final class GalleryModel: ObservableObject {", with: "final class GalleryModel: ObservableObject, Hashable {")
+            .replacingOccurrences(of: "func refresh() async {\n        photos", with: "func hash() async {\n        photos")
+        #expect(findings(program(models: models)) == ["Models.swift:5", "Models.swift:11"])
     }
 
     @Test func aProtocolOutsideTheProjectMayRequireIt() {
