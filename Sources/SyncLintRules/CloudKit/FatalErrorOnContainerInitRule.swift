@@ -103,6 +103,24 @@ public final class FatalErrorOnContainerInitRule: SyntaxRule {
                     }
                 }
                 """, message: "crash_on_failed_local_store"),
+            // A retry of the same store, nothing removed first: it fails as the first attempt did, and the crash after it
+            // comes on every launch.
+            RuleExample("""
+                enum ProfileStore {
+                    static func makeContainer(config: ModelConfiguration) -> ModelContainer {
+                        do {
+                            return try ModelContainer(for: Schema([Profile.self]), configurations: [config])
+                        } catch {
+                            do {
+                                return try ModelContainer(for: Schema([Profile.self]), configurations: [config])
+                            } catch {
+                                log.error("second attempt failed: \\(error)")
+                            }
+                            ↓preconditionFailure("no profile store")
+                        }
+                    }
+                }
+                """, message: "crash_on_failed_local_store"),
             // The stores are loaded by a project function that throws the handler's error.
             RuleExample("""
                 let persistentContainer: NSPersistentContainer = {
@@ -143,6 +161,26 @@ public final class FatalErrorOnContainerInitRule: SyntaxRule {
                         }
                     }
                 }()
+                """),
+            // The retry's failure falls through to a crash after it, in the same `catch`: after the files were removed.
+            RuleExample("""
+                enum ProfileStore {
+                    static func makeContainer(config: ModelConfiguration) -> ModelContainer {
+                        do {
+                            return try ModelContainer(for: Schema([Profile.self]), configurations: [config])
+                        } catch {
+                            for url in [config.url, config.url.appendingPathExtension("wal")] {
+                                try? FileManager.default.removeItem(at: url)
+                            }
+                            do {
+                                return try ModelContainer(for: Schema([Profile.self]), configurations: [config])
+                            } catch {
+                                log.error("second attempt failed: \\(error)")
+                            }
+                            preconditionFailure("no profile store")
+                        }
+                    }
+                }
                 """),
             // A store that fails to load is destroyed and loaded again; the crash comes only when that reset fails.
             RuleExample("""
@@ -349,6 +387,17 @@ public final class FatalErrorOnContainerInitRule: SyntaxRule {
                    context: context)
             return
         }
+        // `catch { removeItem(...); do { return try ModelContainer(...) } catch { log(error) }; fatalError() }`: the crash
+        // follows a retry made in the same `catch`, and is judged as a crash in the retry's own `catch` is.
+        if Self.createsContainer(doStatement.body), let retry = Self.retry(in: clause, before: node) {
+            let calls = Self.callsBefore(retry, in: clause, context: context)
+            if calls.removesStore { return }
+            report(call.calledExpression, what: what,
+                   store: .swiftDataRetryAfter(file: context.path, containers: Self.containerLocations(in: retry.body, context: context),
+                                               resets: calls.projectCalls),
+                   context: context)
+            return
+        }
         if Self.createsContainer(doStatement.body), let attempt = Self.firstAttemptCatch(of: doStatement) {
             let calls = Self.callsBefore(doStatement, in: attempt, context: context)
             if calls.removesStore { return }
@@ -431,6 +480,18 @@ public final class FatalErrorOnContainerInitRule: SyntaxRule {
         guard let clause = doStatement.parent?.ancestorOrSelf(mapping: { $0.as(CatchClauseSyntax.self) }),
               let outer = clause.parent?.parent?.as(DoStmtSyntax.self), createsContainer(outer.body) else { return nil }
         return clause
+    }
+
+    /// A `do` in the `catch` of a first attempt that makes a container again and ends before the crash: a retry whose
+    /// failure falls through to the crash after it.
+    static func retry(in clause: CatchClauseSyntax, before crash: Syntax) -> DoStmtSyntax? {
+        var found: DoStmtSyntax?
+        BodyScanner.scan(clause.body) { node in
+            guard found == nil, let retry = node.as(DoStmtSyntax.self), retry.endPosition <= crash.position,
+                  createsContainer(retry.body) else { return }
+            found = retry
+        }
+        return found
     }
 
     /// The calls a `catch` makes before the retry `do` in it: whether one is a framework call that deletes a store's
