@@ -26,6 +26,9 @@ public struct FileFacts: Sendable, Codable {
     public var deadCode = DeadCodeFacts()
     /// The targets a `Package.swift` declares, with the folders of their sources and their default isolation.
     public var packageTargets: [PackageTargetFact] = []
+    /// The file's top-level `typealias Name = Target` declarations whose target is a plain type name (`OfflineTrack =
+    /// OfflineTrackV2`, `Item = SchemaV2.Item`): a name the module's code uses for that type.
+    public var typeAliases: [String: String] = [:]
 
     public init() {}
 }
@@ -55,6 +58,9 @@ public struct PackageTargetFact: Sendable, Codable, Hashable {
 public struct ModelRegistration: Sendable, Codable {
     public let typeNames: [String]
     public let location: SourceLocation
+    /// The type the registration is written in (qualified), where its names are looked up first: an older schema
+    /// version's `models` list names its own nested `Item`.
+    public var scope: String?
 
     /// Memberwise, for the layers above (a synthesized one is internal to this module).
     package init(typeNames: [String], location: SourceLocation) {

@@ -26,7 +26,7 @@ public struct ModelSchema {
         // A store whose models the index resolved (a schema made from a model list named in another file) registers them
         // as a `.modelContainer(for:)` does.
         let resolved = index.storeConfigurations.filter { index.codeKind(of: $0.location) == .app }.compactMap(\.models).joined()
-        let inSchema = all.reachable(from: Set(registrations.flatMap(\.typeNames)).union(resolved))
+        let inSchema = all.reachable(from: Set(registrations.flatMap(index.modelNames(of:))).union(resolved))
         return ModelSchema(models: all.models.filter { inSchema.contains($0.name) },
                            properties: all.properties.filter { inSchema.contains($0.model) }, declarationsFollowed: all.declarationsFollowed)
     }

@@ -5,6 +5,9 @@ public final class ProjectIndex: Sendable {
     public let typesByName: [String: [TypeFact]]
     /// Qualified names by simple name: `Inner` → [`Outer.Inner`, `Other.Inner`].
     let qualifiedNamesBySimpleName: [String: [String]]
+    /// Top-level type aliases to plain type names (`FileFacts.typeAliases`); a name two files alias to different types
+    /// is left out, since which one a file sees depends on its module.
+    let typeAliasTargets: [String: String]
     public let modelRegistrations: [ModelRegistration]
     public let storeConfigurations: [StoreConfiguration]
     public let resources: [ResourceFile]
@@ -94,7 +97,11 @@ public final class ProjectIndex: Sendable {
             return (Self.mergedSummaries(of: files),
                     Self.deadLines(of: files, referenced: referenced, isXcodeProject: !layout.xcodeProjects.isEmpty), referenced)
         }
+        var aliases: [String: String] = [:], conflictingAliases: Set<String> = []
         for facts in files {
+            for (name, target) in facts.typeAliases {
+                if let known = aliases[name], known != target { conflictingAliases.insert(name) } else { aliases[name] = target }
+            }
             packageTargets += facts.packageTargets
             schemaMembers += facts.schemaMembers
             predicateMembers += facts.predicateMembers
@@ -126,6 +133,7 @@ public final class ProjectIndex: Sendable {
             bySimpleName[name.split(separator: ".").last.map(String.init) ?? name, default: []].append(name)
         }
         self.qualifiedNamesBySimpleName = bySimpleName
+        self.typeAliasTargets = aliases.filter { !conflictingAliases.contains($0.key) }
         self.layout = layout
         self.codePlaces = codePlaces
         self.fetchKeysByModel = fetchKeys
@@ -252,12 +260,27 @@ public final class ProjectIndex: Sendable {
             }
         }
         if typesByName[name] != nil { return name }
+        // A top-level alias names its target wherever no nested type of that name is in scope (checked above).
+        if let target = typeAliasTargets[name], target != name, typeAliasTargets[target] == nil, let resolved = resolveType(target) {
+            return resolved
+        }
         let simple = name.split(separator: ".").last.map(String.init) ?? name
         if let candidates = qualifiedNamesBySimpleName[simple] {
             let matching = candidates.filter { $0 == name || $0.hasSuffix("." + name) }
             if matching.count == 1 { return matching[0] }
         }
         return nil
+    }
+
+    /// The models a registration lists, by their simple names as `ModelSchema` keys models. A name that a top-level type
+    /// alias also spells is looked up as Swift would from where the registration is written: a nested type of that name
+    /// in scope first (an older schema version's `Item`), else the alias's target (`typealias OfflineTrack =
+    /// OfflineTrackV2` makes `Schema([OfflineTrack.self])` register `OfflineTrackV2`).
+    public func modelNames(of registration: ModelRegistration) -> [String] {
+        registration.typeNames.map { name in
+            guard typeAliasTargets[TypeNames.element(of: name)] != nil, let resolved = resolveType(name, from: registration.scope) else { return name }
+            return resolved.split(separator: ".").last.map(String.init) ?? resolved
+        }
     }
 
     public func typeExists(_ typeName: String) -> Bool {

@@ -65,6 +65,7 @@ final class FileWalker: SyntaxVisitor {
         .identifierType,
         .memberType,
         .ifConfigDecl,
+        .typeAliasDecl,
     ]
     static let supportedKinds = Set(dispatchedKinds)
 
@@ -109,6 +110,7 @@ final class FileWalker: SyntaxVisitor {
         case .identifierType: return 34
         case .memberType: return 35
         case .ifConfigDecl: return 36
+        case .typeAliasDecl: return 37
         default: return nil
         }
     }
@@ -211,6 +213,8 @@ final class FileWalker: SyntaxVisitor {
     override func visitPost(_ node: TryExprSyntax) { exit(Syntax(node), .tryExpr) }
     override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind { enter(Syntax(node), .declReferenceExpr) }
     override func visitPost(_ node: DeclReferenceExprSyntax) { exit(Syntax(node), .declReferenceExpr) }
+    override func visit(_ node: TypeAliasDeclSyntax) -> SyntaxVisitorContinueKind { enter(Syntax(node), .typeAliasDecl) }
+    override func visitPost(_ node: TypeAliasDeclSyntax) { exit(Syntax(node), .typeAliasDecl) }
     override func visit(_ node: MacroExpansionDeclSyntax) -> SyntaxVisitorContinueKind { enter(Syntax(node), .macroExpansionDecl) }
     override func visitPost(_ node: MacroExpansionDeclSyntax) { exit(Syntax(node), .macroExpansionDecl) }
     override func visit(_ node: GuardStmtSyntax) -> SyntaxVisitorContinueKind { enter(Syntax(node), .guardStmt) }

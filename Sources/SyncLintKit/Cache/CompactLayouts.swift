@@ -35,7 +35,7 @@ enum CompactLayouts {
     static let memberMacroFields = ["name", "location"]
     static let fileFactsFields = ["types", "modelRegistrations", "storeConfigurations", "containers", "schemaBindings", "coreData",
                                   "functionSummaries", "viewConstructions", "codePlaces", "fetchKeys", "schemaMembers", "predicateMembers",
-                                  "viewReadNames", "deadCode", "packageTargets"]
+                                  "viewReadNames", "deadCode", "packageTargets", "typeAliases"]
     static let viewConstructionFields = ["typeName", "scope", "identity", "location", "constantArguments", "builtArguments", "forwardedArguments",
                                           "inContainersOnly", "isRoot"]
 
@@ -140,6 +140,7 @@ enum CompactLayouts {
             try fields.addArray(facts.functionSummaries); try fields.addArray(facts.viewConstructions); try fields.add(facts.codePlaces)
             try fields.addArray(facts.fetchKeys); try fields.addArray(facts.schemaMembers); try fields.addArray(facts.predicateMembers)
             try fields.add(facts.viewReadNames); try fields.add(facts.deadCode); try fields.addArray(facts.packageTargets)
+            try fields.add(facts.typeAliases)
         } else if Value.self == ViewConstruction.self, viewConstructionMatches {
             let construction = unsafeBitCast(value, to: ViewConstruction.self)
             try fields.add(construction.typeName); try fields.add(construction.scope); try fields.add(construction.identity)
@@ -327,7 +328,7 @@ enum CompactLayouts {
             return unsafeBitCast(type, to: T.self)
         }
         if T.self == FileFacts.self, fileFactsMatches {
-            var fields = try FieldReader(payload: payload, start: start, end: end, count: 15)
+            var fields = try FieldReader(payload: payload, start: start, end: end, count: 16)
             var facts = FileFacts()
             facts.types = try fields.array()
             facts.modelRegistrations = try fields.array()
@@ -344,6 +345,7 @@ enum CompactLayouts {
             facts.viewReadNames = try fields.next()
             facts.deadCode = try fields.next()
             facts.packageTargets = try fields.array()
+            facts.typeAliases = try fields.next()
             try fields.finish()
             return unsafeBitCast(facts, to: T.self)
         }

@@ -71,7 +71,8 @@ public enum UnregisteredModelRule: ProjectRule {
         knownLimitations: """
             Opt-in: on apps nobody tuned on (docs/precision.md, rounds 3 to 8 of issue 21) 1 of 8 findings was right; \
             round 8's six wrong ones were models registered through a type alias (`typealias OfflineTrack = \
-            OfflineTrackV2`, `Schema([OfflineTrack.self])`), read as an older nested model of the same name. \
+            OfflineTrackV2`, `Schema([OfflineTrack.self])`), read as an older nested model of the same name; a \
+            top-level alias is now followed as Swift looks the name up from where the list is written. \
             A model no other code names (outside its own declaration and extensions: no insert, fetch, query, property \
             or relationship of it) is reported with medium confidence (hidden by default): it is dead code or used only \
             by code outside the project, so nothing here proves the crash. Silent when the project registers no models at all (a library whose app registers them). Models \
@@ -86,7 +87,7 @@ public enum UnregisteredModelRule: ProjectRule {
     public static func check(index: ProjectIndex, options: RuleOptions) -> [Finding] {
         guard !index.modelRegistrations.isEmpty else { return [] }
         let schema = ModelSchema(index: index)
-        let listed = Set(index.modelRegistrations.flatMap(\.typeNames))
+        let listed = Set(index.modelRegistrations.flatMap(index.modelNames(of:)))
         // A listed name that is no model the project declares (a generic parameter, `Schema([Row.self])`, even when
         // some view is also called `Row`; or a model of another module) may stand for any model: what the
         // containers hold is then unknown, so nothing is reported.

@@ -3,11 +3,18 @@ import SwiftSyntax
 /// Records every type declaration and extension with its attributes, inheritance, stored and computed
 /// properties and methods. It reads the member list directly instead of walking member bodies.
 package final class DeclarationCollector: FactCollector {
-    static let nodeKinds: Set<SyntaxKind> = [.classDecl, .structDecl, .enumDecl, .actorDecl, .protocolDecl, .extensionDecl]
+    static let nodeKinds: Set<SyntaxKind> = [.classDecl, .structDecl, .enumDecl, .actorDecl, .protocolDecl, .extensionDecl, .typeAliasDecl]
 
     init() {}
 
     func enter(_ node: Syntax, context: FileContext) {
+        if let alias = node.as(TypeAliasDeclSyntax.self) {
+            // A top-level alias to a plain type name: the module's code may name the type by it (`Schema([OfflineTrack.self])`).
+            guard context.scope.currentType == nil, alias.genericParameterClause == nil,
+                  let target = Self.plainTypeName(alias.initializer.value) else { return }
+            context.facts.typeAliases[alias.name.text] = target
+            return
+        }
         guard let type = TypeDeclarationView(node) else { return }
         var properties: [PropertyFact] = []
         var methods: [MethodFact] = []
@@ -37,6 +44,15 @@ package final class DeclarationCollector: FactCollector {
         fact.memberMacros = macros
         fact.isNonisolated = node.asProtocol(WithModifiersSyntax.self)?.modifiers.contains { $0.name.tokenKind == .keyword(.nonisolated) } ?? false
         context.facts.types.append(fact)
+    }
+
+    /// `Item`, `SchemaV2.Item`: a type named by identifiers only, no generic arguments, optionals or compositions.
+    static func plainTypeName(_ type: TypeSyntax) -> String? {
+        if let identifier = type.as(IdentifierTypeSyntax.self), identifier.genericArgumentClause == nil { return identifier.name.text }
+        if let member = type.as(MemberTypeSyntax.self), member.genericArgumentClause == nil, let base = plainTypeName(member.baseType) {
+            return base + "." + member.name.text
+        }
+        return nil
     }
 
     package static func properties(of variable: VariableDeclSyntax, context: FileContext) -> [PropertyFact] {

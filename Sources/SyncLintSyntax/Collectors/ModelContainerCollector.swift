@@ -236,14 +236,18 @@ final class ModelContainerCollector: FactCollector {
               variable.modifiers.contains(where: { $0.name.text == "static" }) else { return }
         let names = Self.selfTypeNames(in: Syntax(variable))
         if !names.isEmpty {
-            context.facts.modelRegistrations.append(ModelRegistration(typeNames: names, location: context.location(of: variable)))
+            var registration = ModelRegistration(typeNames: names, location: context.location(of: variable))
+            registration.scope = context.scope.currentType?.qualifiedName
+            context.facts.modelRegistrations.append(registration)
         }
     }
 
     private func register(typesIn arguments: LabeledExprListSyntax, at location: SourceLocation, context: FileContext) {
         let names = Self.selfTypeNames(in: Syntax(arguments))
         if !names.isEmpty {
-            context.facts.modelRegistrations.append(ModelRegistration(typeNames: names, location: location))
+            var registration = ModelRegistration(typeNames: names, location: location)
+            registration.scope = context.scope.currentType?.qualifiedName
+            context.facts.modelRegistrations.append(registration)
         }
     }
 
