@@ -95,7 +95,7 @@ public final class ProjectIndex: Sendable {
         let apart = Apart(inline: files.count < Self.filesMergedApart) {
             let referenced = files.reduce(into: Set<String>()) { $0.formUnion($1.deadCode.referencedTypeNames) }
             return (Self.mergedSummaries(of: files),
-                    Self.deadLines(of: files, referenced: referenced, isXcodeProject: !layout.xcodeProjects.isEmpty), referenced)
+                    Self.deadLines(of: files, referenced: referenced, layout: layout), referenced)
         }
         var aliases: [String: String] = [:], conflictingAliases: Set<String> = []
         for facts in files {
@@ -190,7 +190,8 @@ public final class ProjectIndex: Sendable {
 
     /// Whether the code at a place never runs: under `if false` or `#if false`, or in a type that is never built (in an
     /// Xcode project with an entry point, a struct or enum only Swift code can build whose name no file refers to outside
-    /// the type itself; see `DeadCodeFacts`). Findings there say nothing about the app.
+    /// the type itself; see `DeadCodeFacts`), or in a file its Xcode project leaves out of every target while compiling
+    /// the files beside it (`filesLeftOutOfTargets`). Findings there say nothing about the app.
     public func isProvenDead(_ location: SourceLocation) -> Bool {
         deadLines[location.file]?.contains { $0.contains(location.line) } ?? false
     }
@@ -202,17 +203,36 @@ public final class ProjectIndex: Sendable {
         referencedTypeNames.contains(simpleName)
     }
 
-    static func deadLines(of files: [FileFacts], referenced: Set<String>, isXcodeProject: Bool) -> [String: [ClosedRange<Int>]] {
+    static func deadLines(of files: [FileFacts], referenced: Set<String>, layout: ProjectLayout) -> [String: [ClosedRange<Int>]] {
         // Without an entry point (a library, a snippet) every type may be built by code the project does not show; a
         // folder of sources outside any Xcode project (case studies side by side, one with an app) is no one program.
-        let hasEntryPoint = isXcodeProject && files.contains { $0.deadCode.hasEntryPoint }
+        let hasEntryPoint = !layout.xcodeProjects.isEmpty && files.contains { $0.deadCode.hasEntryPoint }
+        let leftOut = Self.filesLeftOutOfTargets(files.map(\.deadCode.file), layout: layout)
         var dead: [String: [ClosedRange<Int>]] = [:]
         for facts in files {
+            if leftOut.contains(facts.deadCode.file) {
+                dead[facts.deadCode.file] = [1...Int.max]
+                continue
+            }
             var lines = facts.deadCode.unreachableLines
             if hasEntryPoint { lines += facts.deadCode.unbuiltCandidates.filter { !referenced.contains($0.name) }.map(\.lines) }
             if !lines.isEmpty { dead[facts.deadCode.file, default: []] += lines }
         }
         return dead
+    }
+
+    /// Files an Xcode project leaves out of every target while a target compiles a file beside them (in the same
+    /// folder): a stale copy, or a file taken out of the build, whose code never runs. A folder none of whose files a
+    /// target lists (a Swift package's, or a project the run could not read) says nothing.
+    static func filesLeftOutOfTargets(_ paths: [String], layout: ProjectLayout) -> Set<String> {
+        guard !layout.xcodeProjects.isEmpty else { return [] }
+        func folder(_ path: String) -> Substring { path[..<(path.lastIndex(of: "/") ?? path.startIndex)] }
+        var compiled: Set<String> = [], notCompiled: [String] = []
+        for path in paths where path.hasSuffix(".swift") {
+            if layout.targets(containing: path).isEmpty { notCompiled.append(path) } else { compiled.insert(path) }
+        }
+        let compiledFolders = Set(compiled.map(folder))
+        return Set(notCompiled.filter { compiledFolders.contains(folder($0)) })
     }
 
     // MARK: Where code lives

@@ -76,3 +76,41 @@ struct DeadCodeTests {
         #expect(findingLines([("/lib/LibraryView.swift", view)]) == [10])
     }
 }
+
+/// A file the Xcode project leaves out of every target, beside files a target compiles, never runs (a stale copy kept
+/// next to the live one); a folder no target lists anything of (a package's, or one the project does not know) says
+/// nothing, and neither does a project the run could not read.
+struct FilesLeftOutOfTargetsTests {
+    static let crash = """
+        func makeContainer() -> ModelContainer {
+            do { return try ModelContainer(for: Server.self) } catch { fatalError("no store: \\(error)") }
+        }
+        """
+
+    private func crashFiles(compiled: Set<String>, xcodeProject: Bool = true) -> [String] {
+        var configuration = Configuration()
+        configuration.onlyRules = ["fatal_error_on_container_init"]
+        let sources = [("/app/Status/Helpers/DataHelper.swift", Self.crash), ("/app/Status/Helpers/Live.swift", "let live = 1"),
+                       ("/app/Kit/Sources/Kit/DataHelper.swift", Self.crash)]
+        let target = XcodeTarget(name: "Status", productType: "com.apple.product-type.application", files: compiled, entitlements: nil)
+        let layout = xcodeProject ? ProjectLayout(xcodeProjects: [XcodeProject(path: "/app/Status.xcodeproj/project.pbxproj", sourceRoot: "/app",
+                                                                              targets: [target])]) : ProjectLayout()
+        return Linter.lint(sources: sources.map { SourceInput(path: $0.0, text: $0.1) }, layout: layout, configuration: configuration)
+            .findings.map(\.file).sorted()
+    }
+
+    @Test func aStaleCopyBesideCompiledFilesIsDead() {
+        #expect(crashFiles(compiled: ["/app/Status/Helpers/Live.swift"]) == ["/app/Kit/Sources/Kit/DataHelper.swift"])
+    }
+
+    @Test func aCompiledFileIsAlive() {
+        #expect(crashFiles(compiled: ["/app/Status/Helpers/Live.swift", "/app/Status/Helpers/DataHelper.swift"])
+            == ["/app/Kit/Sources/Kit/DataHelper.swift", "/app/Status/Helpers/DataHelper.swift"])
+    }
+
+    @Test func withoutATargetBesideItOrAProjectNothingIsDead() {
+        #expect(crashFiles(compiled: []) == ["/app/Kit/Sources/Kit/DataHelper.swift", "/app/Status/Helpers/DataHelper.swift"])
+        #expect(crashFiles(compiled: ["/app/Status/Helpers/Live.swift"], xcodeProject: false)
+            == ["/app/Kit/Sources/Kit/DataHelper.swift", "/app/Status/Helpers/DataHelper.swift"])
+    }
+}
