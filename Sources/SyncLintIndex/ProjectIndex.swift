@@ -227,9 +227,20 @@ public final class ProjectIndex: Sendable {
     static func filesLeftOutOfTargets(_ paths: [String], layout: ProjectLayout) -> Set<String> {
         guard !layout.xcodeProjects.isEmpty else { return [] }
         func folder(_ path: String) -> Substring { path[..<(path.lastIndex(of: "/") ?? path.startIndex)] }
+        // A project made on macOS may spell a file's name in another case than the disk does (`AppState+Transition.swift`
+        // for `AppState+transition.swift`): the file system there ignores case, and so does this question.
+        let listed = Set(layout.xcodeProjects.flatMap(\.targets).flatMap { $0.files.union($0.folders) }.map { $0.lowercased() })
+        func isListed(_ path: String) -> Bool {
+            var ancestor = path.lowercased()
+            while true {
+                if listed.contains(ancestor) { return true }
+                guard let slash = ancestor.lastIndex(of: "/"), slash > ancestor.startIndex else { return false }
+                ancestor = String(ancestor[..<slash])
+            }
+        }
         var compiled: Set<String> = [], notCompiled: [String] = []
         for path in paths where path.hasSuffix(".swift") {
-            if layout.targets(containing: path).isEmpty { notCompiled.append(path) } else { compiled.insert(path) }
+            if layout.targets(containing: path).isEmpty && !isListed(path) { notCompiled.append(path) } else { compiled.insert(path) }
         }
         let compiledFolders = Set(compiled.map(folder))
         return Set(notCompiled.filter { compiledFolders.contains(folder($0)) })

@@ -103,6 +103,12 @@ struct FilesLeftOutOfTargetsTests {
         #expect(crashFiles(compiled: ["/app/Status/Helpers/Live.swift"]) == ["/app/Kit/Sources/Kit/DataHelper.swift"])
     }
 
+    @Test func aFileTheProjectSpellsInAnotherCaseIsCompiled() {
+        // macOS's file system ignores case: the project's `datahelper.swift` is the disk's `DataHelper.swift`.
+        #expect(crashFiles(compiled: ["/app/Status/Helpers/Live.swift", "/app/Status/Helpers/datahelper.swift"])
+            == ["/app/Kit/Sources/Kit/DataHelper.swift", "/app/Status/Helpers/DataHelper.swift"])
+    }
+
     @Test func aCompiledFileIsAlive() {
         #expect(crashFiles(compiled: ["/app/Status/Helpers/Live.swift", "/app/Status/Helpers/DataHelper.swift"])
             == ["/app/Kit/Sources/Kit/DataHelper.swift", "/app/Status/Helpers/DataHelper.swift"])
