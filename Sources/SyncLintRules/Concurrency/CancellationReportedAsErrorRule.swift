@@ -265,6 +265,36 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
                     }
                 }
                 """, confidence: .medium),
+            // An object the view is handed (`let planner`), called through the view's own method from its `.task`: the
+            // planner outlives the view's task, so the error stays where another view shows it.
+            RuleExample("""
+                @Observable final class TripPlanner {
+                    var errorMessage: String?
+                    func locatePlace(_ name: String) async {
+                        do { try await Task.sleep(for: .seconds(1)) } ↓catch { errorMessage = error.localizedDescription }
+                    }
+                }
+                struct LocateSheet: View {
+                    let planner: TripPlanner
+                    var body: some View { Text(planner.errorMessage ?? "").task { await locate() } }
+                    private func locate() async { await planner.locatePlace("Home") }
+                }
+                """, confidence: .high),
+            // The same planner held as the sheet's own `@State`: the `.task` is cancelled only when the sheet goes, and the
+            // planner (with its error) goes with it; nothing proves the error is ever seen.
+            RuleExample("""
+                @Observable final class TripPlanner {
+                    var errorMessage: String?
+                    func locatePlace(_ name: String) async {
+                        do { try await Task.sleep(for: .seconds(1)) } ↓catch { errorMessage = error.localizedDescription }
+                    }
+                }
+                struct LocateSheet: View {
+                    @State private var planner = TripPlanner()
+                    var body: some View { Text(planner.errorMessage ?? "").task { await locate() } }
+                    private func locate() async { await planner.locatePlace("Home") }
+                }
+                """, confidence: .medium),
             RuleExample("""
                 struct InboxView: View {
                     @State private var toast: Toast?
