@@ -973,7 +973,8 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
             medium; when every call is followed and none can (a model actor's synchronous fetch, a continuation over a \
             callback, which does not observe cancellation, a context's `perform`), the catch is quiet. And it needs the \
             state it writes to outlive what cancels it: a `.task { }` without `id:` is cancelled only when its view \
-            disappears, so state that view owns (its `@State`, an object it holds as `@StateObject` or `@State`) is seen \
+            disappears, so state that view owns (its `@State`, an object it holds as `@StateObject` or `@State`, called directly \
+            or through the view's own methods) is seen \
             again only if the view comes back, which a view that pushes a destination over itself does; otherwise \
             (a sheet or a leaf destination, say) the finding is medium. A view hidden another way (a tab) is not seen. \
             A `do` whose only `try` is synchronous (or `try?`), and a \

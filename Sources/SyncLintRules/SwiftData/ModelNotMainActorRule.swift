@@ -30,6 +30,15 @@ public enum ModelNotMainActorRule: ProjectRule {
                 import SwiftData
                 ↓@Model final class DiceGroup { var name: String = "" }
                 """),
+            // The current schema version's model, nested in its `VersionedSchema`: no other `Note` exists, so the app uses
+            // this one.
+            RuleExample("""
+                enum SchemaV2: VersionedSchema {
+                    static var versionIdentifier = Schema.Version(2, 0, 0)
+                    static var models: [any PersistentModel.Type] { [Note.self] }
+                    ↓@Model final class Note { var body: String = "" }
+                }
+                """),
             // The project does background model work in a `@ModelActor`: the model may be used there by design.
             RuleExample("""
                 ↓@Model final class Episode { var title: String = "" }
@@ -56,6 +65,16 @@ public enum ModelNotMainActorRule: ProjectRule {
                     var name: String = ""
                 }
                 """),
+            // The frozen copy of an older schema version, read only by the migration plan; the current `Video` is reported
+            // on its own.
+            RuleExample("""
+                @MainActor @Model final class Video { var title: String = ""; var watched = false }
+                enum SchemaV1: VersionedSchema {
+                    static var versionIdentifier = Schema.Version(1, 0, 0)
+                    static var models: [any PersistentModel.Type] { [Video.self] }
+                    @Model final class Video { var title: String = "" }
+                }
+                """),
             RuleExample("""
                 @Observable final class DiceViewModel { var total = 0 }
                 struct Roll: Codable { var value: Int }
@@ -64,7 +83,8 @@ public enum ModelNotMainActorRule: ProjectRule {
         knownLimitations: """
             Off by default: `@ModelActor` background importers, and apps that pass `PersistentIdentifier`s between \
             actors, deliberately keep models unisolated. A background `ModelContext(container)` made off the main actor \
-            without a `@ModelActor` is not seen.
+            without a `@ModelActor` is not seen. A model nested in a `VersionedSchema` is taken for an older version's frozen \
+            copy (not reported) only when its name from the top level is another model.
             """,
         messages: [notMainActor])
     static let notMainActor = RuleMessage("not_main_actor", "`{model}` is not isolated to the main actor; annotate it `@MainActor` so off-main access is a compile error")
@@ -81,6 +101,7 @@ public enum ModelNotMainActorRule: ProjectRule {
         return ModelSchema(index: index).models.filter { model in
             index.isolation(ofType: model.qualifiedName) != .mainActor
                 && !index.declarations(of: model.qualifiedName).contains { $0.kind != .extension && $0.isNonisolated }
+                && !isOlderSchemaSnapshot(model, index: index)
         }.map { model -> Finding in
             // In the Swift 6 language mode the compiler already rejects a model used across isolation domains: the
             // annotation would add checking only where the app keeps models on one actor by design, which the rule
@@ -89,5 +110,15 @@ public enum ModelNotMainActorRule: ProjectRule {
             return description.finding(at: model.location, notMainActor, ["model": model.name],
                                        confidence: backgroundModelWork || compilerChecksRaces ? .medium : .high)
         }
+    }
+
+    /// A model declared inside a `VersionedSchema` whose name, looked up from the top level, is another model: the frozen
+    /// copy of an older schema version, which only a migration plan reads. The app's code uses the current model.
+    static func isOlderSchemaSnapshot(_ model: TypeFact, index: ProjectIndex) -> Bool {
+        guard let dot = model.qualifiedName.lastIndex(of: ".") else { return false }
+        let schema = String(model.qualifiedName[..<dot])
+        guard index.declarations(of: schema).contains(where: { $0.inheritedTypes.contains("VersionedSchema") }),
+              let current = index.resolveType(model.name), current != model.qualifiedName else { return false }
+        return index.isSwiftDataModel(current)
     }
 }
