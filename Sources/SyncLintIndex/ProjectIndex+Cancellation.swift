@@ -111,7 +111,7 @@ extension ProjectIndex {
     /// `.refreshable`, a stored handle cancelled elsewhere, or a caller on another object all outlive the canceller.
     public func isCancelledWhileStateLives(_ cancellation: Cancellability, writes: [String], ofType type: String?) -> Bool {
         var seen: Set<FunctionKey> = []
-        func check(_ cancellation: Cancellability, sameObject: Bool, remaining: Int) -> Bool {
+        func check(_ cancellation: Cancellability, holder: StateHolder, remaining: Int) -> Bool {
             switch cancellation {
             case .always, .ifHandleCancelled: return isCancellable(cancellation)
             case .never: return false
@@ -121,32 +121,55 @@ extension ProjectIndex {
                 // No call resolved to it: whether it is cancellable at all is `isCancellable`'s question.
                 if sites.isEmpty { return isCancellable(cancellation) }
                 return sites.contains { site in
-                    let onSelf = site.receiver == nil
+                    let holderAtCaller = stateHolder(holder, after: site)
                     guard case .always = site.cancellation,
                           summary(of: site.caller)?.disappearOnlyTaskCalls.contains(site.location) == true,
                           let view = site.caller.typeName else {
-                        return check(site.cancellation, sameObject: sameObject && onSelf, remaining: remaining - 1)
+                        return check(site.cancellation, holder: holderAtCaller, remaining: remaining - 1)
                     }
-                    return !viewOwnsState(view: view, receiver: site.receiver, sameObject: sameObject, writes: writes, ofType: type)
+                    return !viewOwnsState(view: view, holder: holderAtCaller, writes: writes, ofType: type)
                         || pushesDestination(view)
                 }
             }
         }
-        return check(cancellation, sameObject: true, remaining: ProjectIndex.callDepth)
+        return check(cancellation, holder: .ownObject, remaining: ProjectIndex.callDepth)
+    }
+
+    /// Whose state the written properties are, seen from a function up the call chain: its own object's (the code
+    /// runs on `self`, or on a caller that calls it on `self`), the object one of its properties holds (the caller
+    /// calls `planner.locatePlace()` and the code writes the planner's state), or an object the index cannot tie to it.
+    enum StateHolder: Equatable {
+        case ownObject
+        case heldBy(property: String)
+        case unknown
+    }
+
+    /// The holder of the written state as the caller of `site` sees it: a call on `self` keeps it; a call on a property
+    /// of the caller's own type (`planner.locatePlace()`) makes the state the object that property holds; anything else
+    /// (a deeper path, a parameter, a shared instance) loses the tie.
+    func stateHolder(_ holder: StateHolder, after site: CallFact) -> StateHolder {
+        guard let receiver = site.receiver else { return holder }
+        guard holder == .ownObject, case .member(let base, let name) = receiver, case .named(let owner, _) = base,
+              let caller = site.caller.typeName, resolveType(owner) == resolveType(caller) else { return .unknown }
+        return .heldBy(property: name)
     }
 
     /// Whether the state the code writes dies with the view: the view calls a method of its own that writes its own
-    /// `@State`, or calls the object it holds as `@StateObject` (or `@State`) whose own state the code writes.
-    func viewOwnsState(view: String, receiver: ValueType?, sameObject: Bool, writes: [String], ofType type: String?) -> Bool {
-        guard sameObject, !writes.isEmpty else { return false }
-        guard let receiver else {
+    /// `@State`, or calls (directly or through its own methods) the object it holds as `@StateObject` (or `@State`)
+    /// whose own state the code writes.
+    func viewOwnsState(view: String, holder: StateHolder, writes: [String], ofType type: String?) -> Bool {
+        guard !writes.isEmpty else { return false }
+        switch holder {
+        case .ownObject:
             // The view's own method: its `@State` dies with it.
             guard let type, resolveType(type) == resolveType(view) else { return false }
             return writes.allSatisfy { property($0, of: view)?.hasAttribute("State") == true }
+        case .heldBy(let name):
+            guard let held = property(name, of: view) else { return false }
+            return held.hasAttribute("StateObject") || held.hasAttribute("State")
+        case .unknown:
+            return false
         }
-        guard case .member(let base, let name) = receiver, case .named(let owner, _) = base,
-              resolveType(owner) == resolveType(view), let held = property(name, of: view) else { return false }
-        return held.hasAttribute("StateObject") || held.hasAttribute("State")
     }
 
     /// Whether the view pushes a destination over itself (`NavigationLink`, `navigationDestination`): it disappears

@@ -79,6 +79,15 @@ extension ProjectIndex {
         moduleSetting(of: file, package: \.nonisolatedAsyncRunsOnCaller, xcode: \.nonisolatedAsyncRunsOnCaller)
     }
 
+    /// Whether the file compiles in the Swift 6 language mode, where a data race on a non-`Sendable` value is a compile
+    /// error: every Xcode target that compiles it sets `SWIFT_VERSION = 6`. A file of a package target is not decided
+    /// (its manifest's tools version and language modes are not read): false.
+    public func compilesInSwift6Mode(_ file: String) -> Bool {
+        if packageTargets.contains(where: { file.hasPrefix($0.folder.hasSuffix("/") ? $0.folder : $0.folder + "/") }) { return false }
+        let targets = layout.targets(containing: file)
+        return !targets.isEmpty && targets.allSatisfy(\.swift6LanguageMode)
+    }
+
     /// A module-wide setting for a file: the package target whose folder holds it (the innermost) decides, else the
     /// Xcode targets that compile it, when every one of them has it.
     private func moduleSetting(of file: String, package: KeyPath<PackageTargetFact, Bool>, xcode: KeyPath<XcodeTarget, Bool>) -> Bool {

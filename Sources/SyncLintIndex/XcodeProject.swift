@@ -22,10 +22,13 @@ public struct XcodeTarget: Sendable, Hashable, Codable {
     /// (SE-0461's `NonisolatedNonsendingByDefault`: `SWIFT_UPCOMING_FEATURE_NONISOLATED_NONSENDING_BY_DEFAULT = YES`, or
     /// Xcode 26's `SWIFT_APPROACHABLE_CONCURRENCY = YES`, which turns it on).
     public let nonisolatedAsyncRunsOnCaller: Bool
+    /// Whether it compiles in the Swift 6 language mode (`SWIFT_VERSION = 6.0` in every configuration): the compiler then
+    /// rejects every use of a non-`Sendable` value across isolation domains (a data race) as an error.
+    public var swift6LanguageMode = false
 
     public init(name: String, productType: String, files: Set<String>, folders: Set<String> = [],
                 excludedFiles: Set<String> = [], entitlements: String?, defaultsToMainActor: Bool = false,
-                nonisolatedAsyncRunsOnCaller: Bool = false) {
+                nonisolatedAsyncRunsOnCaller: Bool = false, swift6LanguageMode: Bool = false) {
         self.name = name
         self.productType = productType
         self.files = files
@@ -34,6 +37,7 @@ public struct XcodeTarget: Sendable, Hashable, Codable {
         self.entitlements = entitlements
         self.defaultsToMainActor = defaultsToMainActor
         self.nonisolatedAsyncRunsOnCaller = nonisolatedAsyncRunsOnCaller
+        self.swift6LanguageMode = swift6LanguageMode
     }
 
     /// Unit and UI test bundles.
@@ -195,7 +199,8 @@ public struct XcodeProject: Sendable, Hashable, Codable {
             return XcodeTarget(name: name, productType: entry["productType"] as? String ?? "", files: files,
                                folders: folders, excludedFiles: excluded, entitlements: entitlements(of: entry, targetName: name),
                                defaultsToMainActor: defaultsToMainActor(entry, projectSettings: projectSettings),
-                               nonisolatedAsyncRunsOnCaller: nonisolatedAsyncRunsOnCaller(entry, projectSettings: projectSettings))
+                               nonisolatedAsyncRunsOnCaller: nonisolatedAsyncRunsOnCaller(entry, projectSettings: projectSettings),
+                               swift6LanguageMode: swift6LanguageMode(entry, projectSettings: projectSettings))
         }
 
         /// The build settings of each configuration of a project or target, by configuration name (`Debug`, `Release`).
@@ -225,6 +230,15 @@ public struct XcodeProject: Sendable, Hashable, Codable {
                 ["SWIFT_UPCOMING_FEATURE_NONISOLATED_NONSENDING_BY_DEFAULT", "SWIFT_APPROACHABLE_CONCURRENCY"].contains {
                     settings[$0] as? String == "YES"
                 }
+            }
+        }
+
+        /// `SWIFT_VERSION` 6 or later in every configuration (a setting in an `.xcconfig` file is not read).
+        func swift6LanguageMode(_ target: [String: Any], projectSettings: [String: [String: Any]]) -> Bool {
+            let configurations = effectiveSettings(of: target, projectSettings: projectSettings)
+            return !configurations.isEmpty && configurations.allSatisfy { settings in
+                guard let version = settings["SWIFT_VERSION"] as? String, let major = Int(version.prefix { $0.isNumber }) else { return false }
+                return major >= 6
             }
         }
 

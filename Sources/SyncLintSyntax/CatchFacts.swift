@@ -58,6 +58,15 @@ public struct CatchFacts: Sendable {
             cancellation: context.cancellabilityHere())
     }
 
+    /// Whether the clause takes every `URLError`, `URLError.cancelled` included: `catch let error as URLError` or
+    /// `catch is URLError`, with no `where` and no other item.
+    package static func catchesEveryURLError(_ clause: CatchClauseSyntax) -> Bool {
+        guard clause.catchItems.count == 1, let item = clause.catchItems.first, item.whereClause == nil,
+              let pattern = item.pattern else { return false }
+        let text = pattern.trimmedDescription.filter { !$0.isWhitespace }
+        return text.hasSuffix("asURLError") || text == "isURLError"
+    }
+
     /// Whether a `catch` pattern written as `pattern` names the error a cancelled call throws.
     static func catches(_ signal: CancellationSignal, pattern: String) -> Bool {
         let caught = signal.caughtAs
@@ -142,7 +151,10 @@ public struct CatchFacts: Sendable {
     /// `CancellationSources`: the framework table's calls that throw on cancellation, its calls that throw only their
     /// closure's errors (nothing), the other calls it makes (for the index), and whether it awaits a value that names
     /// no call. Every call the `try` awaits counts (`try await decode(await fetch())`), and its outermost call.
-    package static func cancellationSources(of tryExpression: TryExprSyntax, context: FileContext) -> CancellationSources {
+    /// With `urlErrorsCaught`, an earlier clause takes every `URLError` (`catch let error as URLError`): a framework call
+    /// that reports its cancellation only as `URLError.cancelled` (a URLSession transfer) delivers nothing to later clauses.
+    package static func cancellationSources(of tryExpression: TryExprSyntax, context: FileContext,
+                                            urlErrorsCaught: Bool = false) -> CancellationSources {
         var sources = CancellationSources()
         var calls: [FunctionCallExprSyntax] = []
         if let outer = outermostCall(tryExpression.expression) ?? asyncLetCall(tryExpression.expression) { calls.append(outer) }
@@ -166,7 +178,10 @@ public struct CatchFacts: Sendable {
             if FrameworkCalls.mentions(method),
                let entry = FrameworkCalls.lookup(method: method, receiver: SyntaxFacts.receiverText(call) ?? "",
                                                  callee: SyntaxFacts.calleeName(call), labels: call.arguments.compactMap { $0.label?.text }) {
-                if entry.throwsOnCancellation != nil { sources.throwsItself = true; continue }
+                if let signal = entry.throwsOnCancellation {
+                    if !(urlErrorsCaught && signal == .urlErrorCancelled) { sources.throwsItself = true }
+                    continue
+                }
                 if entry.throwsOnlyClosureErrors { continue }
             }
             // `await loader.data(for:)` on a protocol that mirrors URLSession: known by its name only.
@@ -193,12 +208,13 @@ public struct CatchFacts: Sendable {
 
     /// What the `try`s of a `do` body can carry of a cancellation to its clauses (`cancellationSources(of:context:)`
     /// merged), outside nested closures and inner `do`s whose catch-all takes the error first.
-    package static func cancellationSources(ofBody body: CodeBlockSyntax, context: FileContext) -> CancellationSources {
+    package static func cancellationSources(ofBody body: CodeBlockSyntax, context: FileContext,
+                                            urlErrorsCaught: Bool = false) -> CancellationSources {
         var sources = CancellationSources()
         BodyScanner.scan(body) { node in
             if FunctionSummaryCollector.isCaughtByCatchAll(node, root: body) { return }
             if let tryExpression = node.as(TryExprSyntax.self), tryExpression.questionOrExclamationMark == nil {
-                sources = sources.merged(with: cancellationSources(of: tryExpression, context: context))
+                sources = sources.merged(with: cancellationSources(of: tryExpression, context: context, urlErrorsCaught: urlErrorsCaught))
             } else if let loop = node.as(ForStmtSyntax.self), loop.tryKeyword != nil, loop.awaitKeyword != nil {
                 sources.awaitsUnnamed = true
             }

@@ -265,6 +265,59 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
                     }
                 }
                 """, confidence: .medium),
+            // An earlier clause takes every `URLError`, so the transfer's `URLError.cancelled` never gets here; the
+            // `Task.sleep` before it still throws `CancellationError` into the catch-all.
+            RuleExample("""
+                @Observable final class ForecastService {
+                    var errorMessage: String?
+                    func fetch(_ url: URL) async {
+                        do {
+                            try await Task.sleep(for: .milliseconds(300))
+                            let (data, _) = try await URLSession.shared.data(from: url)
+                            forecast = try JSONDecoder().decode(Forecast.self, from: data)
+                        } catch let urlError as URLError {
+                            errorMessage = urlError.code == .notConnectedToInternet ? "Offline" : nil
+                        } ↓catch {
+                            errorMessage = "Could not load weather"
+                        }
+                    }
+                }
+                struct ForecastView: View {
+                    let service: ForecastService
+                    let url: URL
+                    var body: some View { Text(service.errorMessage ?? "").task(id: url) { await service.fetch(url) } }
+                }
+                """, confidence: .high),
+            // An object the view is handed (`let planner`), called through the view's own method from its `.task`: the
+            // planner outlives the view's task, so the error stays where another view shows it.
+            RuleExample("""
+                @Observable final class TripPlanner {
+                    var errorMessage: String?
+                    func locatePlace(_ name: String) async {
+                        do { try await Task.sleep(for: .seconds(1)) } ↓catch { errorMessage = error.localizedDescription }
+                    }
+                }
+                struct LocateSheet: View {
+                    let planner: TripPlanner
+                    var body: some View { Text(planner.errorMessage ?? "").task { await locate() } }
+                    private func locate() async { await planner.locatePlace("Home") }
+                }
+                """, confidence: .high),
+            // The same planner held as the sheet's own `@State`: the `.task` is cancelled only when the sheet goes, and the
+            // planner (with its error) goes with it; nothing proves the error is ever seen.
+            RuleExample("""
+                @Observable final class TripPlanner {
+                    var errorMessage: String?
+                    func locatePlace(_ name: String) async {
+                        do { try await Task.sleep(for: .seconds(1)) } ↓catch { errorMessage = error.localizedDescription }
+                    }
+                }
+                struct LocateSheet: View {
+                    @State private var planner = TripPlanner()
+                    var body: some View { Text(planner.errorMessage ?? "").task { await locate() } }
+                    private func locate() async { await planner.locatePlace("Home") }
+                }
+                """, confidence: .medium),
             RuleExample("""
                 struct InboxView: View {
                     @State private var toast: Toast?
@@ -469,6 +522,28 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
                 """, message: "url_error_cancelled_shown", confidence: .high),
         ],
         nonTriggeringExamples: [
+            // The same without the sleep: the only cancellable call is the transfer, whose `URLError.cancelled` the
+            // earlier `catch let urlError as URLError` takes; the catch-all never receives a cancellation.
+            RuleExample("""
+                @Observable final class ForecastService {
+                    var errorMessage: String?
+                    func fetch(_ url: URL) async {
+                        do {
+                            let (data, _) = try await URLSession.shared.data(from: url)
+                            forecast = try JSONDecoder().decode(Forecast.self, from: data)
+                        } catch let urlError as URLError {
+                            errorMessage = urlError.code == .notConnectedToInternet ? "Offline" : nil
+                        } catch {
+                            errorMessage = "Could not load weather"
+                        }
+                    }
+                }
+                struct ForecastView: View {
+                    let service: ForecastService
+                    let url: URL
+                    var body: some View { Text(service.errorMessage ?? "").task(id: url) { await service.fetch(url) } }
+                }
+                """),
             // Its only caller is a button's `Task { }` whose handle nobody keeps, reached through `@Environment(Model.self)`
             // (the property holds a `LoginModel`): nothing ever cancels it, so every error it shows is a real one.
             RuleExample("""
@@ -943,7 +1018,8 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
             medium; when every call is followed and none can (a model actor's synchronous fetch, a continuation over a \
             callback, which does not observe cancellation, a context's `perform`), the catch is quiet. And it needs the \
             state it writes to outlive what cancels it: a `.task { }` without `id:` is cancelled only when its view \
-            disappears, so state that view owns (its `@State`, an object it holds as `@StateObject` or `@State`) is seen \
+            disappears, so state that view owns (its `@State`, an object it holds as `@StateObject` or `@State`, called directly \
+            or through the view's own methods) is seen \
             again only if the view comes back, which a view that pushes a destination over itself does; otherwise \
             (a sheet or a leaf destination, say) the finding is medium. A view hidden another way (a tab) is not seen. \
             A `do` whose only `try` is synchronous (or `try?`), and a \
@@ -993,11 +1069,15 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
         // `catch ApiClientError.cancelled`: the app's own error has a case for cancellation, which its client
         // likely throws in place of `CancellationError` (known by the case's name: medium).
         var catchesOwnCancelledCase = false
+        // `catch let error as URLError` before the catch-all takes every `URLError`: a transfer's `URLError.cancelled`
+        // never reaches the catch-all, only a `CancellationError` can.
+        var urlErrorsCaught = false
         for (index, clause) in doStatement.catchClauses.enumerated() {
             guard CatchFacts.isCatchAll(clause) else {
                 // A specific clause for the cancellation handles it; clauses for other errors change nothing.
                 let pattern = clause.catchItems.trimmedText
                 if pattern.contains("URLError") && pattern.contains("cancelled") { return }
+                if CatchFacts.catchesEveryURLError(clause) { urlErrorsCaught = true }
                 if pattern.hasSuffix(".cancelled") || pattern.hasSuffix(".canceled") { catchesOwnCancelledCase = true }
                 continue
             }
@@ -1007,6 +1087,8 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
             if facts.handlesURLErrorCancelled { return }
             // `if error is CancellationError { return }` handles what `catch is CancellationError` would, no more.
             if facts.bodyTestsCancellation && !facts.bodyTestsOnlyCancellationError { return }
+            // Both kinds caught before it: a `CancellationError` and every `URLError` go to the earlier clauses.
+            if urlErrorsCaught && (facts.handlesCancellationError || facts.bodyTestsOnlyCancellationError) { return }
             var message: RuleMessage
             // When the `do` awaits no transfer itself, whether a call it awaits reaches one is the index's question.
             var transferThroughCalls = false
@@ -1027,7 +1109,9 @@ public final class CancellationReportedAsErrorRule: SyntaxRule {
             // framework calls that report one: proven (a `Task.sleep`, a URLSession transfer, `checkCancellation()` on
             // the way) is high; a call the index cannot follow (another module's, a receiver of unknown type) may:
             // medium; none (local work, a continuation, a callee that throws only the app's own errors): quiet.
-            if sources == nil { sources = CatchFacts.cancellationSources(ofBody: doStatement.body, context: context) }
+            if sources == nil {
+                sources = CatchFacts.cancellationSources(ofBody: doStatement.body, context: context, urlErrorsCaught: urlErrorsCaught)
+            }
             let caller = FunctionKey(typeName: context.scope.currentType?.qualifiedName, name: context.scope.currentFunction?.name ?? "")
             let delivers: IndexCondition = .throwsCancellation(sources ?? CancellationSources(), caller: caller, atLeast: .proven)
             let mayDeliver: IndexCondition = .all([.throwsCancellation(sources ?? CancellationSources(), caller: caller, atLeast: .unknown),
