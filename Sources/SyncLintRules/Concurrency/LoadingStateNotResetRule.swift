@@ -277,8 +277,37 @@ public final class LoadingStateNotResetRule: SyntaxRule {
                     if showsProgress { hud.hideLoading() }
                 }
                 """, message: "exit_leaves_state_on", confidence: .high),
+            // Returns a `Bool`, but takes no lock: nothing tests the flag before setting it, and a failed check leaves it set.
+            RuleExample("""
+                @MainActor final class FormModel {
+                    var isSaving = false
+                    func startSaving(_ draft: Draft) -> Bool {
+                        isSaving = true
+                        guard draft.isValid else { ↓return false }
+                        store.save(draft)
+                        isSaving = false
+                        return true
+                    }
+                }
+                """, message: "exit_leaves_flag_set", notes: ["`isSaving` is set to true here"], confidence: .high),
         ],
         nonTriggeringExamples: [
+            // A try-lock: it returns early while the flag is set and sets it for its caller, which resets it.
+            RuleExample("""
+                @MainActor final class FormModel {
+                    var isSaving = false
+                    func beginSaving() -> Bool {
+                        guard isSaving == false else { return false }
+                        isSaving = true
+                        return true
+                    }
+                    func save(_ draft: Draft) async -> Bool {
+                        guard beginSaving() else { return false }
+                        defer { isSaving = false }
+                        return await store.save(draft)
+                    }
+                }
+                """),
             // The method that cancels the task resets the flag the cancelled task leaves set.
             RuleExample("""
                 @MainActor final class TripModel {
@@ -571,6 +600,8 @@ public final class LoadingStateNotResetRule: SyntaxRule {
             not count for an exit before it. Two `if`s on the same condition over \
             parameters only (which cannot change in between) take the same side: the flag set under one side and an \
             exit under the other is no path. The catch-all check asks the graph too (a `defer` reset covers it). \
+            A try-lock is not reported: a synchronous function returning `Bool` that returns early while the flag is set \
+            (`guard isSaving == false else { return false }`) and then sets it, for its caller to reset. \
             A function that falls off its end \
             without a reset is not reported (the reset may come from elsewhere). One finding per flag and function: \
             the first exit that skips the reset. The fix (unsafe: the flag now turns `false` when the function \
@@ -624,6 +655,27 @@ public final class LoadingStateNotResetRule: SyntaxRule {
         guard let mark = names.mark(of: node, excluded: []), mark.turnsOn || mark.state.kind == .finishedFlag,
               let owner = Self.owner(in: context.scope) else { return }
         candidates.insert(owner)
+    }
+
+    /// A synchronous function returning `Bool` that returns early while the flag is set (`guard !flag`, `guard flag ==
+    /// false`) among its first statements, and sets it itself: it takes the flag for its caller and says whether it did.
+    static func isTryLock(_ owner: Syntax, flag: String, parameters: Set<String>) -> Bool {
+        guard let function = owner.as(FunctionDeclSyntax.self), let body = function.body,
+              function.signature.effectSpecifiers?.asyncSpecifier == nil,
+              function.signature.returnClause?.type.trimmedText == "Bool" else { return false }
+        let locals = parameters.union(FlowFacts.localNames(in: body))
+        return body.statements.prefix { !$0.item.is(ReturnStmtSyntax.self) }.contains { item in
+            guard let conditions = SyntaxFacts.earlyExitConditions(Syntax(item.item))
+                    ?? item.item.as(ExpressionStmtSyntax.self).flatMap({ SyntaxFacts.earlyExitConditions(Syntax($0.expression)) })
+            else { return false }
+            let negated = item.item.is(GuardStmtSyntax.self)
+            return conditions.contains { condition in
+                guard let expression = condition.condition.as(ExprSyntax.self) else { return false }
+                // A guard passes while the flag is unset; an `if ... { return }` leaves while it is set.
+                return negated ? FunctionSummaryCollector.unsetFlag(expression, locals: locals) == flag
+                    : FlowFacts.selfProperty(expression, locals: locals) == flag
+            }
+        }
     }
 
     /// The body a mark belongs to: the function, or a `Task { }` closure, whose exits must turn the state off.
@@ -681,6 +733,9 @@ public final class LoadingStateNotResetRule: SyntaxRule {
         var states: [LoadingState] = []
         for mark in marks where !states.contains(mark.state) { states.append(mark.state) }
         for state in states {
+            // A try-lock (`func beginSaving() -> Bool { guard isSaving == false else { return false }; isSaving = true;
+            // return true }`): setting the flag is what it does for its caller, whose own exits must reset it.
+            if case .flag = state.kind, Self.isTryLock(owner, flag: state.name, parameters: parameters) { continue }
             let ons = marks.filter { $0.state == state && $0.turnsOn }.map(\.node)
             let offs = marks.filter { $0.state == state && !$0.turnsOn }.map(\.node)
             // Where the state is turned on: its marks, or, for a finished flag nothing sets `false`, the entry
