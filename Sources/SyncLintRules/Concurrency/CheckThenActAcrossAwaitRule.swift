@@ -140,6 +140,20 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
                     }
                 }
                 """, message: "check_then_act", confidence: .medium),
+            // The counter is copied but never bumped by this method: a later call compares equal too.
+            RuleExample("""
+                @MainActor final class ScriptStore {
+                    var scripts: [Script] = []
+                    private var syncGeneration = 0
+                    func sync() async {
+                        ↓guard !scripts.isEmpty else { return }
+                        let generation = syncGeneration
+                        let loaded = await loader.load()
+                        guard generation == syncGeneration else { return }
+                        scripts = loaded
+                    }
+                }
+                """, message: "check_then_act", confidence: .medium),
             // The helper the guard calls only tests the flag; nothing sets it before the suspension.
             RuleExample("""
                 @MainActor final class SettingsModel {
@@ -245,6 +259,21 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
                         let result = await generator.generate()
                         guard activeRequestID == requestID else { return }
                         summary = result
+                    }
+                }
+                """),
+            // A generation counter bumped and copied before the suspension, compared after it.
+            RuleExample("""
+                @MainActor final class ScriptStore {
+                    var scripts: [Script] = []
+                    private var syncGeneration = 0
+                    func sync() async {
+                        guard !scripts.isEmpty else { return }
+                        syncGeneration &+= 1
+                        let generation = syncGeneration
+                        let loaded = await loader.load()
+                        guard generation == syncGeneration else { return }
+                        scripts = loaded
                     }
                 }
                 """),
@@ -407,7 +436,8 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
             wherever the exit stands (`guard receiveInProgress == false ...; receiveInProgress = true`); an early exit on a \
             call of a synchronous method of the type that returns early on a flag and sets it itself (`guard \
             beginAction() else { return }`, from the index's function summary); and a request token: a property given a \
-            local's value before the suspension (`activeRequestID = requestID`) and tested against that local by an \
+            local's value before the suspension (`activeRequestID = requestID`), or a counter the method writes and copies to a \
+            local (`syncGeneration &+= 1; let generation = syncGeneration`), tested against that local by an \
             early exit after it (`guard activeRequestID == requestID`), which stops a call a later one has overtaken \
             before its write. A local declared after the check does not hide the property of the same name it reads. \
             A stale position has high confidence when the declaration the method is in (the type, or that \
@@ -456,11 +486,18 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
         // A property given a local's value (`activeRequestID = requestID`): a request token, which a later test
         // against the same local (`activeRequestID == requestID`) finds changed when another call has started since.
         var tokenWrites: Set<TokenWrite> = []
+        var tokenCopies: Set<TokenWrite> = []
         BodyScanner.scan(body) { node in
             if let guardStatement = node.as(GuardStmtSyntax.self) {
                 checks.append((node, Self.propertiesRead(guardStatement.conditions, locals: localsBefore(node.position))))
             } else if let ifExpression = node.as(IfExprSyntax.self) {
                 checks.append((node, Self.propertiesRead(ifExpression.conditions, locals: localsBefore(node.position))))
+            } else if let binding = node.as(PatternBindingSyntax.self),
+                      let local = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
+                      let value = binding.initializer?.value, let property = FlowFacts.selfProperty(value, locals: localsBefore(node.position)) {
+                // The other way round: a counter bumped, then copied (`syncGeneration &+= 1; let generation =
+                // syncGeneration`). Kept only where the method itself writes the property (below).
+                tokenCopies.insert(TokenWrite(property: property, local: local))
             } else if let suspension = node.as(AwaitExprSyntax.self) {
                 let awaitsTaskValue = suspension.expression.as(MemberAccessExprSyntax.self)?.declName.baseName.text == "value"
                 events.append((node.positionAfterSkippingLeadingTrivia, awaitsTaskValue ? .protection : .suspension, node))
@@ -475,6 +512,8 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
                 }
             }
         }
+        let writtenProperties = Set(events.compactMap { event -> String? in if case .write(let property) = event.kind { property } else { nil } })
+        tokenWrites.formUnion(tokenCopies.filter { writtenProperties.contains($0.property) })
         let typeName = type.qualifiedName
         // A view's methods run from its own body's handlers (`.task`, once per appearance and cancelled when it goes;
         // a button), and a private method from the type's own methods, which may already serialize it: the rule does
@@ -505,13 +544,13 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
             // beginManageAction() else { return }`) that returns early on an in-progress flag and sets it itself
             // (`FunctionSummary.onceGuards`): a second call stops there. Only the index has that method's summary.
             let firstSuspension = later.first { if case .suspension = $0.kind { return true } else { return false } }?.position
-            let entryGuards = checks.filter { check in
-                SyntaxFacts.earlyExitConditions(check.node) != nil && firstSuspension.map { check.node.endPosition <= $0 } ?? false
-            }.flatMap { check in
-                FlowFacts.selfMethodCalls(in: SyntaxFacts.earlyExitConditions(check.node)!).filter { call in
-                    call.node.parent?.is(AwaitExprSyntax.self) != true
-                }.map { FunctionKey(typeName: typeName, name: $0.name) }
-            }
+            let entryGuards = checks.filter { check in firstSuspension.map { check.node.endPosition <= $0 } ?? false }
+                .compactMap { SyntaxFacts.earlyExitConditions($0.node) }
+                .flatMap { conditions in
+                    FlowFacts.selfMethodCalls(in: conditions).filter { call in
+                        call.node.parent?.is(AwaitExprSyntax.self) != true
+                    }.map { FunctionKey(typeName: typeName, name: $0.name) }
+                }
             let keyword = check.node.as(GuardStmtSyntax.self)?.guardKeyword ?? check.node.as(IfExprSyntax.self)?.ifKeyword
             guard let keyword else { continue }
             // What a second call does is proven harm when the method builds the object it stores (`let manager =
