@@ -168,18 +168,6 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
                     func canAct() -> Bool { isBusy == false }
                 }
                 """, message: "check_then_act", confidence: .medium),
-            // A static method's result is not an object the method builds: medium, as any fetched value.
-            RuleExample("""
-                @MainActor final class DiscoveryModel {
-                    private var identity: DiscoveryIdentity?
-                    func currentIdentity() async -> DiscoveryIdentity {
-                        ↓if let identity { return identity }
-                        let identity = await DiscoveryIdentityProvider.identity(homeId: homeID)
-                        self.identity = identity
-                        return identity
-                    }
-                }
-                """, message: "check_then_act", confidence: .medium),
             // A position looked up before the suspension, used to remove after it: another completion may have
             // removed an earlier element meanwhile (this function itself removes them).
             RuleExample("""
@@ -648,10 +636,7 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
             while let wrapped = current.as(TryExprSyntax.self)?.expression ?? current.as(AwaitExprSyntax.self)?.expression { current = wrapped }
             guard let call = current.as(FunctionCallExprSyntax.self) else { return nil }
             let name = SyntaxFacts.calleeName(call)
-            // Every part names a type (`Manager(...)`, `Outer.Manager(...)`); `Provider.identity(...)` is a static
-            // method's result, not an object built here.
-            let isInitializer = name.split(separator: ".").allSatisfy { $0.first?.isUppercase == true }
-            return isInitializer && SyntaxFacts.isTypeName(name) && name != "Task" && !name.hasPrefix("Task.") ? name : nil
+            return SyntaxFacts.isTypeName(name) && name != "Task" && !name.hasPrefix("Task.") ? name : nil
         }
         func isConstruction(_ expression: ExprSyntax) -> Bool { construction(expression) != nil }
         var built: [String: String] = [:]
