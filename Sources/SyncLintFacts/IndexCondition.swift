@@ -75,6 +75,9 @@ public indirect enum IndexCondition: Sendable, Hashable, Codable {
     case someResets([FunctionKey], flag: String)
     /// One of the functions sets the flag `true` on every path of its own (`FunctionSummary.setsTrueOnEveryPath`).
     case someSetsTrueOnEveryPath([FunctionKey], flag: String)
+    /// One of the functions is synchronous and returns early on an in-progress flag of `self` it then sets `true`
+    /// itself (`FunctionSummary.onceGuards`, kept for sync functions too): a caller's `guard beginAction() else { return }` stops a second call.
+    case someGuardsReentry([FunctionKey])
     /// The project calls the function, and every call site is in a function of one of these names (`init`,
     /// `viewDidLoad`: code that runs once per object), closures in them included.
     case everyCallerIn(FunctionKey, names: [String])

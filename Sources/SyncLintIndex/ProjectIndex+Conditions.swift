@@ -82,6 +82,11 @@ extension ProjectIndex {
         case .everyCallerIn(let key, let names):
             let sites = callSites(of: key)
             return !sites.isEmpty && sites.allSatisfy { names.contains($0.caller.name) }
+        case .someGuardsReentry(let keys):
+            return keys.contains { key in
+                guard let summary = summary(of: key) else { return false }
+                return !summary.isAsync && !summary.onceGuards.isEmpty
+            }
         case .everyCallerRunsOnce(let key):
             let sites = callSites(of: key)
             return !sites.isEmpty && sites.allSatisfy { site in

@@ -87,6 +87,24 @@ public enum SyntaxFacts {
         return (elements[0], text)
     }
 
+    /// The equality tests in an expression, as its operands and operator: `a == b`, `a != b`, `a === b`, `a !== b`
+    /// (the tree is not folded: the operands are the elements next to the operator, which for `==` joined by `&&`
+    /// or `||` are the compared values).
+    public static func equalityTests(in node: some SyntaxProtocol) -> [(left: ExprSyntax, op: String, right: ExprSyntax)] {
+        var tests: [(left: ExprSyntax, op: String, right: ExprSyntax)] = []
+        var sequences: [SequenceExprSyntax] = []
+        BodyScanner.scan(node) { if let sequence = $0.as(SequenceExprSyntax.self) { sequences.append(sequence) } }
+        for sequence in sequences {
+            let elements = Array(sequence.elements)
+            for index in elements.indices.dropFirst().dropLast() {
+                guard let op = elements[index].as(BinaryOperatorExprSyntax.self)?.operator.text,
+                      ["==", "!=", "===", "!=="].contains(op) else { continue }
+                tests.append((elements[index - 1], op, elements[index + 1]))
+            }
+        }
+        return tests
+    }
+
     /// Any write: `x = v` or `x += v`; returns the target.
     public static func writeTarget(_ sequence: SequenceExprSyntax) -> ExprSyntax? {
         assignment(sequence)?.target ?? compoundAssignment(sequence)?.target

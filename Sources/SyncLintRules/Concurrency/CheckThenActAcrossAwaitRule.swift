@@ -103,6 +103,71 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
                     }
                 }
                 """, message: "check_then_act", confidence: .medium),
+            // The in-progress flag's early exit comes after the check, but the flag is set only after the suspension:
+            // a second call passes both tests meanwhile.
+            RuleExample("""
+                actor Connection {
+                    var isUsable = true
+                    var receiveInProgress = false
+                    func receive() async throws -> Data {
+                        ↓guard isUsable else { throw ConnectionError.closed }
+                        guard receiveInProgress == false else { throw ConnectionError.busy }
+                        do {
+                            let data = try await socket.read()
+                            receiveInProgress = true
+                            return data
+                        } catch {
+                            isUsable = false
+                            throw error
+                        }
+                    }
+                }
+                """, message: "check_then_act", confidence: .medium),
+            // The request token is tested after the suspension, but only around another write: the result is stored
+            // whichever call started last.
+            RuleExample("""
+                @MainActor final class SummaryModel {
+                    var summary: String?
+                    var isGenerating = false
+                    var activeRequestID: UUID?
+                    func generate() async {
+                        ↓guard summary == nil else { return }
+                        let requestID = UUID()
+                        activeRequestID = requestID
+                        let result = await generator.generate()
+                        if activeRequestID == requestID { isGenerating = false }
+                        summary = result
+                    }
+                }
+                """, message: "check_then_act", confidence: .medium),
+            // The counter is copied but never bumped by this method: a later call compares equal too.
+            RuleExample("""
+                @MainActor final class ScriptStore {
+                    var scripts: [Script] = []
+                    private var syncGeneration = 0
+                    func sync() async {
+                        ↓guard !scripts.isEmpty else { return }
+                        let generation = syncGeneration
+                        let loaded = await loader.load()
+                        guard generation == syncGeneration else { return }
+                        scripts = loaded
+                    }
+                }
+                """, message: "check_then_act", confidence: .medium),
+            // The helper the guard calls only tests the flag; nothing sets it before the suspension.
+            RuleExample("""
+                @MainActor final class SettingsModel {
+                    var pendingArchive: URL?
+                    var isBusy = false
+                    func restore() async -> Bool {
+                        ↓guard let pendingArchive, canAct() else { return false }
+                        await service.restore(pendingArchive)
+                        self.pendingArchive = nil
+                        return true
+                    }
+                    func canAct() -> Bool { isBusy == false }
+                }
+                """, message: "check_then_act", confidence: .medium),
             // A position looked up before the suspension, used to remove after it: another completion may have
             // removed an earlier element meanwhile (this function itself removes them).
             RuleExample("""
@@ -158,6 +223,90 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
                         isLoading = true
                         defer { isLoading = false }
                         allSurveys = await api.surveys()
+                    }
+                }
+                """),
+            // An in-progress flag tested by a later early exit and set before the suspension: a second call stops there
+            // (the only write after the suspension marks the connection dead).
+            RuleExample("""
+                actor Connection {
+                    var isUsable = true
+                    var receiveInProgress = false
+                    func receive() async throws -> Data {
+                        guard isUsable else { throw ConnectionError.closed }
+                        guard receiveInProgress == false else { throw ConnectionError.busy }
+                        receiveInProgress = true
+                        defer { receiveInProgress = false }
+                        do {
+                            return try await socket.read()
+                        } catch {
+                            isUsable = false
+                            throw error
+                        }
+                    }
+                }
+                """),
+            // A request token stored before the suspension and tested against this call's value after it, before the
+            // write: a call overtaken by a later one stores nothing.
+            RuleExample("""
+                @MainActor final class SummaryModel {
+                    var summary: String?
+                    var activeRequestID: UUID?
+                    func generate() async {
+                        guard summary == nil else { return }
+                        let requestID = UUID()
+                        activeRequestID = requestID
+                        let result = await generator.generate()
+                        guard activeRequestID == requestID else { return }
+                        summary = result
+                    }
+                }
+                """),
+            // A generation counter bumped and copied before the suspension, compared after it.
+            RuleExample("""
+                @MainActor final class ScriptStore {
+                    var scripts: [Script] = []
+                    private var syncGeneration = 0
+                    func sync() async {
+                        guard !scripts.isEmpty else { return }
+                        syncGeneration &+= 1
+                        let generation = syncGeneration
+                        let loaded = await loader.load()
+                        guard generation == syncGeneration else { return }
+                        scripts = loaded
+                    }
+                }
+                """),
+            // The property the check reads is set before the suspension; the local of the same name is declared after
+            // the check, so it hides nothing there.
+            RuleExample("""
+                actor PairingClient {
+                    var pairingToken: UUID?
+                    var session: Session?
+                    func pair() async throws {
+                        guard pairingToken == nil, session == nil else { throw PairingError.busy }
+                        let pairingToken = UUID()
+                        self.pairingToken = pairingToken
+                        session = try await api.pair(token: pairingToken)
+                    }
+                }
+                """),
+            // The guard calls a synchronous helper that returns early on the in-progress flag and sets it.
+            RuleExample("""
+                @MainActor final class SettingsModel {
+                    var pendingArchive: URL?
+                    var isBusy = false
+                    func restore() async -> Bool {
+                        guard let pendingArchive, beginAction() else { return false }
+                        defer { isBusy = false }
+                        await service.restore(pendingArchive)
+                        self.pendingArchive = nil
+                        return true
+                    }
+                    func beginAction() -> Bool {
+                        guard isBusy == false else { return false }
+                        isBusy = true
+                        return true
                     }
                 }
                 """),
@@ -283,6 +432,14 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
             Any `cancel()` call or an `await` of a task's `value` between the check and the suspension counts as \
             protection, whether or not it is the right task. A class with no actor isolation is not checked; \
             `check_then_act` races there are data races the compiler's checks find. \
+            Also protection: an early exit on a flag that the method sets after that exit and before the suspension, \
+            wherever the exit stands (`guard receiveInProgress == false ...; receiveInProgress = true`); an early exit on a \
+            call of a synchronous method of the type that returns early on a flag and sets it itself (`guard \
+            beginAction() else { return }`, from the index's function summary); and a request token: a property given a \
+            local's value before the suspension (`activeRequestID = requestID`), or a counter the method writes and copies to a \
+            local (`syncGeneration &+= 1; let generation = syncGeneration`), tested against that local by an \
+            early exit after it (`guard activeRequestID == requestID`), which stops a call a later one has overtaken \
+            before its write. A local declared after the check does not hide the property of the same name it reads. \
             A stale position has high confidence when the declaration the method is in (the type, or that \
             extension) itself moves the collection's elements (`remove`, `insert`, `removeAll`, a new value assigned \
             outside `init`), so an overlapping call can shift them; otherwise medium (what else changes the collection \
@@ -319,11 +476,28 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
         StaleIndexAcrossAwait.check(function, body: body, type: type, locals: locals, isolation: staleIndexIsolation, context: context)
         var checks: [(node: Syntax, reads: Set<String>)] = []
         var events: [(position: AbsolutePosition, kind: Event, node: Syntax)] = []
+        // A local declared after a check does not hide the property of the same name the check reads
+        // (`guard pairingToken == nil ...` then `let pairingToken = UUID(); self.pairingToken = pairingToken`).
+        let declarations = Self.localDeclarations(in: body)
+        let parameters = Set(function.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text })
+        func localsBefore(_ position: AbsolutePosition) -> Set<String> {
+            parameters.union(declarations.filter { $0.position < position }.map(\.name))
+        }
+        // A property given a local's value (`activeRequestID = requestID`): a request token, which a later test
+        // against the same local (`activeRequestID == requestID`) finds changed when another call has started since.
+        var tokenWrites: Set<TokenWrite> = []
+        var tokenCopies: Set<TokenWrite> = []
         BodyScanner.scan(body) { node in
             if let guardStatement = node.as(GuardStmtSyntax.self) {
-                checks.append((node, Self.propertiesRead(guardStatement.conditions, locals: locals)))
+                checks.append((node, Self.propertiesRead(guardStatement.conditions, locals: localsBefore(node.position))))
             } else if let ifExpression = node.as(IfExprSyntax.self) {
-                checks.append((node, Self.propertiesRead(ifExpression.conditions, locals: locals)))
+                checks.append((node, Self.propertiesRead(ifExpression.conditions, locals: localsBefore(node.position))))
+            } else if let binding = node.as(PatternBindingSyntax.self),
+                      let local = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
+                      let value = binding.initializer?.value, let property = FlowFacts.selfProperty(value, locals: localsBefore(node.position)) {
+                // The other way round: a counter bumped, then copied (`syncGeneration &+= 1; let generation =
+                // syncGeneration`). Kept only where the method itself writes the property (below).
+                tokenCopies.insert(TokenWrite(property: property, local: local))
             } else if let suspension = node.as(AwaitExprSyntax.self) {
                 let awaitsTaskValue = suspension.expression.as(MemberAccessExprSyntax.self)?.declName.baseName.text == "value"
                 events.append((node.positionAfterSkippingLeadingTrivia, awaitsTaskValue ? .protection : .suspension, node))
@@ -332,8 +506,14 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
             } else if let sequence = node.as(SequenceExprSyntax.self), let target = SyntaxFacts.writeTarget(sequence),
                       let property = FlowFacts.selfProperty(target, locals: locals) {
                 events.append((node.positionAfterSkippingLeadingTrivia, .write(property), node))
+                if let assignment = SyntaxFacts.assignment(sequence), let value = assignment.value.as(DeclReferenceExprSyntax.self),
+                   locals.contains(value.baseName.text) {
+                    tokenWrites.insert(TokenWrite(property: property, local: value.baseName.text))
+                }
             }
         }
+        let writtenProperties = Set(events.compactMap { event -> String? in if case .write(let property) = event.kind { property } else { nil } })
+        tokenWrites.formUnion(tokenCopies.filter { writtenProperties.contains($0.property) })
         let typeName = type.qualifiedName
         // A view's methods run from its own body's handlers (`.task`, once per appearance and cancelled when it goes;
         // a button), and a private method from the type's own methods, which may already serialize it: the rule does
@@ -345,15 +525,32 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
             // through a suspension to a write of what it read, with no protection before the suspension. A
             // protection or an `await` in another branch, or in a `guard`'s `else` that leaves, is not on it.
             let later = events.filter { $0.position > check.node.endPosition }
-            // A flag an earlier early exit tests (`guard !isLoading else { return }`), set before the suspension
-            // (`isLoading = true`), stops a second call there whatever this check reads.
-            let guardedFlags = checks.filter { $0.node.endPosition <= check.node.position && SyntaxFacts.earlyExitConditions($0.node) != nil }
-                .reduce(into: Set<String>()) { $0.formUnion($1.reads) }
-            // A test of the property again after the suspension, before the write, checks it anew.
+            // A flag an early exit tests (`guard !isLoading else { return }`, before this check or after it), set
+            // after that test and before the suspension (`isLoading = true`), stops a second call there whatever
+            // this check reads.
+            let guardedFlags = checks.filter { SyntaxFacts.earlyExitConditions($0.node) != nil }
+                .map { (end: $0.node.endPosition, reads: $0.reads) }
+            // A test of the property again after the suspension, before the write, checks it anew; so does a test of
+            // a request token against the value this call stored (`guard activeRequestID == requestID`), for every write.
             let rechecks = checks.filter { $0.node.position > check.node.endPosition }
+            let tokenTests = rechecks.filter {
+                SyntaxFacts.earlyExitConditions($0.node) != nil && Self.testsToken($0.node, tokenWrites, locals: locals)
+            }.map(\.node)
             guard let built = context.controlFlowGraph(of: function),
-                  let property = Self.unprotectedWrite(after: check, events: later, guardedFlags: guardedFlags, rechecks: rechecks, in: built)
+                  let property = Self.unprotectedWrite(after: check, events: later, guardedFlags: guardedFlags, rechecks: rechecks,
+                                                       tokenTests: tokenTests, in: built)
             else { continue }
+            // An early exit before the suspension on a call of a synchronous method of the type (`guard
+            // beginManageAction() else { return }`) that returns early on an in-progress flag and sets it itself
+            // (`FunctionSummary.onceGuards`): a second call stops there. Only the index has that method's summary.
+            let firstSuspension = later.first { if case .suspension = $0.kind { return true } else { return false } }?.position
+            let entryGuards = checks.filter { check in firstSuspension.map { check.node.endPosition <= $0 } ?? false }
+                .compactMap { SyntaxFacts.earlyExitConditions($0.node) }
+                .flatMap { conditions in
+                    FlowFacts.selfMethodCalls(in: conditions).filter { call in
+                        call.node.parent?.is(AwaitExprSyntax.self) != true
+                    }.map { FunctionKey(typeName: typeName, name: $0.name) }
+                }
             let keyword = check.node.as(GuardStmtSyntax.self)?.guardKeyword ?? check.node.as(IfExprSyntax.self)?.ifKeyword
             guard let keyword else { continue }
             // What a second call does is proven harm when the method builds the object it stores (`let manager =
@@ -365,7 +562,9 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
             // (`let start = Date()` stored as a timestamp) built twice is only the later value: the index says which
             // types are proven values.
             let builtTypes = callersUnseen ? [] : Self.typesBuiltAndStored(property, in: body, locals: locals)
-            let condition = Self.condition(.someStoredVar([property], ofType: typeName), isolation)
+            let stored: IndexCondition = entryGuards.isEmpty ? .someStoredVar([property], ofType: typeName)
+                : .all([.someStoredVar([property], ofType: typeName), .not(.someGuardsReentry(entryGuards))])
+            let condition = Self.condition(stored, isolation)
             if builtTypes.isEmpty {
                 context.report(keyword, Self.checkThenAct, ["property": property], when: condition, confidence: .medium)
             } else {
@@ -380,7 +579,8 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
     /// reaches that suspension with no protection on it.
     private static func unprotectedWrite(after check: (node: Syntax, reads: Set<String>),
                                          events: [(position: AbsolutePosition, kind: Event, node: Syntax)],
-                                         guardedFlags: Set<String>, rechecks: [(node: Syntax, reads: Set<String>)],
+                                         guardedFlags: [(end: AbsolutePosition, reads: Set<String>)],
+                                         rechecks: [(node: Syntax, reads: Set<String>)], tokenTests: [Syntax],
                                          in built: BuiltControlFlowGraph) -> String? {
         let graph = built.graph
         let conditions = check.node.as(GuardStmtSyntax.self)?.conditions ?? check.node.as(IfExprSyntax.self)?.conditions
@@ -394,7 +594,7 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
             case .protection: protections.formUnion(nodes)
             case .suspension: suspensions.append(contentsOf: nodes)
             case .write(let property):
-                if guardedFlags.contains(property) { protections.formUnion(nodes) }
+                if guardedFlags.contains(where: { $0.end <= event.position && $0.reads.contains(property) }) { protections.formUnion(nodes) }
                 guard check.reads.contains(property) else { continue }
                 protections.formUnion(nodes)
                 writes.append((property, Set(nodes)))
@@ -404,8 +604,9 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
         let reached = suspensions.filter(beforeProtection.contains)
         // Where a write is reached after a suspension on a path with no new test of its property.
         func afterSuspension(_ property: String) -> Set<Int> {
-            let tests = Set(rechecks.filter { $0.reads.contains(property) }.flatMap { recheck -> [Int] in
-                let conditions = recheck.node.as(GuardStmtSyntax.self)?.conditions ?? recheck.node.as(IfExprSyntax.self)?.conditions
+            let testing = rechecks.filter { $0.reads.contains(property) }.map(\.node) + tokenTests
+            let tests = Set(testing.flatMap { recheck -> [Int] in
+                let conditions = recheck.as(GuardStmtSyntax.self)?.conditions ?? recheck.as(IfExprSyntax.self)?.conditions
                 return conditions.map { $0.flatMap { built.nodes(for: $0) } } ?? []
             })
             return reached.reduce(into: Set<Int>()) { $0.formUnion(graph.reachable(from: $1, avoiding: { tests.contains($0.id) })) }
@@ -457,6 +658,38 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
             }
         }
         return stores
+    }
+
+    /// A property of `self` given a local's value (`activeRequestID = requestID`).
+    private struct TokenWrite: Hashable {
+        let property: String
+        let local: String
+    }
+
+    /// Whether a check's conditions compare a request token with the local this call stored in it
+    /// (`activeRequestID == requestID`, `self.pairingToken != pairingToken`).
+    private static func testsToken(_ check: Syntax, _ writes: Set<TokenWrite>, locals: Set<String>) -> Bool {
+        guard !writes.isEmpty,
+              let conditions = check.as(GuardStmtSyntax.self)?.conditions ?? check.as(IfExprSyntax.self)?.conditions else { return false }
+        return SyntaxFacts.equalityTests(in: conditions).contains { test in
+            [(test.left, test.right), (test.right, test.left)].contains { left, right in
+                guard let local = right.as(DeclReferenceExprSyntax.self)?.baseName.text, locals.contains(local),
+                      // The property named with `self.`, or bare where no local hides it.
+                      let property = FlowFacts.selfProperty(left, locals: locals) else { return false }
+                return writes.contains(TokenWrite(property: property, local: local))
+            }
+        }
+    }
+
+    /// Each local the body declares (`let`, `var`, a binding in a condition, a loop variable) with where.
+    static func localDeclarations(in body: CodeBlockSyntax) -> [(name: String, position: AbsolutePosition)] {
+        var declarations: [(name: String, position: AbsolutePosition)] = []
+        BodyScanner.scan(body) { node in
+            guard let pattern = node.as(IdentifierPatternSyntax.self) else { return }
+            if let binding = pattern.parent?.as(OptionalBindingConditionSyntax.self), binding.initializer == nil { return }
+            declarations.append((pattern.identifier.text, pattern.position))
+        }
+        return declarations
     }
 
     private enum Event {

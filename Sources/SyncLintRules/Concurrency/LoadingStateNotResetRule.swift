@@ -277,8 +277,76 @@ public final class LoadingStateNotResetRule: SyntaxRule {
                     if showsProgress { hud.hideLoading() }
                 }
                 """, message: "exit_leaves_state_on", confidence: .high),
+            // Returns a `Bool`, but takes no lock: nothing tests the flag before setting it, and a failed check leaves it set.
+            RuleExample("""
+                @MainActor final class FormModel {
+                    var isSaving = false
+                    func startSaving(_ draft: Draft) -> Bool {
+                        isSaving = true
+                        guard draft.isValid else { ↓return false }
+                        store.save(draft)
+                        isSaving = false
+                        return true
+                    }
+                }
+                """, message: "exit_leaves_flag_set", notes: ["`isSaving` is set to true here"], confidence: .high),
+            // The view's success path hands over to a callback instead of dismissing: the view and its flag stay.
+            RuleExample("""
+                struct AddCategoryView: View {
+                    @Environment(\\.dismiss) private var dismiss
+                    @State private var isSaving = false
+                    @State private var errorMessage: String?
+                    let onSaved: () -> Void
+                    var body: some View { Button("Save") { Task { await create() } }.disabled(isSaving) }
+                    private func create() async {
+                        isSaving = true
+                        do {
+                            try await store.createGroup(name: name)
+                            onSaved()
+                        } catch {
+                            errorMessage = error.localizedDescription
+                            isSaving = false
+                        }
+                    ↓}
+                }
+                """, message: "end_leaves_flag_set", notes: ["`isSaving` is set to true here"], confidence: .high),
         ],
         nonTriggeringExamples: [
+            // The success path dismisses the view whose own `@State` the flag is: the flag goes with it.
+            RuleExample("""
+                struct AddCategoryView: View {
+                    @Environment(\\.dismiss) private var dismiss
+                    @State private var isSaving = false
+                    @State private var errorMessage: String?
+                    var body: some View { Button("Save") { Task { await create() } }.disabled(isSaving) }
+                    private func create() async {
+                        isSaving = true
+                        do {
+                            try await store.createGroup(name: name)
+                            dismiss()
+                        } catch {
+                            errorMessage = error.localizedDescription
+                            isSaving = false
+                        }
+                    }
+                }
+                """),
+            // A try-lock: it returns early while the flag is set and sets it for its caller, which resets it.
+            RuleExample("""
+                @MainActor final class FormModel {
+                    var isSaving = false
+                    func beginSaving() -> Bool {
+                        guard isSaving == false else { return false }
+                        isSaving = true
+                        return true
+                    }
+                    func save(_ draft: Draft) async -> Bool {
+                        guard beginSaving() else { return false }
+                        defer { isSaving = false }
+                        return await store.save(draft)
+                    }
+                }
+                """),
             // The method that cancels the task resets the flag the cancelled task leaves set.
             RuleExample("""
                 @MainActor final class TripModel {
@@ -571,6 +639,10 @@ public final class LoadingStateNotResetRule: SyntaxRule {
             not count for an exit before it. Two `if`s on the same condition over \
             parameters only (which cannot change in between) take the same side: the flag set under one side and an \
             exit under the other is no path. The catch-all check asks the graph too (a `defer` reset covers it). \
+            A call of `dismiss()` (an `@Environment(\\.dismiss)` action, or `presentationMode.wrappedValue.dismiss()`) counts as \
+            a reset of a flag that is the same view's own `@State`: the presentation and its state go. \
+            A try-lock is not reported: a synchronous function returning `Bool` that returns early while the flag is set \
+            (`guard isSaving == false else { return false }`) and then sets it, for its caller to reset. \
             A function that falls off its end \
             without a reset is not reported (the reset may come from elsewhere). One finding per flag and function: \
             the first exit that skips the reset. The fix (unsafe: the flag now turns `false` when the function \
@@ -624,6 +696,68 @@ public final class LoadingStateNotResetRule: SyntaxRule {
         guard let mark = names.mark(of: node, excluded: []), mark.turnsOn || mark.state.kind == .finishedFlag,
               let owner = Self.owner(in: context.scope) else { return }
         candidates.insert(owner)
+    }
+
+    /// Calls in the body that dismiss the view whose own `@State` the flag is: `dismiss()` of an
+    /// `@Environment(\.dismiss)` property (SwiftUI's `DismissAction`), or `presentationMode.wrappedValue.dismiss()`.
+    /// The presentation goes, and the view's state with it: nothing is left showing the flag.
+    static func dismissCalls(in body: Syntax, owner: Syntax, flag: String) -> [Syntax] {
+        var current = owner.parent
+        while let node = current, !node.is(StructDeclSyntax.self) { current = node.parent }
+        guard let view = current?.as(StructDeclSyntax.self) else { return [] }
+        var dismissActions: Set<String> = []
+        var presentationModes: Set<String> = []
+        var flagIsState = false
+        for member in view.memberBlock.members {
+            guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
+            let names = variable.bindings.compactMap { $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text }
+            if names.contains(flag), SyntaxFacts.hasAttribute("State", variable.attributes) { flagIsState = true }
+            for attribute in variable.attributes {
+                guard let attribute = attribute.as(AttributeSyntax.self), attribute.attributeName.trimmedText == "Environment",
+                      let argument = attribute.arguments?.trimmedDescription else { continue }
+                if argument == "\\.dismiss" { dismissActions.formUnion(names) }
+                if argument == "\\.presentationMode" { presentationModes.formUnion(names) }
+            }
+        }
+        guard flagIsState, !dismissActions.isEmpty || !presentationModes.isEmpty else { return [] }
+        var calls: [Syntax] = []
+        BodyScanner.scan(body) { node in
+            guard let call = node.as(FunctionCallExprSyntax.self) else { return }
+            let callee = call.calledExpression
+            if let reference = callee.as(DeclReferenceExprSyntax.self), dismissActions.contains(reference.baseName.text) {
+                calls.append(node)
+            } else if let member = callee.as(MemberAccessExprSyntax.self), let base = member.base,
+                      member.declName.baseName.text == "dismiss", let path = SyntaxFacts.memberPath(base),
+                      (path.root == "self" ? Array(path.members.dropFirst()) : path.members) == ["wrappedValue"],
+                      presentationModes.contains(path.root == "self" ? path.members.first ?? "" : path.root) {
+                calls.append(node)
+            } else if let member = callee.as(MemberAccessExprSyntax.self), let base = member.base, SyntaxFacts.isSelf(base),
+                      dismissActions.contains(member.declName.baseName.text) {
+                calls.append(node)
+            }
+        }
+        return calls
+    }
+
+    /// A synchronous function returning `Bool` that returns early while the flag is set (`guard !flag`, `guard flag ==
+    /// false`) among its first statements, and sets it itself: it takes the flag for its caller and says whether it did.
+    static func isTryLock(_ owner: Syntax, flag: String, parameters: Set<String>) -> Bool {
+        guard let function = owner.as(FunctionDeclSyntax.self), let body = function.body,
+              function.signature.effectSpecifiers?.asyncSpecifier == nil,
+              function.signature.returnClause?.type.trimmedText == "Bool" else { return false }
+        let locals = parameters.union(FlowFacts.localNames(in: body))
+        return body.statements.prefix { !$0.item.is(ReturnStmtSyntax.self) }.contains { item in
+            guard let conditions = SyntaxFacts.earlyExitConditions(Syntax(item.item))
+                    ?? item.item.as(ExpressionStmtSyntax.self).flatMap({ SyntaxFacts.earlyExitConditions(Syntax($0.expression)) })
+            else { return false }
+            let negated = item.item.is(GuardStmtSyntax.self)
+            return conditions.contains { condition in
+                guard let expression = condition.condition.as(ExprSyntax.self) else { return false }
+                // A guard passes while the flag is unset; an `if ... { return }` leaves while it is set.
+                return negated ? FunctionSummaryCollector.unsetFlag(expression, locals: locals) == flag
+                    : FlowFacts.selfProperty(expression, locals: locals) == flag
+            }
+        }
     }
 
     /// The body a mark belongs to: the function, or a `Task { }` closure, whose exits must turn the state off.
@@ -681,6 +815,9 @@ public final class LoadingStateNotResetRule: SyntaxRule {
         var states: [LoadingState] = []
         for mark in marks where !states.contains(mark.state) { states.append(mark.state) }
         for state in states {
+            // A try-lock (`func beginSaving() -> Bool { guard isSaving == false else { return false }; isSaving = true;
+            // return true }`): setting the flag is what it does for its caller, whose own exits must reset it.
+            if case .flag = state.kind, Self.isTryLock(owner, flag: state.name, parameters: parameters) { continue }
             let ons = marks.filter { $0.state == state && $0.turnsOn }.map(\.node)
             let offs = marks.filter { $0.state == state && !$0.turnsOn }.map(\.node)
             // Where the state is turned on: its marks, or, for a finished flag nothing sets `false`, the entry
@@ -700,7 +837,9 @@ public final class LoadingStateNotResetRule: SyntaxRule {
                 (starts, setNode) = (ons.flatMap { built.nodes(for: $0) }, first)
             }
             let setLine = context.location(of: setNode).line
-            let resetNodes = Set(offs.flatMap { built.nodes(for: $0) })
+            // A view's own `@State` flag ends with the view: dismissing it (`dismiss()`) on the way out turns it off.
+            let dismissals = state.kind == .flag ? Self.dismissCalls(in: body, owner: owner, flag: state.name) : []
+            let resetNodes = Set((offs + dismissals).flatMap { built.nodes(for: $0) })
             // Two `if`s on one unchanging condition take the same side, for a pair of calls as for a flag.
             let question = UnresetExit(graph: built.graph, starts: starts, resets: resetNodes, branches: state.kind == .finishedFlag ? .init(groups: []) : branches)
             // Only a reset that some path reaches from where the state is turned on shows the body ends what it

@@ -201,8 +201,94 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
                     var body: some View { Button("Connect") { model.connect() } }
                 }
                 """, message: "dropped_task", confidence: .medium),
+            // One control that starts the action is outside the view `.disabled` while the task runs.
+            RuleExample("""
+                struct ControlsView: View {
+                    @State private var actionTask: Task<Void, Never>?
+                    var body: some View {
+                        VStack {
+                            HStack {
+                                Button("Start") { runAction { await controller.start() } }
+                            }
+                            .disabled(actionTask != nil)
+                            Button("Stop") { runAction { await controller.stop() } }
+                        }
+                    }
+                    private func runAction(_ action: @escaping () async -> Void) {
+                        ↓actionTask = Task {
+                            defer { actionTask = nil }
+                            await action()
+                        }
+                    }
+                }
+                """, message: "dropped_task"),
+            // The task stored is not chained on the one the handle held.
+            RuleExample("""
+                actor MutationCoordinator {
+                    private var tail: Task<Void, Never>?
+                    func run(_ operation: @escaping @Sendable () async throws -> Void) async throws {
+                        let task = Task<Void, Error> { try await operation() }
+                        ↓tail = Task { _ = try? await task.value }
+                        try await task.value
+                    }
+                }
+                """, message: "dropped_task"),
+            // `main()` of a type that is not an `Operation` may run again.
+            RuleExample("""
+                final class LoopRunner {
+                    private var task: Task<Void, Never>?
+                    func main() {
+                        ↓task = Task { await self.loop() }
+                    }
+                    func loop() async {}
+                }
+                """, message: "dropped_task"),
         ],
         nonTriggeringExamples: [
+            // Every control that starts the action is in the view `.disabled` while the handle holds a task.
+            RuleExample("""
+                struct ControlsView: View {
+                    @State private var actionTask: Task<Void, Never>?
+                    var body: some View {
+                        HStack {
+                            Button("Start") { runAction { await controller.start() } }
+                            Button("Stop") { runAction { await controller.stop() } }
+                        }
+                        .disabled(actionTask != nil)
+                    }
+                    private func runAction(_ action: @escaping () async -> Void) {
+                        actionTask = Task {
+                            defer { actionTask = nil }
+                            await action()
+                        }
+                    }
+                }
+                """),
+            // A serial chain through a task that awaits the previous one first.
+            RuleExample("""
+                actor MutationCoordinator {
+                    private var tail: Task<Void, Never>?
+                    func run(_ operation: @escaping @Sendable () async throws -> Void) async throws {
+                        let preceding = tail
+                        let task = Task<Void, Error> {
+                            if let preceding { await preceding.value }
+                            try await operation()
+                        }
+                        tail = Task { _ = try? await task.value }
+                        try await task.value
+                    }
+                }
+                """),
+            // An operation's `main()` runs once per operation object.
+            RuleExample("""
+                final class LoopOperation: Operation {
+                    private var task: Task<Void, Never>?
+                    override func main() {
+                        task = Task { await self.loop() }
+                    }
+                    func loop() async {}
+                }
+                """),
             // The only caller first calls a helper that cancels the handle (`teardown()` → `cancelTasks()`).
             RuleExample("""
                 final class SocketClient {
@@ -476,7 +562,11 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
         ],
         knownLimitations: """
             A handle the new task awaits first through a local read before it (`let previous = handle`, then \
-            `await previous?.value` in the task) is a serial chain, not an overwrite. A nil test joined to another \
+            `await previous?.value` in the task, or in a task it awaits: `let task = Task { await previous?.value; ... }`, \
+            `handle = Task { await task.value }`) is a serial chain, not an overwrite. Quiet too: a function every use of \
+            whose name in its file sits in a view `.disabled(handle != nil)` (a `private` method, or a view's), since \
+            SwiftUI disables every control in that view while a task is held; and `main()` or `start()` of an \
+            `Operation` subclass (an operation runs once). A nil test joined to another \
             condition (`if let handle, seriesID == id { return await handle.value }`) settles nothing when the other \
             test fails. \
             The handle counts as cancelled by a `cancel()` call (or a nil test) earlier in the same function, also \
@@ -542,7 +632,9 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
             if Self.neverSuspends(call) { return }
             if Self.handleIsSettled(name, in: body, before: position) || Self.guardedBefore(position, in: body)
                 || Self.flagSetBefore(position, target: target, in: body)
-                || Self.chainsOnPrevious(name, task: call, in: body, before: position) { return }
+                || Self.chainsOnPrevious(name, task: call, in: body, before: position)
+                || Self.entryPointsDisabledWhileHeld(name, function: function.name, in: body,
+                                                    calledOnlyInType: type.isView || Self.isPrivate(function.node)) { return }
             let helpersCalledBefore = FlowFacts.selfMethodCalls(in: body).filter { $0.node.endPosition <= position }.map(\.name)
             // A task whose work waits on a test of state first (`if model.loadingState == .idle { await model.loadMore() }`)
             // may be a state machine's single flight, which the rule does not follow: medium.
@@ -551,7 +643,8 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
             // Every call of the function is in code that runs once per object (`init`, `viewDidLoad`): no earlier task.
             context.report(target, [Self.droppedTask, Self.droppedTaskCancelledElsewhere], ["handle": name],
                            answering: .overwrittenHandle(name, typeName: typeName, function: functionKey, helpers: helpersCalledBefore),
-                           when: .not(.any([.everyCallerIn(functionKey, names: Self.runOnce.sorted()), .everyCallerRunsOnce(functionKey)])),
+                           when: .not(.any([.everyCallerIn(functionKey, names: Self.runOnce.sorted()), .everyCallerRunsOnce(functionKey)]
+                                            + Self.operationEntryPoints(function.name, typeName: typeName))),
                            confidence: confidence)
             return
         }
@@ -693,8 +786,57 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
         }
     }
 
+    /// `private` or `fileprivate`: only its own file, here its type's declaration or an extension, calls it.
+    static func isPrivate(_ node: Syntax) -> Bool {
+        node.as(FunctionDeclSyntax.self)?.modifiers.contains {
+            $0.name.tokenKind == .keyword(.private) || $0.name.tokenKind == .keyword(.fileprivate)
+        } ?? false
+    }
+
+    /// An `Operation`'s `main()` (or `start()`) runs once per operation object: an operation is single-shot (Apple:
+    /// "An operation object is a single-shot object—that is, it executes its task once and cannot be used to execute
+    /// it again"), so a handle assigned there has no earlier task. Whether the type is one is the index's question.
+    static func operationEntryPoints(_ function: String, typeName: String) -> [IndexCondition] {
+        ["main", "start"].contains(function) ? [.inherits(typeName, from: "Operation")] : []
+    }
+
+    /// Every entry to the function (each use of its name in its file, outside the function itself) sits
+    /// in a view disabled while the handle holds a task (`.disabled(actionTask != nil)`): SwiftUI's `disabled(_:)`
+    /// turns off every control in the view it modifies, so no second run can start while one is held, and the
+    /// assignment never replaces a running task. Only for a function its file is the only caller of (a `private`
+    /// one, or a view's).
+    static func entryPointsDisabledWhileHeld(_ name: String, function: String, in body: Syntax, calledOnlyInType: Bool) -> Bool {
+        guard calledOnlyInType else { return false }
+        // The whole file: a `private` method may be called from an extension there too.
+        var members = body
+        while let parent = members.parent { members = parent }
+        var disabledViews: [Range<AbsolutePosition>] = []
+        var entries: [AbsolutePosition] = []
+        for token in members.tokens(viewMode: .sourceAccurate) {
+            guard case .identifier = token.tokenKind, let reference = token.parent?.as(DeclReferenceExprSyntax.self) else { continue }
+            if token.text == function, !reference.isInside(body) {
+                // `self.run` names the method; `other.run` another object's.
+                if let member = reference.parent?.as(MemberAccessExprSyntax.self), member.declName.id == reference.id,
+                   let base = member.base, !SyntaxFacts.isSelf(base) { continue }
+                entries.append(reference.position)
+            } else if token.text == "disabled", let member = reference.parent?.as(MemberAccessExprSyntax.self),
+                      member.declName.id == reference.id, let base = member.base,
+                      let modifier = member.parent?.as(FunctionCallExprSyntax.self), let argument = modifier.arguments.first?.expression,
+                      SyntaxFacts.equalityTests(in: argument).contains(where: { test in
+                          test.op == "!=" && [(test.left, test.right), (test.right, test.left)].contains { handle, other in
+                              other.is(NilLiteralExprSyntax.self) && FlowFacts.selfProperty(handle, locals: []) == name
+                          }
+                      }) {
+                disabledViews.append(base.position..<base.endPosition)
+            }
+        }
+        return !entries.isEmpty && entries.allSatisfy { entry in disabledViews.contains { $0.contains(entry) } }
+    }
+
     /// `let previous = handle` read before the new task, which awaits `previous.value` (or `previous?.value`)
-    /// first: a serial chain, each task waiting for the one before it, so nothing is dropped.
+    /// first: a serial chain, each task waiting for the one before it, so nothing is dropped. Also through a task
+    /// started before it that awaits the previous one (`let task = Task { await previous?.value; ... }`, then
+    /// `handle = Task { await task.value }`).
     static func chainsOnPrevious(_ name: String, task call: FunctionCallExprSyntax, in body: Syntax,
                                  before position: AbsolutePosition) -> Bool {
         var previous: Set<String> = []
@@ -705,15 +847,27 @@ public final class TaskHandleOverwrittenRule: SyntaxRule {
             previous.insert(token.text)
         }
         guard !previous.isEmpty else { return false }
-        guard let closure = call.trailingClosure ?? call.arguments.last?.expression.as(ClosureExprSyntax.self) else { return false }
-        var chained = false
-        BodyScanner.scan(closure.statements) { node in
-            guard !chained, let member = node.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "value",
-                  let base = member.base else { return }
-            let root = base.as(OptionalChainingExprSyntax.self)?.expression ?? base
-            if let reference = root.as(DeclReferenceExprSyntax.self), previous.contains(reference.baseName.text) { chained = true }
+        func awaitsValue(of names: Set<String>, in task: FunctionCallExprSyntax) -> Bool {
+            guard let closure = task.trailingClosure ?? task.arguments.last?.expression.as(ClosureExprSyntax.self) else { return false }
+            var chained = false
+            BodyScanner.scan(closure.statements) { node in
+                guard !chained, let member = node.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "value",
+                      let base = member.base else { return }
+                let root = base.as(OptionalChainingExprSyntax.self)?.expression ?? base
+                if let reference = root.as(DeclReferenceExprSyntax.self), names.contains(reference.baseName.text) { chained = true }
+            }
+            return chained
         }
-        return chained
+        // Locals bound before the position to a task that itself awaits the previous one.
+        var chainedTasks = previous
+        BodyScanner.scan(body) { node in
+            guard node.endPosition <= position, let binding = node.as(PatternBindingSyntax.self),
+                  let local = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
+                  let task = binding.initializer?.value.as(FunctionCallExprSyntax.self),
+                  SyntaxFacts.calleeName(task).hasPrefix("Task"), awaitsValue(of: previous, in: task) else { return }
+            chainedTasks.insert(local)
+        }
+        return awaitsValue(of: chainedTasks, in: call)
     }
 
     /// `name?.cancel()` / `name.cancel()` / `name == nil` / `name != nil` / an await of its `value` or `result` before the position, also through a

@@ -924,9 +924,8 @@ package final class FunctionSummaryCollector: FactCollector {
         for item in body.statements {
             if let guardStatement = item.item.as(GuardStmtSyntax.self) {
                 for condition in guardStatement.conditions {
-                    guard let negation = condition.condition.as(PrefixOperatorExprSyntax.self),
-                          negation.operator.text == "!",
-                          let flag = FlowFacts.selfProperty(negation.expression, locals: locals) else { continue }
+                    guard let expression = condition.condition.as(ExprSyntax.self),
+                          let flag = unsetFlag(expression, locals: locals) else { continue }
                     result.insert(flag)
                 }
             } else if let ifStatement = item.item.as(ExpressionStmtSyntax.self)?.expression.as(IfExprSyntax.self)
@@ -941,6 +940,21 @@ package final class FunctionSummaryCollector: FactCollector {
             if SyntaxFacts.containsAwait(item) { break }
         }
         return result.intersection(setTrue)
+    }
+
+    /// The flag a condition requires unset: `!flag`, `flag == false`, `false == flag`, `flag != true`.
+    package static func unsetFlag(_ expression: ExprSyntax, locals: Set<String>) -> String? {
+        if let negation = expression.as(PrefixOperatorExprSyntax.self), negation.operator.text == "!" {
+            return FlowFacts.selfProperty(negation.expression, locals: locals)
+        }
+        // The whole condition is the one comparison (not `flag == false || force`).
+        guard let sequence = expression.as(SequenceExprSyntax.self), sequence.elements.count == 3,
+              let test = SyntaxFacts.equalityTests(in: sequence).first, test.op == "==" || test.op == "!=" else { return nil }
+        for (side, literal) in [(test.left, test.right), (test.right, test.left)] {
+            guard let value = SyntaxFacts.boolLiteral(literal), value == (test.op == "!=") else { continue }
+            return FlowFacts.selfProperty(side, locals: locals)
+        }
+        return nil
     }
 
     /// The left side of `x = v` or `x += v`.
