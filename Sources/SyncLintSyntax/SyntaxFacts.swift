@@ -107,7 +107,15 @@ public enum SyntaxFacts {
 
     /// Any write: `x = v` or `x += v`; returns the target.
     public static func writeTarget(_ sequence: SequenceExprSyntax) -> ExprSyntax? {
-        assignment(sequence)?.target ?? compoundAssignment(sequence)?.target
+        if let target = assignment(sequence)?.target ?? compoundAssignment(sequence)?.target { return target }
+        // `count = await load() ?? 0`, `total += a * b`: assignment binds loosest, so in the unfolded sequence the
+        // element before a leading `=` (or compound assignment) is what the whole right-hand side is written to.
+        let elements = Array(sequence.elements)
+        guard elements.count > 3, elements.count % 2 == 1 else { return nil }
+        if elements[1].is(AssignmentExprSyntax.self) { return elements[0] }
+        guard let op = elements[1].as(BinaryOperatorExprSyntax.self)?.operator.text, op.count >= 2, op.hasSuffix("="),
+              !["==", "!=", "<=", ">=", "===", "!=="].contains(op) else { return nil }
+        return elements[0]
     }
 
     /// `self.a.b` → ["a", "b"] with root "self"; `a.b` → root "a", members ["b"]; `a` → root "a".

@@ -93,6 +93,19 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
                     var body: some View { ProgressView().opacity(search.loading ? 1 : 0) }
                 }
                 """, message: "written_in_nonisolated_method"),
+            // The value has operators of its own (`?? 0`): the assignment still writes the property.
+            RuleExample("""
+                final class HomeModel: ObservableObject {
+                    @Published var unreadCount = 0
+                    func refreshCount() async {
+                        ↓unreadCount = await api.unreadCount() ?? 0
+                    }
+                }
+                struct HomeView: View {
+                    @StateObject private var model = HomeModel()
+                    var body: some View { Text("\\(model.unreadCount)").task { await model.refreshCount() } }
+                }
+                """),
             // A method declared in an extension in another file: the property's attribute is asked of the index.
             RuleExample("""
                 final class SearchModel: ObservableObject {
