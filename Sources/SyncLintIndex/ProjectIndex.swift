@@ -228,7 +228,8 @@ public final class ProjectIndex: Sendable {
         guard !layout.xcodeProjects.isEmpty else { return [] }
         func folder(_ path: String) -> Substring { path[..<(path.lastIndex(of: "/") ?? path.startIndex)] }
         // A project made on macOS may spell a file's name in another case than the disk does (`AppState+Transition.swift`
-        // for `AppState+transition.swift`): the file system there ignores case, and so does this question.
+        // for `AppState+transition.swift`): the file system there ignores case, and so does this question. A file a
+        // synchronized folder excludes counts as listed: only a folder's explicit lists say a file is left out.
         let listed = Set(layout.xcodeProjects.flatMap(\.targets).flatMap { $0.files.union($0.folders) }.map { $0.lowercased() })
         func isListed(_ path: String) -> Bool {
             var ancestor = path.lowercased()
@@ -240,7 +241,7 @@ public final class ProjectIndex: Sendable {
         }
         var compiled: Set<String> = [], notCompiled: [String] = []
         for path in paths where path.hasSuffix(".swift") {
-            if layout.targets(containing: path).isEmpty && !isListed(path) { notCompiled.append(path) } else { compiled.insert(path) }
+            if isListed(path) { compiled.insert(path) } else { notCompiled.append(path) }
         }
         let compiledFolders = Set(compiled.map(folder))
         return Set(notCompiled.filter { compiledFolders.contains(folder($0)) })

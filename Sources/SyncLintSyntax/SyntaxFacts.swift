@@ -78,10 +78,11 @@ public enum SyntaxFacts {
         return (elements[0], elements[2])
     }
 
-    /// A compound assignment `lhs += rhs` and friends.
+    /// A compound assignment `lhs += rhs` and friends, whatever operators its right-hand side has (`total += a * b`):
+    /// assignment binds loosest, so in the unfolded sequence the element before a leading one is its target.
     public static func compoundAssignment(_ sequence: SequenceExprSyntax) -> (target: ExprSyntax, op: String)? {
         let elements = Array(sequence.elements)
-        guard elements.count == 3, let op = elements[1].as(BinaryOperatorExprSyntax.self) else { return nil }
+        guard elements.count >= 3, elements.count % 2 == 1, let op = elements[1].as(BinaryOperatorExprSyntax.self) else { return nil }
         let text = op.operator.text
         guard text.count >= 2, text.hasSuffix("="), !["==", "!=", "<=", ">=", "==="].contains(text) else { return nil }
         return (elements[0], text)
@@ -107,15 +108,11 @@ public enum SyntaxFacts {
 
     /// Any write: `x = v` or `x += v`; returns the target.
     public static func writeTarget(_ sequence: SequenceExprSyntax) -> ExprSyntax? {
-        if let target = assignment(sequence)?.target ?? compoundAssignment(sequence)?.target { return target }
-        // `count = await load() ?? 0`, `total += a * b`: assignment binds loosest, so in the unfolded sequence the
-        // element before a leading `=` (or compound assignment) is what the whole right-hand side is written to.
+        // `count = await load() ?? 0`: as for a compound assignment, the element before a leading `=` is the target
+        // whatever operators the value has (`assignment(_:)` keeps to `x = v`, whose value it returns as one expression).
         let elements = Array(sequence.elements)
-        guard elements.count > 3, elements.count % 2 == 1 else { return nil }
-        if elements[1].is(AssignmentExprSyntax.self) { return elements[0] }
-        guard let op = elements[1].as(BinaryOperatorExprSyntax.self)?.operator.text, op.count >= 2, op.hasSuffix("="),
-              !["==", "!=", "<=", ">=", "===", "!=="].contains(op) else { return nil }
-        return elements[0]
+        if elements.count >= 3, elements.count % 2 == 1, elements[1].is(AssignmentExprSyntax.self) { return elements[0] }
+        return compoundAssignment(sequence)?.target
     }
 
     /// `self.a.b` → ["a", "b"] with root "self"; `a.b` → root "a", members ["b"]; `a` → root "a".

@@ -387,22 +387,15 @@ public final class FatalErrorOnContainerInitRule: SyntaxRule {
                    context: context)
             return
         }
-        // `catch { removeItem(...); do { return try ModelContainer(...) } catch { log(error) }; fatalError() }`: the crash
-        // follows a retry made in the same `catch`, and is judged as a crash in the retry's own `catch` is.
-        if Self.createsContainer(doStatement.body), let retry = Self.retry(in: clause, before: node) {
-            let calls = Self.callsBefore(retry, in: clause, context: context)
+        // A retry in the `catch` of a first attempt: the crash is in the retry's own `catch`, or follows the retry in the
+        // first attempt's (`catch { removeItem(...); do { return try ModelContainer(...) } catch { log(error) }; fatalError() }`).
+        if Self.createsContainer(doStatement.body),
+           let (retry, attempt) = Self.retry(in: clause, before: node).map({ ($0, clause) })
+               ?? Self.firstAttemptCatch(of: doStatement).map({ (doStatement, $0) }) {
+            let calls = Self.callsBefore(retry, in: attempt, context: context)
             if calls.removesStore { return }
             report(call.calledExpression, what: what,
                    store: .swiftDataRetryAfter(file: context.path, containers: Self.containerLocations(in: retry.body, context: context),
-                                               resets: calls.projectCalls),
-                   context: context)
-            return
-        }
-        if Self.createsContainer(doStatement.body), let attempt = Self.firstAttemptCatch(of: doStatement) {
-            let calls = Self.callsBefore(doStatement, in: attempt, context: context)
-            if calls.removesStore { return }
-            report(call.calledExpression, what: what,
-                   store: .swiftDataRetryAfter(file: context.path, containers: Self.containerLocations(in: doStatement.body, context: context),
                                                resets: calls.projectCalls),
                    context: context)
             return
