@@ -84,7 +84,7 @@ public enum SyntaxFacts {
         let elements = Array(sequence.elements)
         guard elements.count >= 3, elements.count % 2 == 1, let op = elements[1].as(BinaryOperatorExprSyntax.self) else { return nil }
         let text = op.operator.text
-        guard text.count >= 2, text.hasSuffix("="), !["==", "!=", "<=", ">=", "==="].contains(text) else { return nil }
+        guard text.count >= 2, text.hasSuffix("="), !["==", "!=", "<=", ">=", "===", "!=="].contains(text) else { return nil }
         return (elements[0], text)
     }
 
