@@ -183,13 +183,6 @@ export_tree() { # git_dir commit folder: only what SyncLint reads, as recall.sh 
     while IFS= read -r -d '' path; do
         [[ -f "$partial/$path" ]] && continue
         mkdir -p "$partial/$(dirname "$path")"
-        if [[ "$path" =~ (^|/)(\.build|DerivedData|Pods|Carthage|node_modules)/ ]] &&
-            ! git --git-dir="$1" cat-file -e "$2:$path" 2> /dev/null; then
-            # SyncLint's discovery skips these folders, so a blob the stored mirror lacks there changes no
-            # finding (berkeley-mobile-ios' Pods/Pods.xcodeproj): left out with a note, not a failure.
-            echo "corpus.sh: $path at $2 is not in the stored mirror; left out (SyncLint skips that folder)" >&2
-            continue
-        fi
         git --git-dir="$1" show "$2:$path" > "$partial/$path" ||
             { echo "corpus.sh: cannot read $path at $2 in $1" >&2; return 1; }
     done < "$list"
