@@ -40,7 +40,7 @@ extension ProjectIndex {
         let simple = typeName.split(separator: ".").last.map(String.init) ?? typeName
         let builds: (PropertyFact) -> Bool = { property in
             guard !property.isComputed, let value = property.defaultValue else { return false }
-            return value.hasPrefix(simple + "(") || value.hasPrefix("{") && value.contains(simple + "(")
+            return value.hasPrefix(simple + "(") || value.hasPrefix("{") && Self.constructs(value, simple)
         }
         var heldOnce = false
         for declaration in typesByName.values.joined() {
@@ -51,6 +51,17 @@ extension ProjectIndex {
             }
         }
         return heldOnce
+    }
+
+    /// Whether the text builds the type by its simple name: `Store(` or `SecureEnclave.Store(`, not `SecretStore(`.
+    static func constructs(_ text: String, _ simple: String) -> Bool {
+        var rest = text[...]
+        while let range = rest.range(of: simple + "(") {
+            let before = rest[..<range.lowerBound].last
+            if before.map({ !($0.isLetter || $0.isNumber || $0 == "_") }) ?? true { return true }
+            rest = rest[range.upperBound...]
+        }
+        return false
     }
 
     /// Some declaration of the type inherits one of `FrameworkObservers.appLifetimeSupertypes` (the app, its delegate).

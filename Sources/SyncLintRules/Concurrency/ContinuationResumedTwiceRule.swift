@@ -122,6 +122,13 @@ public final class ContinuationResumedTwiceRule: SyntaxRule {
                             self.continuation?.resume(throwing: error)
                         }
                     }
+                    func cancel() {
+                        lock.lock()
+                        guard !continuationHasBeenCalled else { lock.unlock(); return }
+                        continuationHasBeenCalled = true
+                        lock.unlock()
+                        continuation?.resume(throwing: CancellationError())
+                    }
                 }
                 """),
             RuleExample("""
@@ -256,9 +263,12 @@ public final class ContinuationResumedTwiceRule: SyntaxRule {
         // second call returns before resuming: impossible inside a section that runs one caller at a time (a serial
         // queue's `sync`, a lock's `withLock`); outside one, two threads may still pass the test together (medium).
         var confidence = Confidence.high
-        if Self.isBehindResumedFlag(call, owner: owner, built: built, locals: locals) {
+        if let tests = Self.resumedFlagTests(call, owner: owner, built: built, locals: locals) {
             if let section = context.scope.currentClosure?.call,
                FrameworkContinuations.isExclusiveSection(callee: SyntaxFacts.calleeMethodName(section)) { return }
+            // `lock.lock()` on every path before the test (and the resume after it): the same exclusion, spelled out.
+            let locks = graph.nodes.filter { $0.kind == .call && ($0.label ?? "").hasSuffix(".lock") }.map(\.id)
+            if !locks.isEmpty, tests.allSatisfy({ test in !graph.hasPath(from: graph.entry, to: test, avoiding: { locks.contains($0.id) }) }) { return }
             confidence = .medium
         }
         context.report(call, Self.storedStillHeld, ["property": property], when: .holdsContinuation(property, ofType: type.qualifiedName),
@@ -268,7 +278,8 @@ public final class ContinuationResumedTwiceRule: SyntaxRule {
     /// Every path from the start of `owner` to the resume tests a stored flag (a condition that reads it) and then sets
     /// it to `true`: `guard !continuationHasBeenCalled else { return }; continuationHasBeenCalled = true; c?.resume(…)`.
     /// A flag set only after the resume, or on some paths, does not count.
-    static func isBehindResumedFlag(_ resume: FunctionCallExprSyntax, owner: Syntax, built: BuiltControlFlowGraph, locals: Set<String>) -> Bool {
+    /// The flag's test nodes when the resume is behind one; nil when it is not.
+    static func resumedFlagTests(_ resume: FunctionCallExprSyntax, owner: Syntax, built: BuiltControlFlowGraph, locals: Set<String>) -> Set<Int>? {
         let graph = built.graph
         var setters: [String: Set<Int>] = [:]
         BodyScanner.scan(owner) { node in
@@ -278,21 +289,23 @@ public final class ContinuationResumedTwiceRule: SyntaxRule {
             setters[flag, default: []].formUnion(built.nodes(for: sequence).filter { graph.nodes[$0].kind == .write })
         }
         let targets = built.nodes(for: resume).filter { graph.nodes[$0].kind == .call }
-        guard !targets.isEmpty else { return false }
-        return setters.contains { flag, writes in
+        guard !targets.isEmpty else { return nil }
+        for (flag, writes) in setters.sorted(by: { $0.key < $1.key }) {
             var tests: Set<Int> = []
             BodyScanner.scan(owner) { node in
                 guard let condition = node.as(ConditionElementSyntax.self),
                       condition.tokens(viewMode: .sourceAccurate).contains(where: { $0.text == flag }) else { return }
                 tests.formUnion(built.nodes(for: condition).filter { graph.nodes[$0].kind == .condition })
             }
-            guard !writes.isEmpty, !tests.isEmpty else { return false }
+            guard !writes.isEmpty, !tests.isEmpty else { continue }
             // No path reaches the resume without the test, nor without the write after it.
-            return targets.allSatisfy { target in
+            let guarded = targets.allSatisfy { target in
                 !graph.hasPath(from: graph.entry, to: target, avoiding: { tests.contains($0.id) })
                     && tests.allSatisfy { test in !graph.hasPath(from: test, to: target, avoiding: { writes.contains($0.id) }) }
             }
+            if guarded { return tests }
         }
+        return nil
     }
 
     /// A resume (or the first resume of a nested closure) that some path reaches after a resume of the same level,

@@ -71,6 +71,17 @@ public final class DiscardedObserverTokenRule: SyntaxRule {
                     var body: some View { Text("Form") }
                 }
                 """),
+            // A static member builds another type whose name ends the same way (`SecretStore`), not this one.
+            RuleExample("""
+                final class Store {
+                    init() {
+                        ↓NotificationCenter.default.addObserver(forName: .storeChanged, object: nil, queue: .main) { _ in }
+                    }
+                }
+                enum Stores {
+                    static let secrets = { SecretStore() }()
+                }
+                """),
         ],
         nonTriggeringExamples: [
             // Built only as a static member's value: one instance, whose `init` runs once.
