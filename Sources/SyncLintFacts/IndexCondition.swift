@@ -150,6 +150,11 @@ public indirect enum IndexCondition: Sendable, Hashable, Codable {
     /// every call of its name reaches another type's function, nothing names it without a call, and no framework
     /// protocol it adopts requires it (`ProjectIndex.isUncalledInProgram`). Its code never runs.
     case isUncalledInProgram(FunctionKey)
+    /// Every run of the function is part of the app's one-time set-up (`ProjectIndex.runsOncePerProcess`): the `init` of
+    /// a type with one instance for the process's life (the app, its delegate, a singleton, a type built only as a static
+    /// member's value or the app delegate's property), the delegate's launch callback, or a function every call of
+    /// which comes, outside a loop, from such a function. What it registers or starts is set up once, for good.
+    case runsOncePerProcess(FunctionKey)
     case all([IndexCondition])
     case any([IndexCondition])
     case not(IndexCondition)

@@ -151,7 +151,7 @@ extension ProjectIndex {
 
     /// Whether a call of `key`'s name may run `key`, the method of `owner` (nil for a free function): see
     /// `isUncalledInProgram`.
-    private func mayReach(_ call: CallFact, _ key: FunctionKey, owner: String?) -> Bool {
+    func mayReach(_ call: CallFact, _ key: FunctionKey, owner: String?) -> Bool {
         if let receiver = call.receiver {
             // A free function is not called on a receiver; a receiver of unknown type may be the method's.
             guard let owner else { return false }
@@ -166,7 +166,7 @@ extension ProjectIndex {
 
     /// Whether some function names `key` without calling it where the name may be `key`'s: a bare name or `self.name`
     /// in its own type or a related one, or in a type with no function of that name; a member of any other value.
-    private func mayBeNamedWithoutCall(_ key: FunctionKey, owner: String?) -> Bool {
+    func mayBeNamedWithoutCall(_ key: FunctionKey, owner: String?) -> Bool {
         guard isReferencedWithoutCall(key) else { return false }
         return functionSummaries.values.contains { summary in
             guard summary.passedReferences.contains(key.name) else { return false }

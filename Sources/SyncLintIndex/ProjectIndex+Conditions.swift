@@ -35,6 +35,8 @@ extension ProjectIndex {
             return pushesDestination(view)
         case .neverSuspends(let calls, let context):
             return neverSuspends(calls, on: context)
+        case .runsOncePerProcess(let key):
+            return runsOncePerProcess(key)
         case .isUncalledInProgram(let key):
             return isUncalledInProgram(key)
         case .mayThrowCancellation(let call):

@@ -90,4 +90,21 @@ public enum FrameworkContinuations {
     public static func endsStream(member: String) -> Bool {
         streamEnd.contains { $0.callee == member }
     }
+
+    /// Calls whose closure runs one caller at a time, so a flag tested and set inside it (`guard !resumed else
+    /// { return }; resumed = true`) is seen by the next caller: a `DispatchQueue`'s `sync` (a queue made with
+    /// `DispatchQueue(label:)` is serial), and the `withLock` of `NSLock`, `OSAllocatedUnfairLock` and `Mutex`.
+    public static let exclusiveSections: [ContinuationAPI] = [
+        ContinuationAPI(symbol: "DispatchQueue.sync(execute:)", callee: "sync",
+                        contract: "runs the closure on the queue and waits; a serial queue runs one such closure at a time",
+                        documentation: "https://developer.apple.com/documentation/dispatch/dispatchqueue/sync(execute:)-3segw"),
+        ContinuationAPI(symbol: "NSLocking.withLock(_:)", callee: "withLock",
+                        contract: "runs the closure holding the lock",
+                        documentation: "https://developer.apple.com/documentation/foundation/nslocking/withlock(_:)"),
+    ]
+
+    /// Whether a closure passed to this call runs one caller at a time (`exclusiveSections`).
+    public static func isExclusiveSection(callee: String) -> Bool {
+        exclusiveSections.contains { $0.callee == callee }
+    }
 }

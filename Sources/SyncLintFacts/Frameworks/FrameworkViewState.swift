@@ -79,6 +79,17 @@ public enum FrameworkViewState {
     /// `Scene`): the views their bodies build are windows' roots.
     public static let sceneProtocols: Set<String> = ["App", "Scene"]
 
+    /// Platform view controllers whose content is given once, when they are built, and cannot be changed afterwards:
+    /// `SFSafariViewController` takes its URL only in `init(url:configuration:)` (it has no URL property to set);
+    /// `UIActivityViewController` takes its items only in `init(activityItems:applicationActivities:)`;
+    /// `MFMailComposeViewController`: "you must not change the contents of the message after presenting the interface".
+    /// A representable that builds one cannot apply a new input in `update…`; what could change is only its identity.
+    public static let fixedAtCreationControllers: [(name: String, documentation: String)] = [
+        ("SFSafariViewController", "https://developer.apple.com/documentation/safariservices/sfsafariviewcontroller/init(url:configuration:)"),
+        ("UIActivityViewController", "https://developer.apple.com/documentation/uikit/uiactivityviewcontroller/init(activityitems:applicationactivities:)"),
+        ("MFMailComposeViewController", "https://developer.apple.com/documentation/messageui/mfmailcomposeviewcontroller"),
+    ]
+
     public static func representable(conformingTo inherited: [String]) -> ViewRepresentable? {
         representables.first { inherited.contains($0.protocolName) }
     }

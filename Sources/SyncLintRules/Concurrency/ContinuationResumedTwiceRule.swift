@@ -72,8 +72,65 @@ public final class ContinuationResumedTwiceRule: SyntaxRule {
                     }
                 }
                 """),
+            // A "has been resumed" flag tested first but set only after the resume; and one tested and set first but
+            // outside any lock or serial queue, where two threads may pass the test together (medium).
+            RuleExample("""
+                final class StatusChecker {
+                    var continuation: CheckedContinuation<String, Error>?
+                    var resumed = false
+                    let queue = DispatchQueue(label: "resume")
+                    func finish(_ value: String) {
+                        queue.sync {
+                            guard !resumed else { return }
+                            ↓continuation?.resume(returning: value)
+                            resumed = true
+                        }
+                    }
+                }
+                """),
+            RuleExample("""
+                final class StatusChecker {
+                    var continuation: CheckedContinuation<String, Error>?
+                    var resumed = false
+                    func finish(_ value: String) {
+                        guard !resumed else { return }
+                        resumed = true
+                        ↓continuation?.resume(returning: value)
+                    }
+                }
+                """, confidence: .medium),
         ],
         nonTriggeringExamples: [
+            // Tested and set under a serial queue before resuming: a second call returns before the resume.
+            RuleExample("""
+                final class StatusChecker {
+                    var continuation: CheckedContinuation<String, Error>?
+                    var continuationHasBeenCalled = false
+                    let queue = DispatchQueue(label: "resume")
+                    let lock = NSLock()
+                    func finish(_ value: String) {
+                        queue.sync {
+                            guard !continuationHasBeenCalled else { return }
+                            continuationHasBeenCalled = true
+                            continuation?.resume(returning: value)
+                        }
+                    }
+                    func fail(_ error: Error) {
+                        lock.withLock {
+                            if self.continuationHasBeenCalled { return }
+                            self.continuationHasBeenCalled = true
+                            self.continuation?.resume(throwing: error)
+                        }
+                    }
+                    func cancel() {
+                        lock.lock()
+                        guard !continuationHasBeenCalled else { lock.unlock(); return }
+                        continuationHasBeenCalled = true
+                        lock.unlock()
+                        continuation?.resume(throwing: CancellationError())
+                    }
+                }
+                """),
             RuleExample("""
                 final class LocationProvider: NSObject, CLLocationManagerDelegate {
                     private var pending: CheckedContinuation<CLLocation, Error>?
@@ -202,7 +259,53 @@ public final class ContinuationResumedTwiceRule: SyntaxRule {
         }
         let leaves = built.nodes(for: call).contains { start in !graph.exitsAvoiding(from: start, clears).isEmpty }
         guard leaves else { return }
-        context.report(call, Self.storedStillHeld, ["property": property], when: .holdsContinuation(property, ofType: type.qualifiedName))
+        // Behind a "has been resumed" flag tested and set first (`guard !resumed else { return }; resumed = true`), a
+        // second call returns before resuming: impossible inside a section that runs one caller at a time (a serial
+        // queue's `sync`, a lock's `withLock`); outside one, two threads may still pass the test together (medium).
+        var confidence = Confidence.high
+        if let tests = Self.resumedFlagTests(call, owner: owner, built: built, locals: locals) {
+            if let section = context.scope.currentClosure?.call,
+               FrameworkContinuations.isExclusiveSection(callee: SyntaxFacts.calleeMethodName(section)) { return }
+            // `lock.lock()` on every path before the test (and the resume after it): the same exclusion, spelled out.
+            let locks = graph.nodes.filter { $0.kind == .call && ($0.label ?? "").hasSuffix(".lock") }.map(\.id)
+            if !locks.isEmpty, tests.allSatisfy({ test in !graph.hasPath(from: graph.entry, to: test, avoiding: { locks.contains($0.id) }) }) { return }
+            confidence = .medium
+        }
+        context.report(call, Self.storedStillHeld, ["property": property], when: .holdsContinuation(property, ofType: type.qualifiedName),
+                       confidence: confidence)
+    }
+
+    /// Every path from the start of `owner` to the resume tests a stored flag (a condition that reads it) and then sets
+    /// it to `true`: `guard !continuationHasBeenCalled else { return }; continuationHasBeenCalled = true; c?.resume(…)`.
+    /// A flag set only after the resume, or on some paths, does not count.
+    /// The flag's test nodes when the resume is behind one; nil when it is not.
+    static func resumedFlagTests(_ resume: FunctionCallExprSyntax, owner: Syntax, built: BuiltControlFlowGraph, locals: Set<String>) -> Set<Int>? {
+        let graph = built.graph
+        var setters: [String: Set<Int>] = [:]
+        BodyScanner.scan(owner) { node in
+            guard let sequence = node.as(SequenceExprSyntax.self), let assignment = SyntaxFacts.assignment(sequence),
+                  assignment.value.as(BooleanLiteralExprSyntax.self)?.literal.tokenKind == .keyword(.true),
+                  let flag = FlowFacts.selfProperty(assignment.target, locals: locals) else { return }
+            setters[flag, default: []].formUnion(built.nodes(for: sequence).filter { graph.nodes[$0].kind == .write })
+        }
+        let targets = built.nodes(for: resume).filter { graph.nodes[$0].kind == .call }
+        guard !targets.isEmpty else { return nil }
+        for (flag, writes) in setters.sorted(by: { $0.key < $1.key }) {
+            var tests: Set<Int> = []
+            BodyScanner.scan(owner) { node in
+                guard let condition = node.as(ConditionElementSyntax.self),
+                      condition.tokens(viewMode: .sourceAccurate).contains(where: { $0.text == flag }) else { return }
+                tests.formUnion(built.nodes(for: condition).filter { graph.nodes[$0].kind == .condition })
+            }
+            guard !writes.isEmpty, !tests.isEmpty else { continue }
+            // No path reaches the resume without the test, nor without the write after it.
+            let guarded = targets.allSatisfy { target in
+                !graph.hasPath(from: graph.entry, to: target, avoiding: { tests.contains($0.id) })
+                    && tests.allSatisfy { test in !graph.hasPath(from: test, to: target, avoiding: { writes.contains($0.id) }) }
+            }
+            if guarded { return tests }
+        }
+        return nil
     }
 
     /// A resume (or the first resume of a nested closure) that some path reaches after a resume of the same level,

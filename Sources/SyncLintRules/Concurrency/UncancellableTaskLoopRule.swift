@@ -68,8 +68,78 @@ public final class UncancellableTaskLoopRule: SyntaxRule {
                     }
                 }
                 """),
+            // A view model built per view: each screen starts one more endless listener.
+            RuleExample("""
+                final class InboxModel: ObservableObject {
+                    init() {
+                        ↓Task {
+                            for await _ in NotificationCenter.default.notifications(named: .inboxChanged) { await reload() }
+                        }
+                    }
+                }
+                struct InboxView: View {
+                    @StateObject private var model = InboxModel()
+                    var body: some View { Text("Inbox") }
+                }
+                """),
+            // The stream its own function makes is never finished: the loop waits for ever.
+            RuleExample("""
+                final class Library {
+                    func changes() -> AsyncStream<Void> {
+                        AsyncStream { continuation in
+                            NotificationCenter.default.addObserver(forName: .libraryChanged, object: nil, queue: nil) { _ in continuation.yield() }
+                        }
+                    }
+                    func watch() {
+                        ↓Task {
+                            for await _ in changes() { await reload() }
+                        }
+                    }
+                }
+                """),
         ],
         nonTriggeringExamples: [
+            // Over a channel its own function finishes after the producer's last element: the loop ends with it.
+            RuleExample("""
+                enum LogParser {
+                    static func rawEntries(_ lines: [String]) -> AsyncThrowingChannel<String, Error> {
+                        let channel = AsyncThrowingChannel<String, Error>()
+                        Task.detached {
+                            for line in lines { await channel.send(line) }
+                            channel.finish()
+                        }
+                        return channel
+                    }
+                    static func entries(_ lines: [String]) -> AsyncChannel<Entry> {
+                        let channel = AsyncChannel<Entry>()
+                        Task.detached {
+                            let raw = rawEntries(lines)
+                            for try await line in raw { await channel.send(Entry(line)) }
+                            channel.finish()
+                        }
+                        return channel
+                    }
+                }
+                """),
+            // Started by the app's one-time set-up (a singleton's `init`, the delegate's launch): it is meant to run for
+            // the life of the app, and no second copy can start.
+            RuleExample("""
+                final class Sputnik {
+                    static let shared = Sputnik()
+                    private init() {
+                        Task {
+                            for await _ in NotificationCenter.default.notifications(named: .settingsChanged) { await reload() }
+                        }
+                    }
+                }
+                final class AppDelegate: NSObject, NSApplicationDelegate {
+                    func applicationDidFinishLaunching(_ notification: Notification) {
+                        Task {
+                            for await _ in NotificationCenter.default.notifications(named: .storeReloaded) { await regenerate() }
+                        }
+                    }
+                }
+                """),
             RuleExample("""
                 func startPolling() {
                     Task {
@@ -165,12 +235,16 @@ public final class UncancellableTaskLoopRule: SyntaxRule {
                 """),
         ],
         knownLimitations: """
-            A loop that ends by a condition on outside state (`while isRunning`) is taken as endless. A stored \
+            A loop that ends by a condition on outside state (`while isRunning`) is taken as endless. A task started by the app's \
+            one-time set-up is not reported: in the `init` of an object with one instance for the process (the app, its \
+            delegate, a singleton, a type built only as a static member's value or a property of the delegate), in the \
+            delegate's launch method, or (in a program) in a method called, outside loops, only from such set-up. A stored \
             handle is not checked here: `task_self_capture` and `missing_cancellation_check` cover stored tasks. \
             A chain is stoppable when an `if`, `guard` or `while` in the function or the closure reads `self`'s \
             state (`guard isAnimating`); a chain through a `DispatchWorkItem` is cancellable and never reported. \
             A `for await` over a local `AsyncStream` of the same function whose build closure calls `finish()` ends and \
-            is not reported; a stream from elsewhere is taken as endless. \
+            is not reported, nor one over a stream or channel made and finished by a function of the same file \
+            (`for await x in parse(url)`); a stream from elsewhere is taken as endless. \
             Opt-in: 1 of 2 findings right on the calibration apps; the wrong one, a `for await` over a local stream its own producer finishes, is no longer reported, and one judged finding is too few to turn the rule on; see docs/precision.md.
             """,
         messages: [endlessLoop, steppedAnimation, reschedulingChain])
@@ -205,18 +279,32 @@ public final class UncancellableTaskLoopRule: SyntaxRule {
                 animated = animated ?? Self.stateWritten(in: loop.body, outside: outside)
             }
             if let loop = node.as(ForStmtSyntax.self) {
-                if loop.awaitKeyword != nil, !Self.isFinishedLocalStream(loop.sequence, in: context.scope.currentFunction?.body) {
+                if loop.awaitKeyword != nil, !Self.isFinishedLocalStream(loop.sequence, in: context.scope.currentFunction?.body),
+                   !Self.isFinishedMadeStream(loop.sequence, in: closure) {
                     loopsForever = true
                 }
                 if Self.sleeps(loop.body) { animated = animated ?? Self.stateWritten(in: loop.body, outside: outside) }
             }
         }
         guard !checksCancellation else { return }
+        let notSetUpOnce = Self.notSetUpOnce(context)
         if loopsForever {
-            context.report(call.calledExpression, Self.endlessLoop)
+            context.report(call.calledExpression, Self.endlessLoop, when: notSetUpOnce)
         } else if let property = animated {
-            context.report(call.calledExpression, Self.steppedAnimation, ["property": property])
+            context.report(call.calledExpression, Self.steppedAnimation, ["property": property], when: notSetUpOnce)
         }
+    }
+
+    /// A task started by the app's one-time set-up (the `init` of an object with one instance for the process, the
+    /// delegate's launch, or a function called only from there) is meant to run for the life of the app, and is
+    /// started once: nothing needs to stop it, and no second copy can start. Inside a closure (a callback that may
+    /// run many times) it is not known.
+    static func notSetUpOnce(_ context: FileContext) -> IndexCondition? {
+        guard context.scope.closures.isEmpty, let type = context.scope.currentType, let function = context.scope.currentFunction else { return nil }
+        if FrameworkObservers.launchMethods.contains(where: { $0.selector == DiscardedObserverTokenRule.selector(of: function.node) }) {
+            return .not(.isAppLifetimeObject(typeName: type.qualifiedName, orSingleton: false))
+        }
+        return .not(.runsOncePerProcess(FunctionKey(typeName: type.qualifiedName, name: function.name)))
     }
 
     /// `DispatchQueue.main.asyncAfter { ... self.animate(step + 1) }`: a closure that schedules the function it was
@@ -306,6 +394,52 @@ public final class UncancellableTaskLoopRule: SyntaxRule {
         }
         return finished
     }
+
+    /// `for await line in parse(url)`, or over `let lines = parse(url)` bound in the task: `parse` is a function of the
+    /// same file that builds an `AsyncStream` or a channel (`AsyncChannel`, `AsyncThrowingChannel` of
+    /// swift-async-algorithms, whose `finish()` likewise ends every iteration) and calls `finish()` on it after its
+    /// producer's last element, so the loop ends when the producer does.
+    static func isFinishedMadeStream(_ sequence: ExprSyntax, in closure: ClosureExprSyntax) -> Bool {
+        var made = sequence.as(FunctionCallExprSyntax.self)
+        if made == nil, let name = sequence.as(DeclReferenceExprSyntax.self)?.baseName.text {
+            BodyScanner.scan(closure) { node in
+                guard made == nil, let binding = node.as(PatternBindingSyntax.self),
+                      binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name else { return }
+                made = binding.initializer?.value.as(FunctionCallExprSyntax.self)
+            }
+        }
+        guard let made else { return false }
+        let name = SyntaxFacts.calleeMethodName(made)
+        final class Finder: SyntaxVisitor {
+            let name: String
+            var found: FunctionDeclSyntax?
+            init(name: String) { self.name = name; super.init(viewMode: .sourceAccurate) }
+            override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
+                if found == nil, node.name.text == name, node.signature.returnClause != nil { found = node }
+                return .skipChildren
+            }
+        }
+        let finder = Finder(name: name)
+        finder.walk(sequence.root)
+        guard let body = finder.found?.body else { return false }
+        var builds = false
+        var finishes = false
+        final class Calls: SyntaxVisitor {
+            var onCall: (FunctionCallExprSyntax) -> Void = { _ in }
+            override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind { onCall(node); return .visitChildren }
+        }
+        let calls = Calls(viewMode: .sourceAccurate)
+        calls.onCall = { call in
+            let callee = SyntaxFacts.calleeName(call)
+            if Self.finishableSequences.contains(where: { callee == $0 || callee.hasPrefix($0 + "<") }) { builds = true }
+            if SyntaxFacts.calleeMethodName(call) == "finish" { finishes = true }
+        }
+        calls.walk(body)
+        return builds && finishes
+    }
+
+    /// Sequences whose `finish()` ends every iteration over them.
+    static let finishableSequences = FrameworkContinuations.streamInitializers.map(\.callee) + ["AsyncChannel", "AsyncThrowingChannel"]
 
     static func sleeps(_ body: CodeBlockSyntax) -> Bool {
         body.tokens(viewMode: .sourceAccurate).contains { $0.text == "sleep" }

@@ -59,8 +59,42 @@ public final class DiscardedObserverTokenRule: SyntaxRule {
                     }
                 }
                 """),
+            // A view model's `init` runs for each view that builds one: each screen adds a block.
+            RuleExample("""
+                final class KeyboardModel: ObservableObject {
+                    init() {
+                        ↓NotificationCenter.default.addObserver(forName: UIResponder.keyboardWillShowNotification, object: nil, queue: .main) { _ in }
+                    }
+                }
+                struct FormView: View {
+                    @StateObject private var keyboard = KeyboardModel()
+                    var body: some View { Text("Form") }
+                }
+                """),
+            // A static member builds another type whose name ends the same way (`SecretStore`), not this one.
+            RuleExample("""
+                final class Store {
+                    init() {
+                        ↓NotificationCenter.default.addObserver(forName: .storeChanged, object: nil, queue: .main) { _ in }
+                    }
+                }
+                enum Stores {
+                    static let secrets = { SecretStore() }()
+                }
+                """),
         ],
         nonTriggeringExamples: [
+            // Built only as a static member's value: one instance, whose `init` runs once.
+            RuleExample("""
+                final class CertificateStore {
+                    init() {
+                        NotificationCenter.default.addObserver(forName: .certificateStoreReloaded, object: nil, queue: .main) { _ in }
+                    }
+                }
+                enum Stores {
+                    static let certificates = CertificateStore()
+                }
+                """),
             // The app delegate and a singleton's `init` register once, for the life of the process.
             RuleExample("""
                 final class AppDelegate: UIResponder, UIApplicationDelegate {
@@ -113,8 +147,10 @@ public final class DiscardedObserverTokenRule: SyntaxRule {
             Opt-in. An observer registered once by an object that lives as long as the app is not reported: in the \
             `init` of the app (`App`), of its delegate or of a singleton (`static let shared = Type()` and no \
             `deinit`), or in the delegate's launch method (`application(_:didFinishLaunchingWithOptions:)`, \
-            `applicationDidFinishLaunching(_:)`). Other code that runs once for the life of the app (a function called \
-            only at launch) is reported all the same; the rule cannot tell how often the registering code runs. A single-expression closure or function that returns the call hands the token on \
+            `applicationDidFinishLaunching(_:)`); nor one in the `init` of a type built only as a static member's value or a \
+            property of the app's delegate, nor (in a program, all of whose callers were linted) in a method called, outside \
+            loops, only from such set-up (`ProjectIndex.runsOncePerProcess`). Code the index cannot see calling it (a \
+            library's client) keeps it reported. A single-expression closure or function that returns the call hands the token on \
             and is quiet.
             """,
         messages: [discarded])
@@ -136,12 +172,13 @@ public final class DiscardedObserverTokenRule: SyntaxRule {
             context.report(call, Self.discarded)
             return
         }
-        let isInit = function.node.is(InitializerDeclSyntax.self)
-        guard isInit || FrameworkObservers.launchMethods.contains(where: { $0.selector == Self.selector(of: function.node) }) else {
-            context.report(call, Self.discarded)
+        if FrameworkObservers.launchMethods.contains(where: { $0.selector == Self.selector(of: function.node) }) {
+            context.report(call, Self.discarded, when: .not(.isAppLifetimeObject(typeName: type.qualifiedName, orSingleton: false)))
             return
         }
-        context.report(call, Self.discarded, when: .not(.isAppLifetimeObject(typeName: type.qualifiedName, orSingleton: isInit)))
+        // Any other function: quiet when every run of it is part of the app's one-time set-up (the `init` of an
+        // object with one instance for the process, or a method called only from such set-up).
+        context.report(call, Self.discarded, when: .not(.runsOncePerProcess(FunctionKey(typeName: type.qualifiedName, name: function.name))))
     }
 
     /// `application(_:didFinishLaunchingWithOptions:)`: a function's name with its argument labels.

@@ -56,6 +56,38 @@ public final class RepresentableUpdateIgnoresInputsRule: SyntaxRule {
                     func ↓updateUIView(_ uiView: WKWebView, context: Context) {}
                 }
                 """, notes: ["built here, where `url` can change while the view keeps its identity"], confidence: .high),
+            // A Safari view takes its URL only when it is built: `update…` could not apply a new one (medium), though the
+            // page goes stale all the same unless the parent gives it a new identity.
+            RuleExample("""
+                struct Browser: View {
+                    @State private var url = URL(string: "https://example.com")!
+                    var body: some View { SafariView(url: url) }
+                }
+                struct SafariView: UIViewControllerRepresentable {
+                    let url: URL
+                    func makeUIViewController(context: Context) -> SFSafariViewController { SFSafariViewController(url: url) }
+                    func ↓updateUIViewController(_ controller: SFSafariViewController, context: Context) {}
+                }
+                """, notes: ["built here, where `url` can change while the view keeps its identity"], confidence: .medium),
+            // One place passes a signed literal, another its `@State`: the second can change.
+            RuleExample("""
+                struct HelpScreen: View {
+                    var body: some View { TextPanel(insets: UIEdgeInsets(top: 0, left: 0, bottom: 0, right: -20)) }
+                }
+                struct Editor: View {
+                    @State private var insets = UIEdgeInsets()
+                    var body: some View { TextPanel(insets: insets) }
+                }
+                struct TextPanel: UIViewRepresentable {
+                    let insets: UIEdgeInsets
+                    func makeUIView(context: Context) -> UITextView {
+                        let view = UITextView()
+                        view.verticalScrollIndicatorInsets = insets
+                        return view
+                    }
+                    func ↓updateUIView(_ view: UITextView, context: Context) {}
+                }
+                """, notes: ["built here, where `insets` can change while the view keeps its identity"], confidence: .high),
             RuleExample("""
                 struct SearchField: NSViewRepresentable {
                     @Binding var text: String
@@ -73,6 +105,23 @@ public final class RepresentableUpdateIgnoresInputsRule: SyntaxRule {
                 """, confidence: .medium),
         ],
         nonTriggeringExamples: [
+            // Constants built from signed literals and arrays of literals never change.
+            RuleExample("""
+                struct HelpScreen: View {
+                    var body: some View { TextPanel(insets: UIEdgeInsets(top: 0, left: 0, bottom: 0, right: -20), stops: [0.2, -0.5]) }
+                }
+                struct TextPanel: UIViewRepresentable {
+                    let insets: UIEdgeInsets
+                    let stops: [Double]
+                    func makeUIView(context: Context) -> UITextView {
+                        let view = UITextView()
+                        view.verticalScrollIndicatorInsets = insets
+                        view.tag = stops.count
+                        return view
+                    }
+                    func updateUIView(_ view: UITextView, context: Context) {}
+                }
+                """),
             // Every place that builds it passes a constant: the input never changes while the view lives.
             RuleExample("""
                 struct HelpScreen: View {
@@ -180,9 +229,13 @@ public final class RepresentableUpdateIgnoresInputsRule: SyntaxRule {
         let names = ignored.map { "`\($0)`" }.joined(separator: ", ")
         // Whether an input can change while the platform view lives is known from where the app builds it.
         let viewName = context.scope.currentType.flatMap { $0.node.id == node.id ? $0.qualifiedName : nil } ?? declaration.name.text
+        // A controller whose content is fixed when it is built (`SFSafariViewController`'s URL) cannot take a new value
+        // in `update…` at all: a changed input needs a new identity, which the rule cannot tell is missing (medium).
+        let built = make.signature.returnClause.map { SyntaxFacts.simpleTypeName($0.type) }
+        let fixedAtCreation = FrameworkViewState.fixedAtCreationControllers.contains { $0.name == built }
         context.report(update.name, ignored.count == 1 ? Self.ignoresInput : Self.ignoresInputs,
                        ["make": representable.makeMethod, "names": names, "update": representable.updateMethod],
-                       answering: .representableInputChanges(view: viewName, inputs: ignored))
+                       answering: .representableInputChanges(view: viewName, inputs: ignored), confidence: fixedAtCreation ? .medium : .high)
     }
 
     /// The inputs a method reads, with those of the type's own methods it calls (one call deep); nil when it hands

@@ -619,6 +619,9 @@ package final class FunctionSummaryCollector: FactCollector {
             return string.segments.allSatisfy { $0.is(StringSegmentSyntax.self) }
         }
         if let unwrapped = expression.as(ForceUnwrapExprSyntax.self) { return isConstant(unwrapped.expression) }
+        // `-20`, `[0.2, 0.6]`: a signed literal, an array of constants.
+        if let prefixed = expression.as(PrefixOperatorExprSyntax.self) { return isConstant(prefixed.expression) }
+        if let array = expression.as(ArrayExprSyntax.self) { return array.elements.allSatisfy { isConstant($0.expression) } }
         if let member = expression.as(MemberAccessExprSyntax.self) {
             guard let base = member.base else { return true }  // `.red`
             return base.as(DeclReferenceExprSyntax.self)?.baseName.text.startsUppercase == true
