@@ -150,6 +150,14 @@ public indirect enum IndexCondition: Sendable, Hashable, Codable {
     /// every call of its name reaches another type's function, nothing names it without a call, and no framework
     /// protocol it adopts requires it (`ProjectIndex.isUncalledInProgram`). Its code never runs.
     case isUncalledInProgram(FunctionKey)
+    /// The member of a value of this type is an `@Published` property, and the type is one some SwiftUI view observes
+    /// (`isObservedByViews`): writing it publishes a change the views receive.
+    case publishesToViews(member: String, of: ValueType)
+    /// The member of a value of this type holds a queue that is never the main one: its initial value makes one
+    /// (`FrameworkQueues.makesOffMainQueue`: `DispatchQueue(label:)`, `DispatchQueue.global()`, `OperationQueue()`).
+    case holdsOffMainQueue(member: String, of: ValueType)
+    /// The member of a value of this type is initialized to the main queue (`FrameworkQueues.isMainQueue`).
+    case holdsMainQueue(member: String, of: ValueType)
     case all([IndexCondition])
     case any([IndexCondition])
     case not(IndexCondition)

@@ -154,6 +154,13 @@ extension ProjectIndex {
             return nonisolatedAsyncRunsOnCaller(file)
         case .isObservedByViews(let typeName):
             return isObservedByViews(typeName)
+        case .publishesToViews(let member, let owner):
+            guard let type = resolve(owner), !type.isCollection, property(member, of: type.name)?.hasAttribute("Published") == true else { return false }
+            return isObservedByViews(type.name)
+        case .holdsOffMainQueue(let member, let owner):
+            return queueInitialValue(member, of: owner).map(FrameworkQueues.makesOffMainQueue) ?? false
+        case .holdsMainQueue(let member, let owner):
+            return queueInitialValue(member, of: owner).map(FrameworkQueues.isMainQueue) ?? false
         case .isLocalSaveFlag(let flag):
             return coreData.localSaveFlags.contains(flag)
         case .holdsContinuation(let name, let typeName):
@@ -290,5 +297,14 @@ extension ProjectIndex {
             }
         }
         return check(key, remaining)
+    }
+}
+
+extension ProjectIndex {
+    /// The initial value written for the property `member` of a value of type `owner` (`let queue = DispatchQueue(label:
+    /// "sync")`), as written without its surrounding trivia; nil when the type, the property or its initial value is not known.
+    func queueInitialValue(_ member: String, of owner: ValueType) -> String? {
+        guard let type = resolve(owner), !type.isCollection else { return nil }
+        return property(member, of: type.name)?.defaultValue
     }
 }
