@@ -158,6 +158,11 @@ public indirect enum IndexCondition: Sendable, Hashable, Codable {
     case holdsOffMainQueue(member: String, of: ValueType)
     /// The member of a value of this type is initialized to the main queue (`FrameworkQueues.isMainQueue`).
     case holdsMainQueue(member: String, of: ValueType)
+    /// Some call of the function from app code (following callers that run where their callers run, to
+    /// `ProjectIndex.callDepth` calls) is made off the main thread as the facts prove it: on the concurrency pool, a
+    /// detached task, another actor, a queue's or a private-queue context's closure (`ProjectIndex.someAppCallerRunsOffMainThread`).
+    /// A completion handler's or a notification's thread is not counted: who calls those is not known.
+    case someAppCallerRunsOffMainThread(FunctionKey)
     case all([IndexCondition])
     case any([IndexCondition])
     case not(IndexCondition)

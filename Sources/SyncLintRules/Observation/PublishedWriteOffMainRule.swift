@@ -200,6 +200,26 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
                     var body: some View { List(model.comments) { Text($0.body) } }
                 }
                 """, message: "written_on_queue", confidence: .high),
+            // A synchronous method runs where its callers run: here, an async method of a class with no isolation.
+            RuleExample("""
+                final class Connections: ObservableObject {
+                    static let shared = Connections()
+                    @Published var sessions: [Session] = []
+                    func track(_ session: Session) {
+                        ↓sessions.append(session)
+                    }
+                }
+                final class Session {
+                    func connect() async {
+                        await handshake()
+                        Connections.shared.track(self)
+                    }
+                }
+                struct SessionsView: View {
+                    @EnvironmentObject var connections: Connections
+                    var body: some View { Text("\\(connections.sessions.count)") }
+                }
+                """, message: "written_in_method_called_off_main", confidence: .medium),
             // A queue given to the initializer: only its name says it is not the main one.
             RuleExample("""
                 final class Relay: ObservableObject {
@@ -347,6 +367,24 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
                     var body: some View { Text("\\(model.apps.count) \\(model.count)") }
                 }
                 """),
+            // Every caller of the synchronous method runs on the main actor (a view, a `@MainActor` method).
+            RuleExample("""
+                final class Connections: ObservableObject {
+                    static let shared = Connections()
+                    @Published var sessions: [Session] = []
+                    func track(_ session: Session) { sessions.append(session) }
+                }
+                @MainActor final class Session {
+                    func connect() async {
+                        await handshake()
+                        Connections.shared.track(self)
+                    }
+                }
+                struct SessionsView: View {
+                    @EnvironmentObject var connections: Connections
+                    var body: some View { Button("\\(connections.sessions.count)") { connections.track(Session()) } }
+                }
+                """),
             // An actor's state is its own.
             RuleExample("""
                 actor Store: ObservableObject {
@@ -369,18 +407,20 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
             file is not read. \
             A write inside a closure passed to another function (a completion handler, `sink`) is not reported, \
             since the thread that calls it is not known; nor one in `performAndWait` or a queue's `sync`, which may run \
-            the block on the caller's own thread; nor a write in a synchronous function that only a queue closure or \
-            the pool calls (the callers are not followed); nor is a write in a synchronous method, which runs where \
-            its callers run. Only the first write of each method or task is reported. In an app (an Xcode project \
+            the block on the caller's own thread. A write in a synchronous method is reported (`medium`) when some \
+            app caller runs it off the main thread, its callers found by name and receiver type (a static method's \
+            callers, `Type.method()`, are not resolved, nor a completion handler's or a notification's thread). Only \
+            the first write of each method or task is reported. In an app (an Xcode project \
             with an entry point) a method nothing calls is not reported, nor a task it starts: every call of its name \
             is on a receiver of another project type, or in another type with a method of that name \
             (`ProjectIndex.isUncalledInProgram`); a call on a receiver whose type is not known counts as a call.
             """,
-        messages: [writtenOnPool, writtenInTask, writtenInNonisolatedMethod, writtenInDetachedTask, writtenOnQueue])
+        messages: [writtenOnPool, writtenInTask, writtenInNonisolatedMethod, writtenInDetachedTask, writtenOnQueue, writtenInMethodCalledOffMain])
     static let writtenOnPool = RuleMessage("written_on_pool", "`{property}` is `@Published`, and `{function}` is an async method of `{type}`, which has no isolation, so it runs on the concurrency pool and publishes this change off the main thread; isolate `{type}` to `@MainActor`, or write it in `await MainActor.run { }`")
     static let writtenInTask = RuleMessage("written_in_task", "`{property}` is `@Published`, and this `Task` starts in `{type}`, which has no isolation, so it runs on the concurrency pool and publishes this change off the main thread; isolate `{type}` to `@MainActor`, or start the task with `Task { @MainActor in }`")
     static let writtenInNonisolatedMethod = RuleMessage("written_in_nonisolated_method", "`{property}` is `@Published`, and `{function}` is a `nonisolated` async method, which runs on the concurrency pool, so this change is published off the main thread; remove `nonisolated`, or write it in `await MainActor.run { }`")
     static let writtenOnQueue = RuleMessage("written_on_queue", "`{property}` is `@Published` on `{type}`, which a SwiftUI view observes, and this closure runs {queue}, so this change is published off the main thread; write it in `DispatchQueue.main.async { }` or `Task { @MainActor in }`")
+    static let writtenInMethodCalledOffMain = RuleMessage("written_in_method_called_off_main", "`{property}` is `@Published` on `{type}`, which a SwiftUI view observes, and `{function}` is synchronous, so it runs where its callers run, and some caller runs off the main thread (the concurrency pool, another actor or a queue); write it in `DispatchQueue.main.async { }`, or call `{function}` on the main actor")
     static let writtenInDetachedTask = RuleMessage("written_in_detached_task", "`{property}` is `@Published`, and `Task.detached` runs on the concurrency pool, so this change is published off the main thread; write it in `await MainActor.run { }`")
 
     public static let nodeKinds: Set<SyntaxKind> = [.sequenceExpr, .functionCallExpr]
@@ -400,6 +440,11 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
         // `@MainActor` class): the queue decides, and the object written may be any a view observes.
         if let queue = Self.queuePlace(context.scope, context: context) {
             reportOnQueue(target, queue, context: context)
+            return
+        }
+        // A synchronous method runs where its callers run: on the pool or a queue when some caller does.
+        if let function = Self.synchronousMethod(context.scope), let type = context.scope.currentType {
+            reportInSynchronousMethod(target, function: function, type: type, context: context)
             return
         }
         guard let type = context.scope.currentType, type.kind == .class || type.kind == .extension else { return }
@@ -465,6 +510,38 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
         case .named:
             context.report(target, Self.writtenOnQueue, arguments, when: .all([publishes] + notMain), confidence: .medium)
         }
+    }
+
+    /// Reports, at `medium`, a write in a synchronous method to an `@Published` property of an object a view observes,
+    /// when some app caller of the method runs it off the main thread (`someAppCallerRunsOffMainThread`): the callers
+    /// are found by name and receiver type, which the facts do not prove to be the only ones.
+    private func reportInSynchronousMethod(_ target: ExprSyntax, function: FunctionScope, type: TypeScope, context: FileContext) {
+        let written = Self.withoutAccessors(target)
+        guard case .member(let owner, let property) = ValueTypes.of(written, in: context) else { return }
+        let key = "\(function.node.id.hashValue):\(written.trimmedDescription)"
+        guard !reportedWrites.contains(key) else { return }
+        reportedWrites.insert(key)
+        let arguments = ["property": property, "type": Self.ownerName(owner, written: written), "function": function.name]
+        let method = FunctionKey(typeName: type.qualifiedName, name: function.name)
+        context.report(target, Self.writtenInMethodCalledOffMain, arguments,
+                       when: .all([.publishesToViews(member: property, of: owner), .someAppCallerRunsOffMainThread(method)]), confidence: .medium)
+    }
+
+    /// The synchronous method (declared with `func`) the walker is in, with only closures that run in place between;
+    /// nil in a `@MainActor` or async method, an initializer or accessor, or any other closure.
+    static func synchronousMethod(_ scope: ScopeStack) -> FunctionScope? {
+        for frame in scope.frames.reversed() {
+            switch frame {
+            case .closure(let closure):
+                guard !closure.isMainActorAnnotated, case .other(let callee) = closure.kind, runsInPlace(callee) else { return nil }
+            case .function(let function):
+                guard !function.isAsync, !function.isMainActor, function.node.is(FunctionDeclSyntax.self) else { return nil }
+                return function
+            case .type:
+                return nil
+            }
+        }
+        return nil
     }
 
     /// The property a write changes, without the element or unwrapping around it: `self?.items` for
