@@ -641,7 +641,7 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
         guard let receiver = call.calledExpression.as(MemberAccessExprSyntax.self)?.base else { return nil }
         let text = receiver.trimmedDescription
         if FrameworkCallbacks.isMainQueueContext(text) { return nil }
-        let description = "on the queue of `\(text)`, a private-queue context (`perform`)"
+        let description = "on the own queue of `\(text)` (`perform`), not the main queue"
         guard case .member(let owner, let property) = ValueTypes.of(receiver, in: context) else {
             return QueuePlace(region: closure.node.id, description: description, proof: .named)
         }
