@@ -22,7 +22,8 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
             `performBackgroundTask`. Reported `high` where the facts prove the queue is not the main one (the call \
             makes it, or the receiver is a property whose initial value makes it, or a property the store facts know \
             holds a private-queue context); `medium` where only the receiver's name says so (`syncQueue.async`, a \
-            queue given to the initializer, `context.perform` on a context of unknown kind).
+            queue given to the initializer). A `perform` on a context whose kind the facts do not tell is not \
+            reported: on the tune half such contexts were the view context, set in an initializer.
             """,
         whyIsThisBad: """
             An async function with no isolation runs on the concurrency pool, not on the caller's thread (SE-0338), \
@@ -339,7 +340,8 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
                 }
                 """),
             // Back on the main queue before the write; a view context's `perform` runs on the main queue; `sync` runs
-            // on the caller's thread; a queue property set to the main queue; an object no view observes.
+            // on the caller's thread; a queue property set to the main queue; a context of unknown kind (here the view
+            // context, set in the initializer); an object no view observes.
             RuleExample("""
                 final class AppsModel: ObservableObject {
                     @Published var apps: [String] = []
@@ -347,6 +349,9 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
                     private let callbackQueue: DispatchQueue = .main
                     private let lock = DispatchQueue(label: "lock")
                     private var cache: [String] = []
+                    private let context: NSManagedObjectContext
+                    init(store: DataManager) { context = store.container.viewContext }
+                    func recount() { context.perform { self.count = 2 } }
                     func reload() {
                         DispatchQueue.global().async {
                             let found = Installer.list()
@@ -509,6 +514,8 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
             context.report(target, Self.writtenOnQueue, arguments, when: .all([publishes, .not(proof)] + notMain), confidence: .medium)
         case .named:
             context.report(target, Self.writtenOnQueue, arguments, when: .all([publishes] + notMain), confidence: .medium)
+        case .onlyWhen(let proof):
+            context.report(target, Self.writtenOnQueue, arguments, when: .all([publishes, proof]))
         }
     }
 
@@ -571,8 +578,12 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
         /// The index can prove it: the receiver is a property whose initial value makes a queue that is never main, or
         /// that holds a private-queue context.
         case provenWhen(IndexCondition)
-        /// Only a name says so (`syncQueue.async`, `context.perform`): medium.
+        /// Only a name says so (`syncQueue.async`): medium.
         case named
+        /// The index can prove it, and nothing is reported when it cannot: a context's `perform` on a context of
+        /// unknown kind is as often the view context's, on the main queue (Squirrel's `context`, set from
+        /// `container.viewContext` in an initializer, on the tune half).
+        case onlyWhen(IndexCondition)
     }
 
     /// A closure that a queue runs after the call that takes it returns: where a write in it happens.
@@ -636,20 +647,16 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
 
     /// `context.perform { }`: the context's own queue, off the main thread when the context is a property holding a
     /// private-queue context (`newBackgroundContext()`, `.privateQueueConcurrencyType`: the store facts); a view
-    /// context's `perform` runs on the main queue and is not reported; any other receiver is medium.
+    /// context's `perform` runs on the main queue, and a context of unknown kind is not reported.
     private static func performPlace(_ closure: ClosureScope, _ call: FunctionCallExprSyntax, context: FileContext) -> QueuePlace? {
         guard let receiver = call.calledExpression.as(MemberAccessExprSyntax.self)?.base else { return nil }
         let text = receiver.trimmedDescription
         if FrameworkCallbacks.isMainQueueContext(text) { return nil }
-        let description = "on the own queue of `\(text)` (`perform`), not the main queue"
-        guard case .member(let owner, let property) = ValueTypes.of(receiver, in: context) else {
-            return QueuePlace(region: closure.node.id, description: description, proof: .named)
-        }
-        var proof = QueueProof.named
-        if case .named(let ownerName, _) = owner, let type = context.scope.currentType, ownerName == type.qualifiedName {
-            proof = .provenWhen(.holdsBackgroundContext(TypeProperty(typeName: ownerName, property: property)))
-        }
-        return QueuePlace(region: closure.node.id, description: description, proof: proof, mainWhen: .holdsMainQueueContext(member: property, of: owner))
+        let description = "on the queue of `\(text)`, a private-queue context (`perform`)"
+        guard case .member(let owner, let property) = ValueTypes.of(receiver, in: context),
+              case .named(let ownerName, _) = owner, let type = context.scope.currentType, ownerName == type.qualifiedName else { return nil }
+        return QueuePlace(region: closure.node.id, description: description,
+                          proof: .onlyWhen(.holdsBackgroundContext(TypeProperty(typeName: ownerName, property: property))))
     }
 
     /// The expression a statement writes: an assignment's or compound assignment's target, the collection a
