@@ -155,6 +155,19 @@ public indirect enum IndexCondition: Sendable, Hashable, Codable {
     /// member's value or the app delegate's property), the delegate's launch callback, or a function every call of
     /// which comes, outside a loop, from such a function. What it registers or starts is set up once, for good.
     case runsOncePerProcess(FunctionKey)
+    /// The member of a value of this type is an `@Published` property, and the type is one some SwiftUI view observes
+    /// (`isObservedByViews`): writing it publishes a change the views receive.
+    case publishesToViews(member: String, of: ValueType)
+    /// The member of a value of this type holds a queue that is never the main one: its initial value makes one
+    /// (`FrameworkQueues.makesOffMainQueue`: `DispatchQueue(label:)`, `DispatchQueue.global()`, `OperationQueue()`).
+    case holdsOffMainQueue(member: String, of: ValueType)
+    /// The member of a value of this type is initialized to the main queue (`FrameworkQueues.isMainQueue`).
+    case holdsMainQueue(member: String, of: ValueType)
+    /// Some call of the function from app code (following callers that run where their callers run, to
+    /// `ProjectIndex.callDepth` calls) is made off the main thread as the facts prove it: on the concurrency pool, a
+    /// detached task, another actor, a queue's or a private-queue context's closure (`ProjectIndex.someAppCallerRunsOffMainThread`).
+    /// A completion handler's or a notification's thread is not counted: who calls those is not known.
+    case someAppCallerRunsOffMainThread(FunctionKey)
     case all([IndexCondition])
     case any([IndexCondition])
     case not(IndexCondition)

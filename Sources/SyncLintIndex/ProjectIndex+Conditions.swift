@@ -156,6 +156,15 @@ extension ProjectIndex {
             return nonisolatedAsyncRunsOnCaller(file)
         case .isObservedByViews(let typeName):
             return isObservedByViews(typeName)
+        case .publishesToViews(let member, let owner):
+            guard let type = resolve(owner), !type.isCollection, property(member, of: type.name)?.hasAttribute("Published") == true else { return false }
+            return isObservedByViews(type.name)
+        case .holdsOffMainQueue(let member, let owner):
+            return queueInitialValue(member, of: owner).map(FrameworkQueues.makesOffMainQueue) ?? false
+        case .someAppCallerRunsOffMainThread(let key):
+            return someAppCallerRunsOffMainThread(key)
+        case .holdsMainQueue(let member, let owner):
+            return queueInitialValue(member, of: owner).map(FrameworkQueues.isMainQueue) ?? false
         case .isLocalSaveFlag(let flag):
             return coreData.localSaveFlags.contains(flag)
         case .holdsContinuation(let name, let typeName):
@@ -292,5 +301,45 @@ extension ProjectIndex {
             }
         }
         return check(key, remaining)
+    }
+}
+
+extension ProjectIndex {
+    /// The initial value written for the property `member` of a value of type `owner` (`let queue = DispatchQueue(label:
+    /// "sync")`), as written without its surrounding trivia; nil when the type, the property or its initial value is not known.
+    func queueInitialValue(_ member: String, of owner: ValueType) -> String? {
+        guard let type = resolve(owner), !type.isCollection else { return nil }
+        return property(member, of: type.name)?.defaultValue
+    }
+}
+
+extension ProjectIndex {
+    /// Whether some call of the function from app code runs off the main thread: the caller's own context is the pool,
+    /// a detached task, another actor, a queue or a private-queue context; a caller that runs where its callers run is
+    /// followed (to `callDepth` calls). Unlike `executionContexts`, calls from tests and previews and the threads of
+    /// completion handlers and notifications (whose callers are not known) do not count.
+    func someAppCallerRunsOffMainThread(_ key: FunctionKey) -> Bool {
+        var seen: Set<FunctionKey> = []
+        func visit(_ key: FunctionKey, remaining: Int) -> Bool {
+            guard seen.insert(key).inserted else { return false }
+            if let summary = functionSummaries[key] {
+                let own = resolved(summary.declaredContext)
+                if own != .callers { return Self.isProvenOffMainThread(own) }
+            }
+            return callSites(of: key).contains { site in
+                guard codeKind(of: site.location) == .app else { return false }
+                let context = resolved(site.context)
+                if context == .callers { return remaining > 0 && visit(site.caller, remaining: remaining - 1) }
+                return Self.isProvenOffMainThread(context)
+            }
+        }
+        return visit(key, remaining: ProjectIndex.callDepth)
+    }
+
+    static func isProvenOffMainThread(_ context: ExecutionContext) -> Bool {
+        switch context {
+        case .concurrent, .serialQueue, .privateQueue, .detachedTask, .actor: return true
+        default: return false
+        }
     }
 }

@@ -14,7 +14,16 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
             `self.x = …`, `x += …`, `x[i] = …`, `x.append(…)`) that runs on the concurrency pool: in an `async` \
             method, in a `Task { }` started in any of its methods, or in `Task.detached`; not inside \
             `MainActor.run`, `DispatchQueue.main.async`, `Task { @MainActor in }` or a `@MainActor` method. One \
-            finding per method or task: the first such write.
+            finding per method or task: the first such write. Also finds a write to an `@Published` property of any \
+            object a view observes (`self`'s, or another's, its type resolved: `AppsVM.shared.apps = []`, \
+            `self.typing.mentions = …`) inside a closure a queue runs after its call returns, whatever the type \
+            around it: `DispatchQueue.global().async`, `async`/`asyncAfter` on a queue made with \
+            `DispatchQueue(label:)` or `OperationQueue()`'s `addOperation`, a private-queue context's `perform`, \
+            `performBackgroundTask`. Reported `high` where the facts prove the queue is not the main one (the call \
+            makes it, or the receiver is a property whose initial value makes it, or a property the store facts know \
+            holds a private-queue context); `medium` where only the receiver's name says so (`syncQueue.async`, a \
+            queue given to the initializer). A `perform` on a context whose kind the facts do not tell is not \
+            reported: on the tune half such contexts were the view context, set in an initializer.
             """,
         whyIsThisBad: """
             An async function with no isolation runs on the concurrency pool, not on the caller's thread (SE-0338), \
@@ -121,6 +130,112 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
                     var body: some View { List(model.results) { Text($0.title) } }
                 }
                 """),
+            // A global queue's closure runs on a worker thread: a view's button writes a shared model there.
+            RuleExample("""
+                final class AppsModel: ObservableObject {
+                    static let shared = AppsModel()
+                    @Published var apps: [String] = []
+                }
+                struct AppsView: View {
+                    @ObservedObject var model: AppsModel = .shared
+                    var body: some View {
+                        Button("Reset") {
+                            DispatchQueue.global(qos: .userInitiated).async {
+                                Installer.removeAll()
+                                ↓AppsModel.shared.apps = []
+                            }
+                        }
+                    }
+                }
+                """, message: "written_on_queue", confidence: .high),
+            // A queue made with a label is never the main queue, whatever class holds it.
+            RuleExample("""
+                @MainActor final class RelayConnection: ObservableObject {
+                    @Published var isConnected = false
+                    private let queue = DispatchQueue(label: "relay")
+                    func ping() {
+                        queue.async { [weak self] in
+                            ↓self?.isConnected = false
+                        }
+                    }
+                }
+                struct RelayView: View {
+                    @ObservedObject var relay: RelayConnection
+                    var body: some View { Text(relay.isConnected ? "on" : "off") }
+                }
+                """, message: "written_on_queue", confidence: .high),
+            // A private-queue context's `perform` runs on its own queue; the object written is another one's property.
+            RuleExample("""
+                final class TypingModel: ObservableObject {
+                    @Published var mentions: [String] = []
+                }
+                final class PostModel {
+                    let typing = TypingModel()
+                    private let background = PersistenceController.shared.container.newBackgroundContext()
+                    func reply(to id: String) {
+                        background.perform {
+                            let names = Contact.names(for: id, in: self.background)
+                            ↓self.typing.mentions = names
+                        }
+                    }
+                }
+                struct ComposerView: View {
+                    @StateObject var typing = TypingModel()
+                    var body: some View { Text(typing.mentions.joined()) }
+                }
+                """, message: "written_on_queue", confidence: .high),
+            // A `@MainActor` class's closure on a global queue still runs there; an `inout` argument is a write.
+            RuleExample("""
+                @MainActor final class CommentsModel: ObservableObject {
+                    @Published var comments: [Comment] = []
+                    func merge(_ new: [Comment]) {
+                        DispatchQueue.global().async {
+                            for comment in new.sorted() {
+                                InsertSorter.insert(comment, into: &↓self.comments)
+                            }
+                        }
+                    }
+                }
+                struct CommentsView: View {
+                    @StateObject var model = CommentsModel()
+                    var body: some View { List(model.comments) { Text($0.body) } }
+                }
+                """, message: "written_on_queue", confidence: .high),
+            // A synchronous method runs where its callers run: here, an async method of a class with no isolation.
+            RuleExample("""
+                final class Connections: ObservableObject {
+                    static let shared = Connections()
+                    @Published var sessions: [Session] = []
+                    func track(_ session: Session) {
+                        ↓sessions.append(session)
+                    }
+                }
+                final class Session {
+                    func connect() async {
+                        await handshake()
+                        Connections.shared.track(self)
+                    }
+                }
+                struct SessionsView: View {
+                    @EnvironmentObject var connections: Connections
+                    var body: some View { Text("\\(connections.sessions.count)") }
+                }
+                """, message: "written_in_method_called_off_main", confidence: .medium),
+            // A queue given to the initializer: only its name says it is not the main one.
+            RuleExample("""
+                final class Relay: ObservableObject {
+                    @Published var isConnected = false
+                    private let queue: DispatchQueue
+                    init(queue: DispatchQueue) { self.queue = queue }
+                    func drop() {
+                        queue.async { ↓self.isConnected = false }
+                    }
+                }
+                struct RelayRow: View {
+                    @ObservedObject var relay: Relay
+                    var body: some View { Text(relay.isConnected ? "on" : "off") }
+                }
+                """, message: "written_on_queue", confidence: .medium),
         ],
         nonTriggeringExamples: [
             // The fix: the class is isolated to the main actor, so its async methods and its tasks run there.
@@ -224,6 +339,57 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
                     var body: some View { Text(profile.name).task { await profile.load() } }
                 }
                 """),
+            // Back on the main queue before the write; a view context's `perform` runs on the main queue; `sync` runs
+            // on the caller's thread; a queue property set to the main queue; a context of unknown kind (here the view
+            // context, set in the initializer); an object no view observes.
+            RuleExample("""
+                final class AppsModel: ObservableObject {
+                    @Published var apps: [String] = []
+                    @Published var count = 0
+                    private let callbackQueue: DispatchQueue = .main
+                    private let lock = DispatchQueue(label: "lock")
+                    private var cache: [String] = []
+                    private let context: NSManagedObjectContext
+                    init(store: DataManager) { context = store.container.viewContext }
+                    func recount() { context.perform { self.count = 2 } }
+                    func reload() {
+                        DispatchQueue.global().async {
+                            let found = Installer.list()
+                            self.cache = found
+                            DispatchQueue.main.async { self.apps = found }
+                        }
+                        PersistenceController.shared.container.viewContext.perform { self.count += 1 }
+                        lock.sync { self.count = 0 }
+                        callbackQueue.async { self.apps = [] }
+                    }
+                }
+                final class Logger: ObservableObject {
+                    @Published var lines: [String] = []
+                    func log(_ line: String) { DispatchQueue.global().async { self.lines.append(line) } }
+                }
+                struct AppsView: View {
+                    @StateObject var model = AppsModel()
+                    var body: some View { Text("\\(model.apps.count) \\(model.count)") }
+                }
+                """),
+            // Every caller of the synchronous method runs on the main actor (a view, a `@MainActor` method).
+            RuleExample("""
+                final class Connections: ObservableObject {
+                    static let shared = Connections()
+                    @Published var sessions: [Session] = []
+                    func track(_ session: Session) { sessions.append(session) }
+                }
+                @MainActor final class Session {
+                    func connect() async {
+                        await handshake()
+                        Connections.shared.track(self)
+                    }
+                }
+                struct SessionsView: View {
+                    @EnvironmentObject var connections: Connections
+                    var body: some View { Button("\\(connections.sessions.count)") { connections.track(Session()) } }
+                }
+                """),
             // An actor's state is its own.
             RuleExample("""
                 actor Store: ObservableObject {
@@ -245,30 +411,48 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
             methods are not reported there (a `Task { }` still runs on the pool and is). A setting in an `.xcconfig` \
             file is not read. \
             A write inside a closure passed to another function (a completion handler, `sink`) is not reported, \
-            since the thread that calls it is not known; nor is a write in a synchronous method, which runs where \
-            its callers run. Only the first write of each method or task is reported. In an app (an Xcode project \
+            since the thread that calls it is not known; nor one in `performAndWait` or a queue's `sync`, which may run \
+            the block on the caller's own thread. A write in a synchronous method is reported (`medium`) when some \
+            app caller runs it off the main thread, its callers found by name and receiver type (a static method's \
+            callers, `Type.method()`, are not resolved, nor a completion handler's or a notification's thread). Only \
+            the first write of each method or task is reported. In an app (an Xcode project \
             with an entry point) a method nothing calls is not reported, nor a task it starts: every call of its name \
             is on a receiver of another project type, or in another type with a method of that name \
             (`ProjectIndex.isUncalledInProgram`); a call on a receiver whose type is not known counts as a call.
             """,
-        messages: [writtenOnPool, writtenInTask, writtenInNonisolatedMethod, writtenInDetachedTask])
+        messages: [writtenOnPool, writtenInTask, writtenInNonisolatedMethod, writtenInDetachedTask, writtenOnQueue, writtenInMethodCalledOffMain])
     static let writtenOnPool = RuleMessage("written_on_pool", "`{property}` is `@Published`, and `{function}` is an async method of `{type}`, which has no isolation, so it runs on the concurrency pool and publishes this change off the main thread; isolate `{type}` to `@MainActor`, or write it in `await MainActor.run { }`")
     static let writtenInTask = RuleMessage("written_in_task", "`{property}` is `@Published`, and this `Task` starts in `{type}`, which has no isolation, so it runs on the concurrency pool and publishes this change off the main thread; isolate `{type}` to `@MainActor`, or start the task with `Task { @MainActor in }`")
     static let writtenInNonisolatedMethod = RuleMessage("written_in_nonisolated_method", "`{property}` is `@Published`, and `{function}` is a `nonisolated` async method, which runs on the concurrency pool, so this change is published off the main thread; remove `nonisolated`, or write it in `await MainActor.run { }`")
+    static let writtenOnQueue = RuleMessage("written_on_queue", "`{property}` is `@Published` on `{type}`, which a SwiftUI view observes, and this closure runs {queue}, so this change is published off the main thread; write it in `DispatchQueue.main.async { }` or `Task { @MainActor in }`")
+    static let writtenInMethodCalledOffMain = RuleMessage("written_in_method_called_off_main", "`{property}` is `@Published` on `{type}`, which a SwiftUI view observes, and `{function}` is synchronous, so it runs where its callers run, and some caller runs off the main thread (the concurrency pool, another actor or a queue); write it in `DispatchQueue.main.async { }`, or call `{function}` on the main actor")
     static let writtenInDetachedTask = RuleMessage("written_in_detached_task", "`{property}` is `@Published`, and `Task.detached` runs on the concurrency pool, so this change is published off the main thread; write it in `await MainActor.run { }`")
 
     public static let nodeKinds: Set<SyntaxKind> = [.sequenceExpr, .functionCallExpr]
 
     /// The methods and task closures already reported in this file: one finding each.
     private var reportedRegions: Set<SyntaxIdentifier> = []
+    /// The writes already reported in each queue closure (one finding per object and property).
+    private var reportedWrites: Set<String> = []
     /// Local names per function body, computed once per function.
     private var localsByFunction: [SyntaxIdentifier: Set<String>] = [:]
 
     public init(options: RuleOptions) {}
 
     public func enter(_ node: Syntax, context: FileContext) {
-        guard let type = context.scope.currentType, type.kind == .class || type.kind == .extension,
-              let target = Self.writtenExpression(node) else { return }
+        guard let target = Self.writtenExpression(node) else { return }
+        // A closure a queue runs after its call returns runs there whatever the type around it is (a view's button, a
+        // `@MainActor` class): the queue decides, and the object written may be any a view observes.
+        if let queue = Self.queuePlace(context.scope, context: context) {
+            reportOnQueue(target, queue, context: context)
+            return
+        }
+        // A synchronous method runs where its callers run: on the pool or a queue when some caller does.
+        if let function = Self.synchronousMethod(context.scope), let type = context.scope.currentType {
+            reportInSynchronousMethod(target, function: function, type: type, context: context)
+            return
+        }
+        guard let type = context.scope.currentType, type.kind == .class || type.kind == .extension else { return }
         guard let place = Self.pool(context.scope), !reportedRegions.contains(place.region) else { return }
         // A task's own locals (`var state` inside `Task { }`) hide the properties of those names as the function's do.
         let locals = locals(of: place.localsScope).union(place.taskScope.map { self.locals(of: $0) } ?? [])
@@ -304,10 +488,185 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
         reportedRegions.insert(place.region)
     }
 
-    /// The expression a statement writes: an assignment's or compound assignment's target, or the collection a
-    /// mutating call changes (`items.append(x)`).
+    /// Reports a write, in a closure a queue runs, to an `@Published` property of an object a view observes: `self`'s or
+    /// another object's (`AppsVM.shared.apps = []`, `model.items.append(x)`), its type resolved by the index.
+    private func reportOnQueue(_ target: ExprSyntax, _ queue: QueuePlace, context: FileContext) {
+        guard !reportedRegions.contains(queue.region) else { return }
+        let written = Self.withoutAccessors(target)
+        // Only a property of an object can be `@Published`: a local, or a value whose type the syntax cannot tell, is
+        // never reported (`ValueTypes` answers a bare name that is no local as a member of `self`).
+        guard case .member(let owner, let property) = ValueTypes.of(written, in: context) else { return }
+        let key = "\(queue.region.hashValue):\(written.trimmedDescription)"
+        guard !reportedWrites.contains(key) else { return }
+        reportedWrites.insert(key)
+        let arguments = ["property": property, "type": Self.ownerName(owner, written: written), "queue": queue.description]
+        var publishes: IndexCondition = .publishesToViews(member: property, of: owner)
+        // A method nothing in the program calls never dispatches its closure.
+        if let type = context.scope.currentType, let function = context.scope.currentFunction, function.node.is(FunctionDeclSyntax.self) {
+            publishes = .all([publishes, .not(.isUncalledInProgram(FunctionKey(typeName: type.qualifiedName, name: function.name)))])
+        }
+        let notMain = queue.mainWhen.map { [IndexCondition.not($0)] } ?? []
+        switch queue.proof {
+        case .proven:
+            context.report(target, Self.writtenOnQueue, arguments, when: publishes)
+        case .provenWhen(let proof):
+            context.report(target, Self.writtenOnQueue, arguments, when: .all([publishes, proof]))
+            context.report(target, Self.writtenOnQueue, arguments, when: .all([publishes, .not(proof)] + notMain), confidence: .medium)
+        case .named:
+            context.report(target, Self.writtenOnQueue, arguments, when: .all([publishes] + notMain), confidence: .medium)
+        case .onlyWhen(let proof):
+            context.report(target, Self.writtenOnQueue, arguments, when: .all([publishes, proof]))
+        }
+    }
+
+    /// Reports, at `medium`, a write in a synchronous method to an `@Published` property of an object a view observes,
+    /// when some app caller of the method runs it off the main thread (`someAppCallerRunsOffMainThread`): the callers
+    /// are found by name and receiver type, which the facts do not prove to be the only ones.
+    private func reportInSynchronousMethod(_ target: ExprSyntax, function: FunctionScope, type: TypeScope, context: FileContext) {
+        let written = Self.withoutAccessors(target)
+        guard case .member(let owner, let property) = ValueTypes.of(written, in: context) else { return }
+        let key = "\(function.node.id.hashValue):\(written.trimmedDescription)"
+        guard !reportedWrites.contains(key) else { return }
+        reportedWrites.insert(key)
+        let arguments = ["property": property, "type": Self.ownerName(owner, written: written), "function": function.name]
+        let method = FunctionKey(typeName: type.qualifiedName, name: function.name)
+        context.report(target, Self.writtenInMethodCalledOffMain, arguments,
+                       when: .all([.publishesToViews(member: property, of: owner), .someAppCallerRunsOffMainThread(method)]), confidence: .medium)
+    }
+
+    /// The synchronous method (declared with `func`) the walker is in, with only closures that run in place between;
+    /// nil in a `@MainActor` or async method, an initializer or accessor, or any other closure.
+    static func synchronousMethod(_ scope: ScopeStack) -> FunctionScope? {
+        for frame in scope.frames.reversed() {
+            switch frame {
+            case .closure(let closure):
+                guard !closure.isMainActorAnnotated, case .other(let callee) = closure.kind, runsInPlace(callee) else { return nil }
+            case .function(let function):
+                guard !function.isAsync, !function.isMainActor, function.node.is(FunctionDeclSyntax.self) else { return nil }
+                return function
+            case .type:
+                return nil
+            }
+        }
+        return nil
+    }
+
+    /// The property a write changes, without the element or unwrapping around it: `self?.items` for
+    /// `self?.items[i] = …`, `model.items` for `model.items!.append(…)`.
+    static func withoutAccessors(_ target: ExprSyntax) -> ExprSyntax {
+        var current = target
+        while true {
+            if let optional = current.as(OptionalChainingExprSyntax.self) { current = optional.expression }
+            else if let forced = current.as(ForceUnwrapExprSyntax.self) { current = forced.expression }
+            else if let subscriptCall = current.as(SubscriptCallExprSyntax.self) { current = subscriptCall.calledExpression }
+            else { return current }
+        }
+    }
+
+    /// The type a message names for the object written: the type for `self` or a type's static member, else the
+    /// object as written (`typingTextModel`).
+    static func ownerName(_ owner: ValueType, written: ExprSyntax) -> String {
+        if case .named(let name, _) = owner { return name }
+        if let base = written.as(MemberAccessExprSyntax.self)?.base { return base.trimmedDescription }
+        return written.trimmedDescription
+    }
+
+    /// How sure it is that a queue closure runs off the main thread.
+    enum QueueProof {
+        /// The call says so: `DispatchQueue.global().async`, `DispatchQueue(label:).async`, `performBackgroundTask`.
+        case proven
+        /// The index can prove it: the receiver is a property whose initial value makes a queue that is never main, or
+        /// that holds a private-queue context.
+        case provenWhen(IndexCondition)
+        /// Only a name says so (`syncQueue.async`): medium.
+        case named
+        /// The index can prove it, and nothing is reported when it cannot: a context's `perform` on a context of
+        /// unknown kind is as often the view context's, on the main queue (Squirrel's `context`, set from
+        /// `container.viewContext` in an initializer, on the tune half).
+        case onlyWhen(IndexCondition)
+    }
+
+    /// A closure that a queue runs after the call that takes it returns: where a write in it happens.
+    struct QueuePlace {
+        let region: SyntaxIdentifier
+        /// How the message names where the closure runs.
+        let description: String
+        let proof: QueueProof
+        /// When this holds the queue is the main one after all (a property set to `.main`, a view context): quiet.
+        var mainWhen: IndexCondition?
+    }
+
+    /// The queue closure the walker is in, or nil when the innermost closure that does not run in place is anything
+    /// else (a task, the main queue, a completion handler) or a queue call that may run it on the caller's thread
+    /// (`sync`, `performAndWait`: not in `FrameworkQueues.asynchronousDispatchMethods`).
+    static func queuePlace(_ scope: ScopeStack, context: FileContext) -> QueuePlace? {
+        for frame in scope.frames.reversed() {
+            guard case .closure(let closure) = frame, !closure.isMainActorAnnotated else { return nil }
+            switch closure.kind {
+            case .other(let callee):
+                if callee == FrameworkQueues.backgroundTaskMethod {
+                    return QueuePlace(region: closure.node.id, description: "on a new private-queue context's queue (`performBackgroundTask`)", proof: .proven)
+                }
+                guard runsInPlace(callee) else { return nil }
+            case .backgroundQueue:
+                guard let call = closure.call else { return nil }
+                return dispatchPlace(closure, call, context: context)
+            case .perform:
+                guard let call = closure.call else { return nil }
+                return performPlace(closure, call, context: context)
+            default:
+                // `performAndWait` and a queue's `sync` may run the block on the calling thread: where they run is the
+                // caller's, which this does not follow.
+                return nil
+            }
+        }
+        return nil
+    }
+
+    /// `queue.async { }`: off the main thread when the queue is made here (`DispatchQueue.global()`,
+    /// `DispatchQueue(label:)`) or is a property whose initial value makes such a queue; a receiver known only by
+    /// its name (`syncQueue`, a parameter) is medium.
+    private static func dispatchPlace(_ closure: ClosureScope, _ call: FunctionCallExprSyntax, context: FileContext) -> QueuePlace? {
+        guard FrameworkQueues.asynchronousDispatchMethods.contains(SyntaxFacts.calleeMethodName(call)),
+              let receiver = call.calledExpression.as(MemberAccessExprSyntax.self)?.base else { return nil }
+        let text = receiver.trimmedDescription
+        if FrameworkQueues.makesOffMainQueue(text) {
+            let isGlobal = text.contains("global(")
+            return QueuePlace(region: closure.node.id, description: isGlobal ? "on a global queue's worker thread" : "on a queue of the app's own",
+                              proof: .proven)
+        }
+        // `OperationQueue.current` may be the main queue; a name with `main` in it says it is.
+        if text.lowercased().contains("main") || text.contains("current") { return nil }
+        let description = "on `\(text)`, a queue of the app's own"
+        if case .member(let owner, let property) = ValueTypes.of(receiver, in: context) {
+            return QueuePlace(region: closure.node.id, description: description, proof: .provenWhen(.holdsOffMainQueue(member: property, of: owner)),
+                              mainWhen: .holdsMainQueue(member: property, of: owner))
+        }
+        return QueuePlace(region: closure.node.id, description: description, proof: .named)
+    }
+
+    /// `context.perform { }`: the context's own queue, off the main thread when the context is a property holding a
+    /// private-queue context (`newBackgroundContext()`, `.privateQueueConcurrencyType`: the store facts); a view
+    /// context's `perform` runs on the main queue, and a context of unknown kind is not reported.
+    private static func performPlace(_ closure: ClosureScope, _ call: FunctionCallExprSyntax, context: FileContext) -> QueuePlace? {
+        guard let receiver = call.calledExpression.as(MemberAccessExprSyntax.self)?.base else { return nil }
+        let text = receiver.trimmedDescription
+        if FrameworkCallbacks.isMainQueueContext(text) { return nil }
+        let description = "on the queue of `\(text)`, a private-queue context (`perform`)"
+        guard case .member(let owner, let property) = ValueTypes.of(receiver, in: context),
+              case .named(let ownerName, _) = owner, let type = context.scope.currentType, ownerName == type.qualifiedName else { return nil }
+        return QueuePlace(region: closure.node.id, description: description,
+                          proof: .onlyWhen(.holdsBackgroundContext(TypeProperty(typeName: ownerName, property: property))))
+    }
+
+    /// The expression a statement writes: an assignment's or compound assignment's target, the collection a
+    /// mutating call changes (`items.append(x)`), or a call's first `inout` argument (`sort(&items)`).
     static func writtenExpression(_ node: Syntax) -> ExprSyntax? {
         if let sequence = node.as(SequenceExprSyntax.self) { return SyntaxFacts.writeTarget(sequence) }
+        // `sortComments(new, into: &self.comments)`: an `inout` argument is written by the call.
+        if let call = node.as(FunctionCallExprSyntax.self), let argument = call.arguments.lazy.compactMap({ $0.expression.as(InOutExprSyntax.self) }).first {
+            return argument.expression
+        }
         guard let call = node.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self),
               StaleModelAfterAwaitRule.collectionMutations.contains(member.declName.baseName.text), let base = member.base else { return nil }
         return base
