@@ -14,6 +14,19 @@ extension ProjectIndex {
         "NSWindowController", "NSDocument", "UIDocument", "UIResponder",
         // WatchKit: `@MainActor protocol WKApplicationDelegate`, `WKExtensionDelegate`; `@MainActor class WKInterfaceController`.
         "WKApplicationDelegate", "WKExtensionDelegate", "WKInterfaceController",
+        // AppKit: `@MainActor class NSResponder` (developer.apple.com/documentation/appkit/nsresponder), and so every
+        // window, panel, view and controller that inherits it. The index sees only the superclass a project type
+        // names, so the subclasses apps commonly inherit are listed by name.
+        "NSResponder", "NSWindow", "NSPanel", "NSApplication", "NSControl", "NSButton", "NSTextField", "NSTextView",
+        "NSScrollView", "NSStackView", "NSImageView", "NSTableView", "NSOutlineView", "NSTableCellView",
+        "NSTableRowView", "NSCollectionView", "NSCollectionViewItem", "NSSplitViewController", "NSTabViewController",
+        "NSHostingView", "NSHostingController",
+        // UIKit: `@MainActor class UIResponder` (developer.apple.com/documentation/uikit/uiresponder), and its views,
+        // cells and controllers.
+        "UIWindow", "UIControl", "UIButton", "UILabel", "UITextField", "UITextView", "UIImageView", "UIStackView",
+        "UIScrollView", "UITableView", "UITableViewCell", "UITableViewHeaderFooterView", "UICollectionView",
+        "UICollectionViewCell", "UICollectionReusableView", "UIPageViewController", "UISplitViewController",
+        "UISearchController", "UIAlertController", "UIHostingController",
     ]
 
     public enum TypeIsolation: Sendable, Equatable {

@@ -516,6 +516,23 @@ struct IsolationTests {
         #expect(index.summary(of: FunctionKey(typeName: "Plain", name: "onMain"))?.declaredContext == .mainActor)
     }
 
+    /// AppKit's and UIKit's windows, panels, cells and controls inherit `@MainActor` from `NSResponder`/`UIResponder`;
+    /// the index sees only the superclass a project type names, so a panel subclass is main-actor by that name.
+    @Test func windowsPanelsAndCellsOfTheFrameworksAreMainActor() {
+        let index = Probe.index("""
+            final class SearchPanel: NSPanel {}
+            final class StatusWindow: NSWindow {}
+            final class ItemCell: UITableViewCell {}
+            final class Feed: NSObject {}
+            final class Poller: Operation {}
+            """)
+        #expect(index.isolation(ofType: "SearchPanel") == .mainActor)
+        #expect(index.isolation(ofType: "StatusWindow") == .mainActor)
+        #expect(index.isolation(ofType: "ItemCell") == .mainActor)
+        #expect(index.isolation(ofType: "Feed") == .none, "NSObject is not isolated")
+        #expect(index.isolation(ofType: "Poller") == .none, "Operation is not isolated")
+    }
+
     @Test func nonisolatedMembersAndTypesFromOtherFiles() {
         let index = Probe.index([
             "/v/A.swift": "@MainActor final class Feed {}",
