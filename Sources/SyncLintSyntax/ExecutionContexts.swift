@@ -96,7 +96,7 @@ public enum ExecutionContexts {
                                               callee: SyntaxFacts.calleeName(call))
             return entry?.runsClosure == .concurrentQueue ? .concurrent : .serialQueue
         case .perform(let receiver), .performAndWait(let receiver):
-            return isMainContext(receiver) ? .mainActor : .privateQueue
+            return isMainContext(receiver) || receiverIsLocalMainContext(closure) ? .mainActor : .privateQueue
         case .detachedTask: return .detachedTask
         case .taskGroupChild: return .concurrent
         case .task: return nil
@@ -114,6 +114,14 @@ public enum ExecutionContexts {
     /// `viewContext`, `container.viewContext`, `mainContext`: contexts bound to the main queue.
     static func isMainContext(_ receiver: String) -> Bool {
         FrameworkCallbacks.isMainQueueContext(receiver)
+    }
+
+    /// `let context = container.viewContext` and then `context.performAndWait { }`: the local is the main-queue
+    /// context under another name, so its block runs on the main queue, not a private one.
+    static func receiverIsLocalMainContext(_ closure: ClosureScope) -> Bool {
+        guard let receiver = closure.call?.calledExpression.as(MemberAccessExprSyntax.self)?.base?.as(DeclReferenceExprSyntax.self),
+              case .local(let initializer?) = ValueTypes.origin(of: receiver) else { return false }
+        return isMainContext(initializer.trimmedDescription)
     }
 
     /// A closure passed as `completionHandler:` / `completion:` / `withCompletionHandler:`, or the trailing

@@ -83,6 +83,17 @@ public final class ViewContextOffMainRule: SyntaxRule {
                     }
                 }
                 """, message: "caller_dispatch_queue"),
+            // A helper called in a private-queue context's `performAndWait`, the context made into a local.
+            RuleExample("""
+                final class Subscriptions {
+                    let container = NSPersistentContainer(name: "Model")
+                    func saveAll() { try? container.↓viewContext.save() }
+                    func toggle() {
+                        let context = container.newBackgroundContext()
+                        context.performAndWait { self.saveAll() }
+                    }
+                }
+                """, message: "caller_private_queue"),
             // The view context passed as a parameter to a function that uses it on a background queue.
             RuleExample("""
                 final class Exporter {
@@ -148,6 +159,18 @@ public final class ViewContextOffMainRule: SyntaxRule {
                     let context = persistentContainer.viewContext
                     DispatchQueue.global().async {
                         context.perform { try? context.save() }
+                    }
+                }
+                """),
+            // The same helper called in the view context's own `performAndWait`, the context made into a local: the
+            // block runs on the main queue.
+            RuleExample("""
+                final class Subscriptions {
+                    let container = NSPersistentContainer(name: "Model")
+                    func saveAll() { try? container.viewContext.save() }
+                    func toggle() {
+                        let context = container.viewContext
+                        context.performAndWait { self.saveAll() }
                     }
                 }
                 """),
