@@ -157,6 +157,10 @@ public struct FunctionSummary: Sendable, Codable {
     public var saves: [String] = []
     /// Whether it calls `rollback()` (or `reset()`) on a context: it cleans up after a failed save.
     public var rollsBack = false
+    /// Whether its whole body is one `perform`/`performAndWait` call on the context it is a method of
+    /// (`extension NSManagedObjectContext { func saveIfNeeded() throws { try performAndWait { … } } }`): like those two
+    /// framework methods, it may be called from any thread, since its work runs on the context's own queue.
+    public var runsOnOwnContextQueue = false
     /// Properties of `self` on which it calls `cancel()` or `invalidate()`: task handles it cancels, timers it stops.
     public var cancelledHandles: Set<String> = []
     /// Its `inout` parameters on which it calls `cancel()` (`task?.cancel()` in `schedule(task: inout Task<…>?)`):

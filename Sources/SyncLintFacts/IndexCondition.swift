@@ -168,6 +168,9 @@ public indirect enum IndexCondition: Sendable, Hashable, Codable {
     /// detached task, another actor, a queue's or a private-queue context's closure (`ProjectIndex.someAppCallerRunsOffMainThread`).
     /// A completion handler's or a notification's thread is not counted: who calls those is not known.
     case someAppCallerRunsOffMainThread(FunctionKey)
+    /// `NSManagedObjectContext` has a method of this name, declared in the project, whose whole body is one
+    /// `perform`/`performAndWait` on the context (`FunctionSummary.runsOnOwnContextQueue`): callable from any thread.
+    case contextMethodRunsOnOwnQueue(String)
     case all([IndexCondition])
     case any([IndexCondition])
     case not(IndexCondition)

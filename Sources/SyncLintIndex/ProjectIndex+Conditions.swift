@@ -39,6 +39,8 @@ extension ProjectIndex {
             return runsOncePerProcess(key)
         case .isUncalledInProgram(let key):
             return isUncalledInProgram(key)
+        case .contextMethodRunsOnOwnQueue(let name):
+            return summary(of: FunctionKey(typeName: FrameworkCallbacks.contextTypeName, name: name))?.runsOnOwnContextQueue == true
         case .mayThrowCancellation(let call):
             guard let callee = callee(of: call), let summary = summary(of: callee) else { return true }
             return !summary.throwsOnlyOwnErrors

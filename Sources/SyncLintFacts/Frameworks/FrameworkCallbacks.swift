@@ -59,6 +59,9 @@ public enum FrameworkCallbacks {
         documentation: "https://developer.apple.com/documentation/coredata/using-core-data-in-the-background")
     public static let anyThreadContextMethodNames: Set<String> = ["perform", "performAndWait"]
 
+    /// The Core Data context's class, whose extensions' methods are asked whether they run on its queue.
+    public static let contextTypeName = "NSManagedObjectContext"
+
     /// Whether a context written as `receiver` is a main-queue one: its name ends with a main context's name.
     public static func isMainQueueContext(_ receiver: String) -> Bool {
         mainQueueContextNames.contains { receiver.hasSuffix($0) }

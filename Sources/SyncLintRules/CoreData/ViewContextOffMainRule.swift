@@ -83,6 +83,15 @@ public final class ViewContextOffMainRule: SyntaxRule {
                     }
                 }
                 """, message: "caller_dispatch_queue"),
+            // A project method of the context that does its work where it is called, not on the context's queue.
+            RuleExample("""
+                extension NSManagedObjectContext {
+                    func saveIfNeeded() throws { if hasChanges { try save() } }
+                }
+                func flush() {
+                    Task.detached { try? persistentContainer.↓viewContext.saveIfNeeded() }
+                }
+                """),
             // A helper called in a private-queue context's `performAndWait`, the context made into a local.
             RuleExample("""
                 final class Subscriptions {
@@ -160,6 +169,16 @@ public final class ViewContextOffMainRule: SyntaxRule {
                     DispatchQueue.global().async {
                         context.perform { try? context.save() }
                     }
+                }
+                """),
+            // A project method of the context whose whole body runs in the context's own `performAndWait`: callable from
+            // any thread, like `performAndWait` itself.
+            RuleExample("""
+                extension NSManagedObjectContext {
+                    func saveIfNeeded() throws { try performAndWait { if hasChanges { try save() } } }
+                }
+                func flush() {
+                    Task.detached { try? persistentContainer.viewContext.saveIfNeeded() }
                 }
                 """),
             // The same helper called in the view context's own `performAndWait`, the context made into a local: the
@@ -292,7 +311,10 @@ public final class ViewContextOffMainRule: SyntaxRule {
         let name = context.referenceName(reference).name
         // Cheap first: a name that is neither `viewContext` nor used as a context's member is left at once.
         guard name == "viewContext" || Self.contextMembers.contains(member), let place = Self.place(context, using: name),
-              let holder = Self.holder(reference, name: name, context: context) else { return }
+              let found = Self.holder(reference, name: name, context: context) else { return }
+        // A project method of the context that runs its whole body in the context's own `perform` may be called from
+        // any thread, like `perform` itself (`viewContext.saveIfNeeded()`); the index knows which ones do.
+        let holder = IndexCondition.all([found, .not(.contextMethodRunsOnOwnQueue(member))].compactMap { $0 })
         let arguments = ["context": name]
         // SE-0461 (`NonisolatedNonsendingByDefault`, Xcode's Approachable Concurrency): an async function with no
         // isolation runs on its caller's actor, not on the pool; the index knows the module's setting.

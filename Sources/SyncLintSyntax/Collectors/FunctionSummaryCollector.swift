@@ -205,6 +205,9 @@ package final class FunctionSummaryCollector: FactCollector {
             last.summary.setsTrueOnEveryPath = Self.setsTrueBeforeAnyExit(body, locals: last.locals)
         }
         if let thrown = last.thrown { last.summary.throwsOnlyOwnErrors = thrown.onlyOwn && thrown.throwsSomething }
+        if last.summary.key.typeName == FrameworkCallbacks.contextTypeName, let body = node.as(FunctionDeclSyntax.self)?.body {
+            last.summary.runsOnOwnContextQueue = Self.isOneOwnQueueBlock(body)
+        }
         if last.passesOnCaught { last.summary.cancellationSources = last.summary.cancellationSources.merged(with: last.caughtSources) }
         // Which results are written after an `await` is asked of the graph only for async functions that await and
         // write some result at all.
@@ -224,6 +227,26 @@ package final class FunctionSummaryCollector: FactCollector {
         }
         if frames.isEmpty { context.localNames.close() }
         context.facts.functionSummaries.append(last.summary)
+    }
+
+    /// `{ try performAndWait { … } }`, `{ perform { … } }`, `{ return try self.performAndWait { … } }`: one statement, a
+    /// call of a method that runs its block on the context's queue, on the context itself.
+    static func isOneOwnQueueBlock(_ body: CodeBlockSyntax) -> Bool {
+        guard body.statements.count == 1, let item = body.statements.first?.item else { return false }
+        var expression: ExprSyntax?
+        if let returned = item.as(ReturnStmtSyntax.self) { expression = returned.expression }
+        else if let statement = item.as(ExpressionStmtSyntax.self) { expression = statement.expression }
+        else { expression = item.as(ExprSyntax.self) }
+        while let inner = expression {
+            if let tried = inner.as(TryExprSyntax.self) { expression = tried.expression }
+            else if let awaited = inner.as(AwaitExprSyntax.self) { expression = awaited.expression }
+            else { break }
+        }
+        guard let call = expression?.as(FunctionCallExprSyntax.self),
+              FrameworkCallbacks.anyThreadContextMethodNames.contains(SyntaxFacts.calleeMethodName(call)) else { return false }
+        if call.calledExpression.is(DeclReferenceExprSyntax.self) { return true }
+        guard let member = call.calledExpression.as(MemberAccessExprSyntax.self) else { return false }
+        return member.base?.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind == .keyword(.self)
     }
 
     private func recordWrite(_ node: Syntax, context: FileContext) {
