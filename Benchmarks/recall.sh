@@ -94,7 +94,7 @@ with open(sys.argv[1], "w") as every, open(sys.argv[2], "w") as shown:
 
 # Findings of one rule within $near lines of the hunks on one side (old: before, new: after).
 count_near() { # findings_file hunks_file side rule tree
-    awk -v side="$3" -v rule="($4)" -v tree="$5/" -v near="$near" '
+    awk -F'\t' -v side="$3" -v rule="($4)" -v tree="$5/" -v near="$near" '
         FNR == NR { file[NR] = $1; lo[NR] = (side == "old" ? $2 : $4); hi[NR] = (side == "old" ? $3 : $5); n = NR; next }
         index($0, tree) == 1 && substr($0, length($0) - length(rule) + 1) == rule {
             rest = substr($0, length(tree) + 1); split(rest, parts, ":"); path = parts[1]; line = parts[2] + 0
@@ -124,10 +124,11 @@ while IFS= read -r -u 3 row; do
     if [[ -z "${linted[$key]:-}" ]]; then
         export_tree "$git_dir" "$parent" "$work/trees/$key/before"
         export_tree "$git_dir" "$commit" "$work/trees/$key/after"
-        # Changed hunks per file: old start, old end, new start, new end (a pure insertion or deletion
+        # Changed hunks per file, tab-separated (a path may hold spaces; git ends such a path with a tab):
+        # old start, old end, new start, new end (a pure insertion or deletion
         # has an empty side, kept as the line it sits at).
         git --git-dir="$git_dir" diff --no-renames -U0 "$parent" "$commit" -- '*.swift' '*.xcdatamodel/contents' '*.entitlements' 2> /dev/null |
-            awk '/^\+\+\+ b\// { path = substr($0, 7) }
+            awk -v OFS='\t' '/^\+\+\+ b\// { path = substr($0, 7); sub(/\t$/, "", path) }
                  /^@@ / { split($2, o, ","); split($3, w, ","); os = -o[1]; ns = w[1] + 0
                           oc = (o[2] == "" ? 1 : o[2]); nc = (w[2] == "" ? 1 : w[2])
                           print path, os, os + (oc > 0 ? oc - 1 : 0), ns, ns + (nc > 0 ? nc - 1 : 0) }' \
