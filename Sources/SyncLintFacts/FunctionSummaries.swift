@@ -265,6 +265,8 @@ public struct FunctionSummary: Sendable, Codable {
         merged.discardedTaskUses += other.discardedTaskUses
         merged.onceGuards = onceGuards.intersection(other.onceGuards)
         merged.rollsBack = rollsBack || other.rollsBack
+        // Overloads merged err toward "may run where it is called": each must run on the context's queue.
+        merged.runsOnOwnContextQueue = runsOnOwnContextQueue && other.runsOnOwnContextQueue
         // Overloads merged err toward "it may": each must throw only the app's errors, each must reset.
         merged.throwsOnlyOwnErrors = throwsOnlyOwnErrors && other.throwsOnlyOwnErrors
         merged.blockingWaits += other.blockingWaits

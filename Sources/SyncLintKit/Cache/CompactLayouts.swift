@@ -15,7 +15,7 @@ import Foundation
 enum CompactLayouts {
     static let functionSummaryFields = [
         "key", "isAsync", "declaredContext", "location", "lastParameterEscapes", "reads", "passedReferences", "passedMemberReferences", "writes",
-        "awaits", "hopsToMainActor", "posts", "timers", "saves", "rollsBack", "cancelledHandles", "cancelledInoutHandles", "startedHandles",
+        "awaits", "hopsToMainActor", "posts", "timers", "saves", "rollsBack", "runsOnOwnContextQueue", "cancelledHandles", "cancelledInoutHandles", "startedHandles",
         "discardedTasks", "discardedTaskUses", "onceGuards", "throwsOnlyOwnErrors", "awaitsURLSessionTransfer",
         "awaitsTransferNamedLikeURLSession", "convertsURLErrorCancelled", "testsCancellationError", "blockingWaits", "resetsOnEveryPath", "writesAfterAwait", "reentryGuards", "setsTrueOnEveryPath", "calls",
         "unresolvedCalls", "cancellationSources", "disappearOnlyTaskCalls", "blocksInAsyncBody", "awaitedCalls", "awaitsOtherThanCalls",
@@ -103,7 +103,8 @@ enum CompactLayouts {
             try fields.add(summary.location); try fields.add(summary.lastParameterEscapes); try fields.add(summary.reads)
             try fields.add(summary.passedReferences); try fields.add(summary.passedMemberReferences); try fields.addArray(summary.writes); try fields.add(summary.awaits)
             try fields.add(summary.hopsToMainActor); try fields.add(summary.posts); try fields.addArray(summary.timers)
-            try fields.add(summary.saves); try fields.add(summary.rollsBack); try fields.add(summary.cancelledHandles)
+            try fields.add(summary.saves); try fields.add(summary.rollsBack); try fields.add(summary.runsOnOwnContextQueue)
+            try fields.add(summary.cancelledHandles)
             try fields.add(summary.cancelledInoutHandles); try fields.add(summary.startedHandles); try fields.addArray(summary.discardedTasks); try fields.add(summary.discardedTaskUses)
             try fields.add(summary.onceGuards); try fields.add(summary.throwsOnlyOwnErrors)
             try fields.add(summary.awaitsURLSessionTransfer); try fields.add(summary.awaitsTransferNamedLikeURLSession)
@@ -251,7 +252,7 @@ enum CompactLayouts {
             return unsafeBitCast(call, to: T.self)
         }
         if T.self == FunctionSummary.self, functionSummaryMatches {
-            var fields = try FieldReader(payload: payload, start: start, end: end, count: 38)
+            var fields = try FieldReader(payload: payload, start: start, end: end, count: 39)
             var summary = FunctionSummary(key: try fields.next(), isAsync: try fields.next(), declaredContext: try fields.next(), location: try fields.next())
             summary.lastParameterEscapes = try fields.next()
             summary.reads = try fields.next()
@@ -264,6 +265,7 @@ enum CompactLayouts {
             summary.timers = try fields.array()
             summary.saves = try fields.next()
             summary.rollsBack = try fields.next()
+            summary.runsOnOwnContextQueue = try fields.next()
             summary.cancelledHandles = try fields.next()
             summary.cancelledInoutHandles = try fields.next()
             summary.startedHandles = try fields.next()
