@@ -214,7 +214,7 @@ public final class ViewContextOffMainRule: SyntaxRule {
                 """),
         ],
         knownLimitations: """
-            Opt-in by its figure on apps nobody tuned on (docs/precision.md, round 9 of issue 21): over every judged app, 27 of 34 of its findings at that round's build were right (79%, below the 90% bar; 14 of 14 on round 11's fresh set). The wrong ones: a caller in a `perform`/`performAndWait` block of the view context under another name (a local or a parameter), taken for a private queue's; a project wrapper that runs its closure in the context's `performAndWait`; a subclass of a library's view, main-actor through a type the index does not see. \
+            Opt-in by its figure on apps nobody tuned on (docs/precision.md, round 9 of issue 21): over every judged app, 27 of 34 of its findings at that round's start were right (79%, below the 90% bar; 14 of 14 on round 11's fresh set), 27 of 32 after two facts made for its wrong classes (a `perform` block of a local declared as the view context runs on the main queue; a project method of the context whose whole body is one `perform` may be called from any thread). Still wrong: a caller in a `perform` block of the view context passed as a parameter, taken for a private queue's; a project wrapper that runs a caller's closure in the context's `performAndWait`; a subclass of a library's view, main-actor through a type the index does not see. \
             The view context is known by its name (`viewContext`), or by a local or a property declared as one \
             (`let context = container.viewContext`, `var context: NSManagedObjectContext { container.viewContext }`, \
             `Stack.shared.context` for such a property of another type). A context passed as a parameter is \
