@@ -171,6 +171,11 @@ public indirect enum IndexCondition: Sendable, Hashable, Codable {
     /// `NSManagedObjectContext` has a method of this name, declared in the project, whose whole body is one
     /// `perform`/`performAndWait` on the context (`FunctionSummary.runsOnOwnContextQueue`): callable from any thread.
     case contextMethodRunsOnOwnQueue(String)
+    /// The type is declared in the project (not only extended) and is neither a SwiftData `@Model` nor an
+    /// `NSManagedObject` subclass: building it with a context (`Cache(context: background)`) hands the context over,
+    /// where a managed object's `init(context:)` inserts into it. A type the project does not declare (a class Core
+    /// Data generates from the model) is not.
+    case isDeclaredOtherThanPersistentModel(String)
     case all([IndexCondition])
     case any([IndexCondition])
     case not(IndexCondition)

@@ -73,6 +73,8 @@ extension ProjectIndex {
             }
         case .isPersistentModelNamed(let typeName):
             return isPersistentModel(typeName)
+        case .isDeclaredOtherThanPersistentModel(let typeName):
+            return declarations(of: typeName).contains { $0.kind != .extension } && !isPersistentModel(typeName)
         case .rollsBack(let key):
             return summary(of: key)?.rollsBack == true
         case .everyCallerRollsBack(let key):

@@ -39,6 +39,14 @@ public final class BackgroundContextOutsidePerformRule: SyntaxRule {
                     }
                 }
                 """),
+            // A managed object of the project's built into the context: `init(context:)` inserts into it.
+            RuleExample("""
+                final class Bookmark: NSManagedObject {}
+                final class Importer {
+                    private lazy var backgroundContext = container.newBackgroundContext()
+                    func add() { _ = Bookmark(context: ↓backgroundContext) }
+                }
+                """),
             // A helper called inside `perform` in one place and outside it in another.
             RuleExample("""
                 final class LogStore {
@@ -72,6 +80,17 @@ public final class BackgroundContextOutsidePerformRule: SyntaxRule {
                 """),
         ],
         nonTriggeringExamples: [
+            // A type of the project's own that only keeps the context it is given (and uses it in `perform`).
+            RuleExample("""
+                final class BookmarkCache {
+                    let context: NSManagedObjectContext
+                    init(context: NSManagedObjectContext) { self.context = context }
+                }
+                final class Importer {
+                    private lazy var backgroundContext = container.newBackgroundContext()
+                    func makeCache() -> BookmarkCache { BookmarkCache(context: backgroundContext) }
+                }
+                """),
             RuleExample("""
                 func importItems(_ records: [Record]) {
                     let context = container.newBackgroundContext()
@@ -167,7 +186,7 @@ public final class BackgroundContextOutsidePerformRule: SyntaxRule {
                 """),
         ],
         knownLimitations: """
-            Opt-in by its figure on apps nobody tuned on (docs/precision.md, round 9 of issue 21): over the whole corpus, 14 of its 29 findings were right. The wrong ones are nearly all one class: a private helper reached only through the project's own wrapper around `perform`/`performAndWait` (a method taking a closure that it runs on the context's queue), which the rule does not follow. \
+            Opt-in by its figure on apps nobody tuned on (docs/precision.md, round 9 of issue 21): over the whole corpus, 14 of its 29 findings were right. The wrong ones are nearly all one class: a private helper reached only through the project's own wrapper around `perform`/`performAndWait` (a method taking a closure that it runs on the context's queue), which the rule does not follow. A context given to a constructor is a use only when the type is a managed object (or one the project does not declare, as Core Data's generated classes): a type of the project's own that keeps the context is not reported, even one whose initializer uses the context at once. \
             A helper that uses a context property outside a `perform` is not reported when every caller (followed up \
             through callers with no isolation of their own, to three calls) is inside a private-queue context's \
             `perform`; which context's `perform` is not checked. \
@@ -191,10 +210,14 @@ public final class BackgroundContextOutsidePerformRule: SyntaxRule {
         guard let call = node.as(FunctionCallExprSyntax.self) else { return }
         let method = context.calleeMethodName(call)
         let used: ExprSyntax?
+        // Built with the context: a use only when the type inserts into it (a managed object's `init(context:)`); a
+        // type of the project's own that only keeps the context (`Cache(context: background)`) is not.
+        var handedOver: [IndexCondition] = []
         if Self.contextMethods.contains(method) {
             used = call.calledExpression.as(MemberAccessExprSyntax.self)?.base
         } else if SyntaxFacts.isTypeName(method) {
             used = SyntaxFacts.argument("context", of: call)
+            handedOver = [.not(.isDeclaredOtherThanPersistentModel(method))]
         } else {
             used = nil
         }
@@ -211,7 +234,7 @@ public final class BackgroundContextOutsidePerformRule: SyntaxRule {
         }
         guard !insidePerform else { return }
         if path.root != "self", let body = context.scope.currentFunction?.body, Self.isLocalBackgroundContext(name, in: body) {
-            context.report(used, Self.outsidePerform, ["context": name])
+            context.report(used, Self.outsidePerform, ["context": name], when: handedOver.isEmpty ? nil : .all(handedOver))
             return
         }
         // A context passed in (`insert(_:into context:)`): a private-queue one when some caller outside a `perform`
@@ -219,7 +242,7 @@ public final class BackgroundContextOutsidePerformRule: SyntaxRule {
         if path.root != "self", let function = context.scope.currentFunction,
            let (position, label) = ContextArguments.parameter(named: name, in: function.parameterClause) {
             let key = FunctionKey(typeName: context.scope.currentType?.qualifiedName, name: function.name)
-            var conditions: [IndexCondition] = [.receivesBackgroundContextOutsidePerform(key, position: position, label: label)]
+            var conditions: [IndexCondition] = [.receivesBackgroundContextOutsidePerform(key, position: position, label: label)] + handedOver
             if !context.scope.closures.contains(where: { ExecutionContexts.ofClosure($0) != nil }) {
                 conditions.append(.not(.runsOnlyInPerform(key)))
             }
@@ -232,7 +255,7 @@ public final class BackgroundContextOutsidePerformRule: SyntaxRule {
         // `perform`: its methods already run on the context's queue. A helper whose every caller is inside a
         // `perform` block runs inside it too.
         var conditions: [IndexCondition] = [.holdsBackgroundContext(TypeProperty(typeName: typeName, property: name)),
-                                            .not(.hasProperty("unownedExecutor", ofType: typeName))]
+                                            .not(.hasProperty("unownedExecutor", ofType: typeName))] + handedOver
         if let function = context.scope.currentFunction, !context.scope.closures.contains(where: { ExecutionContexts.ofClosure($0) != nil }) {
             conditions.append(.not(.runsOnlyInPerform(FunctionKey(typeName: typeName, name: function.name))))
         }
