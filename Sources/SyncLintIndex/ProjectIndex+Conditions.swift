@@ -340,10 +340,8 @@ extension ProjectIndex {
         return visit(key, remaining: ProjectIndex.callDepth)
     }
 
+    /// `ExecutionContext.isOffMain`, less a completion handler's thread, which depends on the API that calls it.
     static func isProvenOffMainThread(_ context: ExecutionContext) -> Bool {
-        switch context {
-        case .concurrent, .serialQueue, .privateQueue, .detachedTask, .actor: return true
-        default: return false
-        }
+        context.isOffMain && context != .completionHandler
     }
 }

@@ -301,10 +301,7 @@ public final class UncancellableTaskLoopRule: SyntaxRule {
     /// run many times) it is not known.
     static func notSetUpOnce(_ context: FileContext) -> IndexCondition? {
         guard context.scope.closures.isEmpty, let type = context.scope.currentType, let function = context.scope.currentFunction else { return nil }
-        if FrameworkObservers.launchMethods.contains(where: { $0.selector == DiscardedObserverTokenRule.selector(of: function.node) }) {
-            return .not(.isAppLifetimeObject(typeName: type.qualifiedName, orSingleton: false))
-        }
-        return .not(.runsOncePerProcess(FunctionKey(typeName: type.qualifiedName, name: function.name)))
+        return DiscardedObserverTokenRule.notOneTimeSetUp(function, in: type)
     }
 
     /// `DispatchQueue.main.asyncAfter { ... self.animate(step + 1) }`: a closure that schedules the function it was

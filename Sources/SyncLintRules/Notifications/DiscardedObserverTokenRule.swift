@@ -172,13 +172,18 @@ public final class DiscardedObserverTokenRule: SyntaxRule {
             context.report(call, Self.discarded)
             return
         }
-        if FrameworkObservers.launchMethods.contains(where: { $0.selector == Self.selector(of: function.node) }) {
-            context.report(call, Self.discarded, when: .not(.isAppLifetimeObject(typeName: type.qualifiedName, orSingleton: false)))
-            return
+        context.report(call, Self.discarded, when: Self.notOneTimeSetUp(function, in: type))
+    }
+
+    /// When code in `function` is not part of the app's one-time set-up: in the delegate's launch method, when the type
+    /// is not the app's delegate; in any other function, when some run of it is not set-up (the `init` of an object
+    /// with one instance for the process, or a method called only from such set-up: `ProjectIndex.runsOncePerProcess`).
+    /// What such set-up registers or starts is meant to last for the process's life.
+    static func notOneTimeSetUp(_ function: FunctionScope, in type: TypeScope) -> IndexCondition {
+        if FrameworkObservers.launchMethods.contains(where: { $0.selector == selector(of: function.node) }) {
+            return .not(.isAppLifetimeObject(typeName: type.qualifiedName, orSingleton: false))
         }
-        // Any other function: quiet when every run of it is part of the app's one-time set-up (the `init` of an
-        // object with one instance for the process, or a method called only from such set-up).
-        context.report(call, Self.discarded, when: .not(.runsOncePerProcess(FunctionKey(typeName: type.qualifiedName, name: function.name))))
+        return .not(.runsOncePerProcess(FunctionKey(typeName: type.qualifiedName, name: function.name)))
     }
 
     /// `application(_:didFinishLaunchingWithOptions:)`: a function's name with its argument labels.
