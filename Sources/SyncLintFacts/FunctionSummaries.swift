@@ -238,6 +238,10 @@ public struct FunctionSummary: Sendable, Codable {
     /// call whose arguments make calls, a receiver of unknown type) sets `awaitsOtherThanCalls`.
     public var awaitedCalls: [CallReference] = []
     public var awaitsOtherThanCalls = false
+    /// Whether it returns a value and its body (closures included) builds a sequence that `finish()` ends
+    /// (`FrameworkContinuations.finishableSequences`) and calls `finish()`: `for await line in parse(url)` over what
+    /// it returns ends when its producer does.
+    public var returnsFinishedStream = false
 
     public init(key: FunctionKey, isAsync: Bool, declaredContext: ExecutionContext, location: SourceLocation) {
         self.key = key
@@ -267,6 +271,7 @@ public struct FunctionSummary: Sendable, Codable {
         merged.rollsBack = rollsBack || other.rollsBack
         // Overloads merged err toward "may run where it is called": each must run on the context's queue.
         merged.runsOnOwnContextQueue = runsOnOwnContextQueue && other.runsOnOwnContextQueue
+        merged.returnsFinishedStream = returnsFinishedStream || other.returnsFinishedStream
         // Overloads merged err toward "it may": each must throw only the app's errors, each must reset.
         merged.throwsOnlyOwnErrors = throwsOnlyOwnErrors && other.throwsOnlyOwnErrors
         merged.blockingWaits += other.blockingWaits

@@ -176,6 +176,8 @@ public indirect enum IndexCondition: Sendable, Hashable, Codable {
     /// where a managed object's `init(context:)` inserts into it. A type the project does not declare (a class Core
     /// Data generates from the model) is not.
     case isDeclaredOtherThanPersistentModel(String)
+    /// Some project function of this name returns a stream it finishes (`FunctionSummary.returnsFinishedStream`).
+    case returnsFinishedStream(String)
     case all([IndexCondition])
     case any([IndexCondition])
     case not(IndexCondition)

@@ -39,6 +39,8 @@ extension ProjectIndex {
             return runsOncePerProcess(key)
         case .isUncalledInProgram(let key):
             return isUncalledInProgram(key)
+        case .returnsFinishedStream(let name):
+            return finishedStreamMakerNames.contains(name)
         case .contextMethodRunsOnOwnQueue(let name):
             return summary(of: FunctionKey(typeName: FrameworkCallbacks.contextTypeName, name: name))?.runsOnOwnContextQueue == true
         case .mayThrowCancellation(let call):

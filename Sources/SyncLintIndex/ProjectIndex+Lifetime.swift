@@ -38,30 +38,55 @@ extension ProjectIndex {
     func livesOncePerProcess(_ typeName: String) -> Bool {
         if isAppLifetimeType(typeName) || isSingleton(typeName) { return true }
         let simple = typeName.split(separator: ".").last.map(String.init) ?? typeName
-        let builds: (PropertyFact) -> Bool = { property in
-            guard !property.isComputed, let value = property.defaultValue else { return false }
-            return value.hasPrefix(simple + "(") || value.hasPrefix("{") && Self.constructs(value, simple)
-        }
-        var heldOnce = false
-        for declaration in typesByName.values.joined() {
-            let holderLivesOnce = !Set(FrameworkObservers.appLifetimeSupertypes.map(\.name)).isDisjoint(with: declaration.inheritedTypes)
-            for property in declaration.properties where builds(property) {
-                guard property.isStatic || holderLivesOnce else { return false }
-                heldOnce = true
-            }
-        }
-        return heldOnce
+        return propertyBuiltTypeMap[simple] ?? false
     }
 
-    /// Whether the text builds the type by its simple name: `Store(` or `SecureEnclave.Store(`, not `SecretStore(`.
-    static func constructs(_ text: String, _ simple: String) -> Bool {
-        var rest = text[...]
-        while let range = rest.range(of: simple + "(") {
-            let before = rest[..<range.lowerBound].last
-            if before.map({ !($0.isLetter || $0.isNumber || $0 == "_") }) ?? true { return true }
-            rest = rest[range.upperBound...]
+    /// `propertyBuiltTypes`, made with one pass over every type's stored properties.
+    var propertyBuiltTypeMap: [String: Bool] {
+        propertyBuiltTypes.value { [self] in
+            let lifetime = Set(FrameworkObservers.appLifetimeSupertypes.map(\.name))
+            var heldOnce: [String: Bool] = [:]
+            for declaration in typesByName.values.joined() {
+                let holderLivesOnce = !lifetime.isDisjoint(with: declaration.inheritedTypes)
+                for property in declaration.properties where !property.isComputed {
+                    guard let value = property.defaultValue else { continue }
+                    for name in Self.typesBuilt(by: value) {
+                        heldOnce[name] = (heldOnce[name] ?? true) && (property.isStatic || holderLivesOnce)
+                    }
+                }
+            }
+            return heldOnce
         }
-        return false
+    }
+
+    /// The simple type names a property's value builds: the callee it starts with (`Store(…)`), and in a closure that
+    /// is called at once (`{ … Socket(path: p) }()`) every name called after something other than a letter, digit or
+    /// `_` (`SecureEnclave.Store(` builds `Store`, `SecretStore(` does not).
+    static func typesBuilt(by value: String) -> Set<String> {
+        func isNamePart(_ character: Character) -> Bool { character.isLetter || character.isNumber || character == "_" }
+        var names: Set<String> = []
+        let leading = value.prefix(while: isNamePart)
+        if !leading.isEmpty, value.dropFirst(leading.count).first == "(" { names.insert(String(leading)) }
+        guard value.hasPrefix("{") else { return names }
+        var current = ""
+        var previous: Character = "{"
+        var startedAfter: Character = "{"
+        for character in value {
+            if isNamePart(character) {
+                if current.isEmpty { startedAfter = previous }
+                current.append(character)
+            } else {
+                if character == "(", !current.isEmpty, !isNamePart(startedAfter) { names.insert(current) }
+                current = ""
+            }
+            previous = character
+        }
+        return names
+    }
+
+    /// `finishedStreamMakers`, made with one pass over the summaries.
+    var finishedStreamMakerNames: Set<String> {
+        finishedStreamMakers.value { [self] in Set(functionSummaries.values.filter(\.returnsFinishedStream).map(\.key.name)) }
     }
 
     /// Some declaration of the type inherits one of `FrameworkObservers.appLifetimeSupertypes` (the app, its delegate).

@@ -74,6 +74,11 @@ public final class ProjectIndex: Sendable {
     let observedByViewsCache = LazyCache<String, Bool>()
     /// The project types that list each project type among their supertypes (a protocol's conformers), built on first use.
     let directSubtypes = LazyBox<[String: [String]]>()
+    /// For each simple type name some stored property's value builds, whether every such property is held once per
+    /// process (a static, or a property of the app or its delegate): `livesOncePerProcess`, built on first use.
+    let propertyBuiltTypes = LazyBox<[String: Bool]>()
+    /// Names of the functions that return a stream they finish (`FunctionSummary.returnsFinishedStream`), built on first use.
+    let finishedStreamMakers = LazyBox<Set<String>>()
 
     public init(files: [FileFacts], resources: [ResourceFile] = [], cloudKitMode: CloudKitMode = .auto,
                 layout: ProjectLayout = ProjectLayout()) {

@@ -206,6 +206,14 @@ public enum SyntaxFacts {
         return literal.literal.tokenKind == .keyword(.true)
     }
 
+    /// The expression inside any `try`, `try?`, `try!` and `await` marks around it: `try await load()` is `load()`.
+    /// The marks say how the call is made, not what it is.
+    public static func withoutTryOrAwait(_ expression: ExprSyntax) -> ExprSyntax {
+        var current = expression
+        while let inner = current.as(TryExprSyntax.self)?.expression ?? current.as(AwaitExprSyntax.self)?.expression { current = inner }
+        return current
+    }
+
     /// Whether the subtree contains an `await`. Does not descend into nested closures or functions.
     public static func containsAwait(_ node: some SyntaxProtocol) -> Bool {
         AwaitFinder.find(in: Syntax(node))

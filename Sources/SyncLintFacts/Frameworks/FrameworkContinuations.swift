@@ -86,6 +86,11 @@ public enum FrameworkContinuations {
         return streamInitializers.first { $0.callee == base }
     }
 
+    /// Sequences whose `finish()` ends every iteration over them: the two stream initializers above, and the channels of
+    /// swift-async-algorithms (`AsyncChannel`, `AsyncThrowingChannel`: "finish() … resumes all pending iterations with
+    /// nil", https://github.com/apple/swift-async-algorithms/blob/main/Sources/AsyncAlgorithms/AsyncAlgorithms.docc/Guides/Channel.md).
+    public static let finishableSequences = streamInitializers.map(\.callee) + ["AsyncChannel", "AsyncThrowingChannel"]
+
     /// Whether a member of a stream's continuation ends the stream or takes its producer down.
     public static func endsStream(member: String) -> Bool {
         streamEnd.contains { $0.callee == member }

@@ -19,6 +19,7 @@ enum CompactLayouts {
         "discardedTasks", "discardedTaskUses", "onceGuards", "throwsOnlyOwnErrors", "awaitsURLSessionTransfer",
         "awaitsTransferNamedLikeURLSession", "convertsURLErrorCancelled", "testsCancellationError", "blockingWaits", "resetsOnEveryPath", "writesAfterAwait", "reentryGuards", "setsTrueOnEveryPath", "calls",
         "unresolvedCalls", "cancellationSources", "disappearOnlyTaskCalls", "blocksInAsyncBody", "awaitedCalls", "awaitsOtherThanCalls",
+        "returnsFinishedStream",
     ]
     static let callFactFields = ["caller", "callee", "receiver", "context", "cancellation", "location", "ifConfigClauses", "assignedTo",
                                   "contextArguments", "repeats", "onNewObject"]
@@ -114,6 +115,7 @@ enum CompactLayouts {
             try fields.add(summary.unresolvedCalls); try fields.add(summary.cancellationSources)
             try fields.add(summary.disappearOnlyTaskCalls); try fields.add(summary.blocksInAsyncBody)
             try fields.add(summary.awaitedCalls); try fields.add(summary.awaitsOtherThanCalls)
+            try fields.add(summary.returnsFinishedStream)
         } else if Value.self == AttributeFact.self, attributeFactMatches {
             let attribute = unsafeBitCast(value, to: AttributeFact.self)
             try fields.add(attribute.name); try fields.add(attribute.arguments)
@@ -252,7 +254,7 @@ enum CompactLayouts {
             return unsafeBitCast(call, to: T.self)
         }
         if T.self == FunctionSummary.self, functionSummaryMatches {
-            var fields = try FieldReader(payload: payload, start: start, end: end, count: 39)
+            var fields = try FieldReader(payload: payload, start: start, end: end, count: 40)
             var summary = FunctionSummary(key: try fields.next(), isAsync: try fields.next(), declaredContext: try fields.next(), location: try fields.next())
             summary.lastParameterEscapes = try fields.next()
             summary.reads = try fields.next()
@@ -289,6 +291,7 @@ enum CompactLayouts {
             summary.blocksInAsyncBody = try fields.next()
             summary.awaitedCalls = try fields.next()
             summary.awaitsOtherThanCalls = try fields.next()
+            summary.returnsFinishedStream = try fields.next()
             try fields.finish()
             return unsafeBitCast(summary, to: T.self)
         }

@@ -632,9 +632,7 @@ public final class CheckThenActAcrossAwaitRule: SyntaxRule {
     /// The types of what the body builds and stores into the property (`storesObjectItBuilds`).
     static func typesBuiltAndStored(_ property: String, in body: CodeBlockSyntax, locals: Set<String>) -> Set<String> {
         func construction(_ expression: ExprSyntax) -> String? {
-            var current = expression
-            while let wrapped = current.as(TryExprSyntax.self)?.expression ?? current.as(AwaitExprSyntax.self)?.expression { current = wrapped }
-            guard let call = current.as(FunctionCallExprSyntax.self) else { return nil }
+            guard let call = SyntaxFacts.withoutTryOrAwait(expression).as(FunctionCallExprSyntax.self) else { return nil }
             let name = SyntaxFacts.calleeName(call)
             return SyntaxFacts.isTypeName(name) && name != "Task" && !name.hasPrefix("Task.") ? name : nil
         }

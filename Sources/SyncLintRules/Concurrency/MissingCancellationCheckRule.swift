@@ -1046,9 +1046,7 @@ enum OverlappingTasks {
         var calls: [CallReference] = []
         BodyScanner.scan(closure.statements) { node in
             guard let suspension = node.as(AwaitExprSyntax.self) else { return }
-            var expression = suspension.expression
-            while let wrapped = expression.as(TryExprSyntax.self) { expression = wrapped.expression }
-            guard let awaited = expression.as(FunctionCallExprSyntax.self) else { return }
+            guard let awaited = SyntaxFacts.withoutTryOrAwait(suspension.expression).as(FunctionCallExprSyntax.self) else { return }
             let method = SyntaxFacts.calleeMethodName(awaited)
             if let member = awaited.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base, !SyntaxFacts.isSelf(base) {
                 calls.append(CallReference(caller: caller, callee: method, receiver: ValueTypes.of(base, in: context)))

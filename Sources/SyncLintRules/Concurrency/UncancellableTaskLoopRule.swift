@@ -265,6 +265,9 @@ public final class UncancellableTaskLoopRule: SyntaxRule {
         guard Self.isDiscarded(call), let closure = SyntaxFacts.closures(of: call).first else { return }
         let locals = FlowFacts.localNames(in: closure.statements)
         var loopsForever = false
+        // Streams made by a project function (`for await line in parse(url)`): endless unless that function finishes
+        // what it returns, which the index knows once every file is read.
+        var madeStreams: [String] = []
         var checksCancellation = false
         var animated: String?
         let outside = Self.namesOutsideSelf(closure, function: context.scope.currentFunction)
@@ -279,9 +282,8 @@ public final class UncancellableTaskLoopRule: SyntaxRule {
                 animated = animated ?? Self.stateWritten(in: loop.body, outside: outside)
             }
             if let loop = node.as(ForStmtSyntax.self) {
-                if loop.awaitKeyword != nil, !Self.isFinishedLocalStream(loop.sequence, in: context.scope.currentFunction?.body),
-                   !Self.isFinishedMadeStream(loop.sequence, in: closure) {
-                    loopsForever = true
+                if loop.awaitKeyword != nil, !Self.isFinishedLocalStream(loop.sequence, in: context.scope.currentFunction?.body) {
+                    if let maker = Self.streamMaker(loop.sequence, in: closure) { madeStreams.append(maker) } else { loopsForever = true }
                 }
                 if Self.sleeps(loop.body) { animated = animated ?? Self.stateWritten(in: loop.body, outside: outside) }
             }
@@ -290,8 +292,16 @@ public final class UncancellableTaskLoopRule: SyntaxRule {
         let notSetUpOnce = Self.notSetUpOnce(context)
         if loopsForever {
             context.report(call.calledExpression, Self.endlessLoop, when: notSetUpOnce)
-        } else if let property = animated {
-            context.report(call.calledExpression, Self.steppedAnimation, ["property": property], when: notSetUpOnce)
+            return
+        }
+        let someMadeStreamEndless = madeStreams.isEmpty ? nil : IndexCondition.any(madeStreams.map { .not(.returnsFinishedStream($0)) })
+        if let someMadeStreamEndless {
+            context.report(call.calledExpression, Self.endlessLoop, when: .all([someMadeStreamEndless, notSetUpOnce].compactMap { $0 }))
+        }
+        if let property = animated {
+            let conditions = [someMadeStreamEndless.map { IndexCondition.not($0) }, notSetUpOnce].compactMap { $0 }
+            context.report(call.calledExpression, Self.steppedAnimation, ["property": property],
+                           when: conditions.isEmpty ? nil : .all(conditions))
         }
     }
 
@@ -392,11 +402,10 @@ public final class UncancellableTaskLoopRule: SyntaxRule {
         return finished
     }
 
-    /// `for await line in parse(url)`, or over `let lines = parse(url)` bound in the task: `parse` is a function of the
-    /// same file that builds an `AsyncStream` or a channel (`AsyncChannel`, `AsyncThrowingChannel` of
-    /// swift-async-algorithms, whose `finish()` likewise ends every iteration) and calls `finish()` on it after its
-    /// producer's last element, so the loop ends when the producer does.
-    static func isFinishedMadeStream(_ sequence: ExprSyntax, in closure: ClosureExprSyntax) -> Bool {
+    /// `for await line in parse(url)`, or over `let lines = parse(url)` bound in the task: the name of the function that
+    /// makes the sequence. Whether it builds an `AsyncStream` or a channel and calls `finish()` after its producer's last
+    /// element, so that the loop ends when the producer does, is the index's question (`returnsFinishedStream`).
+    static func streamMaker(_ sequence: ExprSyntax, in closure: ClosureExprSyntax) -> String? {
         var made = sequence.as(FunctionCallExprSyntax.self)
         if made == nil, let name = sequence.as(DeclReferenceExprSyntax.self)?.baseName.text {
             BodyScanner.scan(closure) { node in
@@ -405,38 +414,8 @@ public final class UncancellableTaskLoopRule: SyntaxRule {
                 made = binding.initializer?.value.as(FunctionCallExprSyntax.self)
             }
         }
-        guard let made else { return false }
-        let name = SyntaxFacts.calleeMethodName(made)
-        final class Finder: SyntaxVisitor {
-            let name: String
-            var found: FunctionDeclSyntax?
-            init(name: String) { self.name = name; super.init(viewMode: .sourceAccurate) }
-            override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
-                if found == nil, node.name.text == name, node.signature.returnClause != nil { found = node }
-                return .skipChildren
-            }
-        }
-        let finder = Finder(name: name)
-        finder.walk(sequence.root)
-        guard let body = finder.found?.body else { return false }
-        var builds = false
-        var finishes = false
-        final class Calls: SyntaxVisitor {
-            var onCall: (FunctionCallExprSyntax) -> Void = { _ in }
-            override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind { onCall(node); return .visitChildren }
-        }
-        let calls = Calls(viewMode: .sourceAccurate)
-        calls.onCall = { call in
-            let callee = SyntaxFacts.calleeName(call)
-            if Self.finishableSequences.contains(where: { callee == $0 || callee.hasPrefix($0 + "<") }) { builds = true }
-            if SyntaxFacts.calleeMethodName(call) == "finish" { finishes = true }
-        }
-        calls.walk(body)
-        return builds && finishes
+        return made.map(SyntaxFacts.calleeMethodName)
     }
-
-    /// Sequences whose `finish()` ends every iteration over them.
-    static let finishableSequences = FrameworkContinuations.streamInitializers.map(\.callee) + ["AsyncChannel", "AsyncThrowingChannel"]
 
     static func sleeps(_ body: CodeBlockSyntax) -> Bool {
         body.tokens(viewMode: .sourceAccurate).contains { $0.text == "sleep" }

@@ -519,9 +519,7 @@ public final class OnAppearTaskRule: SyntaxRule {
                 BodyScanner.scan(closure.statements) { node in
                     if let loop = node.as(ForStmtSyntax.self), loop.awaitKeyword != nil { other = true }
                     guard let suspension = node.as(AwaitExprSyntax.self) else { return }
-                    var expression = suspension.expression
-                    while let wrapped = expression.as(TryExprSyntax.self) { expression = wrapped.expression }
-                    guard let awaited = expression.as(FunctionCallExprSyntax.self), !SyntaxFacts.containsAwait(awaited.arguments) else {
+                    guard let awaited = SyntaxFacts.withoutTryOrAwait(suspension.expression).as(FunctionCallExprSyntax.self), !SyntaxFacts.containsAwait(awaited.arguments) else {
                         other = true
                         return
                     }

@@ -33,6 +33,9 @@ package final class FunctionSummaryCollector: FactCollector {
         /// `catch` passes on what it caught (`throw error`), known on exit (`CancellationSources`).
         var caughtSources = CancellationSources()
         var passesOnCaught = false
+        /// Whether the body builds a sequence that `finish()` ends, and calls `finish()` (`returnsFinishedStream`).
+        var buildsFinishableSequence = false
+        var callsFinish = false
     }
 
     /// What a throwing function's body (not its closures) lets escape: a `try` or `for try` no catch-all
@@ -208,6 +211,9 @@ package final class FunctionSummaryCollector: FactCollector {
         if last.summary.key.typeName == FrameworkCallbacks.contextTypeName, let body = node.as(FunctionDeclSyntax.self)?.body {
             last.summary.runsOnOwnContextQueue = Self.isOneOwnQueueBlock(body)
         }
+        if let function = node.as(FunctionDeclSyntax.self), function.signature.returnClause != nil {
+            last.summary.returnsFinishedStream = last.buildsFinishableSequence && last.callsFinish
+        }
         if last.passesOnCaught { last.summary.cancellationSources = last.summary.cancellationSources.merged(with: last.caughtSources) }
         // Which results are written after an `await` is asked of the graph only for async functions that await and
         // write some result at all.
@@ -229,6 +235,12 @@ package final class FunctionSummaryCollector: FactCollector {
         context.facts.functionSummaries.append(last.summary)
     }
 
+    /// `AsyncStream { … }`, `AsyncStream<Line>(…)`, `AsyncChannel<Int>()`: a sequence `finish()` ends.
+    static func buildsFinishableSequence(_ call: FunctionCallExprSyntax) -> Bool {
+        let callee = SyntaxFacts.calleeName(call)
+        return FrameworkContinuations.finishableSequences.contains { callee == $0 || callee.hasPrefix($0 + "<") }
+    }
+
     /// `{ try performAndWait { … } }`, `{ perform { … } }`, `{ return try self.performAndWait { … } }`: one statement, a
     /// call of a method that runs its block on the context's queue, on the context itself.
     static func isOneOwnQueueBlock(_ body: CodeBlockSyntax) -> Bool {
@@ -237,12 +249,7 @@ package final class FunctionSummaryCollector: FactCollector {
         if let returned = item.as(ReturnStmtSyntax.self) { expression = returned.expression }
         else if let statement = item.as(ExpressionStmtSyntax.self) { expression = statement.expression }
         else { expression = item.as(ExprSyntax.self) }
-        while let inner = expression {
-            if let tried = inner.as(TryExprSyntax.self) { expression = tried.expression }
-            else if let awaited = inner.as(AwaitExprSyntax.self) { expression = awaited.expression }
-            else { break }
-        }
-        guard let call = expression?.as(FunctionCallExprSyntax.self),
+        guard let call = expression.map(SyntaxFacts.withoutTryOrAwait)?.as(FunctionCallExprSyntax.self),
               FrameworkCallbacks.anyThreadContextMethodNames.contains(SyntaxFacts.calleeMethodName(call)) else { return false }
         if call.calledExpression.is(DeclReferenceExprSyntax.self) { return true }
         guard let member = call.calledExpression.as(MemberAccessExprSyntax.self) else { return false }
@@ -341,6 +348,8 @@ package final class FunctionSummaryCollector: FactCollector {
         guard !frames.isEmpty else { return }
         let method = context.calleeMethodName(call)
         let index = frames.count - 1
+        if method == "finish" { frames[index].callsFinish = true }
+        if Self.buildsFinishableSequence(call) { frames[index].buildsFinishableSequence = true }
         switch method {
         case "post" where SyntaxFacts.argument("name", of: call) != nil && SyntaxFacts.calleeName(call).hasSuffix("post"):
             if let name = SyntaxFacts.argument("name", of: call) {
