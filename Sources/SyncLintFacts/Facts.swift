@@ -36,6 +36,9 @@ public struct PropertyFact: Sendable, Codable {
     public let attributes: [AttributeFact]
     public let isComputed: Bool
     public let location: SourceLocation
+    /// Whether its setter is `private` (`private var`, `private(set) var`): only the type's own code, in its declaration
+    /// and its extensions in the same file, can assign it, so the type's function summaries hold every write.
+    public let isSetterPrivate: Bool
 
     public var hasDefault: Bool { defaultValue != nil }
     public var isStoredVar: Bool { !isLet && !isComputed && !isStatic }
@@ -56,7 +59,7 @@ public struct PropertyFact: Sendable, Codable {
     }
 
     /// Memberwise, for the layers above (a synthesized one is internal to this module).
-    package init(name: String, isLet: Bool, isStatic: Bool, typeName: String?, isOptional: Bool, defaultValue: String?, attributes: [AttributeFact], isComputed: Bool, location: SourceLocation) {
+    package init(name: String, isLet: Bool, isStatic: Bool, typeName: String?, isOptional: Bool, defaultValue: String?, attributes: [AttributeFact], isComputed: Bool, location: SourceLocation, isSetterPrivate: Bool = false) {
         self.name = name
         self.isLet = isLet
         self.isStatic = isStatic
@@ -66,6 +69,7 @@ public struct PropertyFact: Sendable, Codable {
         self.attributes = attributes
         self.isComputed = isComputed
         self.location = location
+        self.isSetterPrivate = isSetterPrivate
     }
 }
 

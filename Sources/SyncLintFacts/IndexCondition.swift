@@ -178,6 +178,10 @@ public indirect enum IndexCondition: Sendable, Hashable, Codable {
     case isDeclaredOtherThanPersistentModel(String)
     /// Some project function of this name returns a stream it finishes (`FunctionSummary.returnsFinishedStream`).
     case returnsFinishedStream(String)
+    /// Every assignment of the property (a `private` setter's, of the type) is made before the selector handler can
+    /// run: in `init`, or above the handler's registration in the function that registers it
+    /// (`ProjectIndex.isSetOnlyBeforeRegistration`).
+    case setOnlyBeforeRegistration(String, ofType: String, handler: HandlerRegistration)
     case all([IndexCondition])
     case any([IndexCondition])
     case not(IndexCondition)

@@ -39,6 +39,8 @@ extension ProjectIndex {
             return runsOncePerProcess(key)
         case .isUncalledInProgram(let key):
             return isUncalledInProgram(key)
+        case .setOnlyBeforeRegistration(let property, let typeName, let handler):
+            return isSetOnlyBeforeRegistration(property, of: typeName, handler: handler)
         case .returnsFinishedStream(let name):
             return finishedStreamMakerNames.contains(name)
         case .contextMethodRunsOnOwnQueue(let name):

@@ -61,3 +61,37 @@ extension ProjectIndex {
         }
     }
 }
+
+extension ProjectIndex {
+    /// Whether every assignment of the property is made before the handler can run, so the handler's reads of it on
+    /// the notification's thread race with no write: the setter is `private` (the type's own summaries then hold every
+    /// write), and each write is in the type's `init`, or in the function that registers the handler above the
+    /// registration, each in the function's own body (not a closure that may run later). A handler registered by
+    /// selector only (`addObserver(_:selector:name:object:)`, whose registrations the index lists); a context set up
+    /// once and then observed (`validationContext = newBackgroundContext(); addObserver(self, selector: …)`).
+    func isSetOnlyBeforeRegistration(_ property: String, of typeName: String, handler: HandlerRegistration) -> Bool {
+        guard case .method(let handlerType, let handlerName) = handler, handlerType == typeName,
+              self.property(property, of: typeName)?.isSetterPrivate == true else { return false }
+        let registrations = coreData.registrations.filter { $0.typeName == typeName && $0.handler == .method(handlerName) }
+        guard !registrations.isEmpty else { return false }
+        let summaries = functionSummaries.values
+        /// The function whose body holds the registration: the last one of the file that starts above it.
+        func registeringFunction(_ registration: NotificationRegistration) -> FunctionKey? {
+            summaries.filter { $0.location.file == registration.location.file && $0.location.line <= registration.location.line }
+                .max { $0.location.line < $1.location.line }?.key
+        }
+        let registering = registrations.map { ($0, registeringFunction($0)) }
+        for summary in summaries where summary.key.typeName == typeName {
+            for write in summary.writes where write.property == property {
+                guard write.context == summary.declaredContext else { return false }
+                if summary.key.name == "init" { continue }
+                let beforeRegistration = registering.contains { registration, function in
+                    function == summary.key && registration.location.file == write.location.file
+                        && write.location.line < registration.location.line
+                }
+                guard beforeRegistration else { return false }
+            }
+        }
+        return true
+    }
+}

@@ -30,7 +30,7 @@ enum CompactLayouts {
 
     static let typeFactFields = ["name", "qualifiedName", "kind", "attributes", "inheritedTypes", "properties", "methods", "docComment", "location", "memberMacros",
                                   "isNonisolated"]
-    static let propertyFactFields = ["name", "isLet", "isStatic", "typeName", "isOptional", "defaultValue", "attributes", "isComputed", "location"]
+    static let propertyFactFields = ["name", "isLet", "isStatic", "typeName", "isOptional", "defaultValue", "attributes", "isComputed", "location", "isSetterPrivate"]
     static let methodFactFields = ["name", "isAsync", "isStatic", "location"]
     static let attributeFactFields = ["name", "arguments"]
     static let memberMacroFields = ["name", "location"]
@@ -129,7 +129,7 @@ enum CompactLayouts {
             let property = unsafeBitCast(value, to: PropertyFact.self)
             try fields.add(property.name); try fields.add(property.isLet); try fields.add(property.isStatic); try fields.add(property.typeName)
             try fields.add(property.isOptional); try fields.add(property.defaultValue); try fields.addArray(property.attributes)
-            try fields.add(property.isComputed); try fields.add(property.location)
+            try fields.add(property.isComputed); try fields.add(property.location); try fields.add(property.isSetterPrivate)
         } else if Value.self == TypeFact.self, typeFactMatches {
             let type = unsafeBitCast(value, to: TypeFact.self)
             try fields.add(type.name); try fields.add(type.qualifiedName); try fields.add(type.kind.rawValue); try fields.addArray(type.attributes)
@@ -314,10 +314,10 @@ enum CompactLayouts {
             return unsafeBitCast(method, to: T.self)
         }
         if T.self == PropertyFact.self, propertyFactMatches {
-            var fields = try FieldReader(payload: payload, start: start, end: end, count: 9)
+            var fields = try FieldReader(payload: payload, start: start, end: end, count: 10)
             let property = PropertyFact(name: try fields.next(), isLet: try fields.next(), isStatic: try fields.next(), typeName: try fields.optional(),
                                         isOptional: try fields.next(), defaultValue: try fields.optional(), attributes: try fields.array(),
-                                        isComputed: try fields.next(), location: try fields.next())
+                                        isComputed: try fields.next(), location: try fields.next(), isSetterPrivate: try fields.next())
             try fields.finish()
             return unsafeBitCast(property, to: T.self)
         }

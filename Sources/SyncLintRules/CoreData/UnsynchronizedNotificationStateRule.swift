@@ -76,6 +76,21 @@ public final class UnsynchronizedNotificationStateRule: SyntaxRule {
                     private func markSynced(at date: Date) { lastSync = date }
                 }
                 """),
+            // Set again after the observer is registered: a save on another thread can read it while it is written.
+            RuleExample("""
+                final class DatabaseManager {
+                    private var validationContext: NSManagedObjectContext?
+                    func prepare() {
+                        NotificationCenter.default.addObserver(self, selector: #selector(contextDidSave(_:)),
+                                                               name: .NSManagedObjectContextDidSave, object: nil)
+                        validationContext = container.newBackgroundContext()
+                    }
+                    @objc private func contextDidSave(_ notification: Notification) {
+                        guard (notification.object as? NSManagedObjectContext) != ↓validationContext else { return }
+                        validationContext?.perform { self.refreshShortcuts() }
+                    }
+                }
+                """),
         ],
         nonTriggeringExamples: [
             RuleExample("""
@@ -159,13 +174,30 @@ public final class UnsynchronizedNotificationStateRule: SyntaxRule {
                     }
                 }
                 """),
+            // Set once, above the registration of the only handler that reads it, and private: no write can race the
+            // handler's read.
+            RuleExample("""
+                final class DatabaseManager {
+                    private var validationContext: NSManagedObjectContext?
+                    func prepare() {
+                        validationContext = container.newBackgroundContext()
+                        NotificationCenter.default.addObserver(self, selector: #selector(contextDidSave(_:)),
+                                                               name: .NSManagedObjectContextDidSave, object: nil)
+                    }
+                    @objc private func contextDidSave(_ notification: Notification) {
+                        guard (notification.object as? NSManagedObjectContext) != validationContext else { return }
+                        validationContext?.perform { self.refreshShortcuts() }
+                    }
+                }
+                """),
         ],
         knownLimitations: """
             The handler's own statements are checked up to its first hop; of the helpers it calls before hopping, \
             only writes are followed (a read in a helper is not reported), only through methods of `self`, and not \
             into a helper that is `@MainActor`, `async`, or hops to the main thread anywhere in its body (its writes \
             may sit behind a `Thread.isMainThread` re-dispatch). A property protected by a lock is reported too; suppress it there. `let` constants are safe to \
-            read and are not reported.
+            read and are not reported, nor is a `private` property assigned only in `init` or above the selector \
+            handler's registration in the function that registers it (set up once, then observed).
             """,
         messages: [usedBeforeHop, helperWrites, helperWritesThrough])
     static let usedBeforeHop = RuleMessage("used_before_hop", "`{property}` is used in the `{0}` handler before hopping to the main thread, but that notification arrives on a private thread; hop first (`guard Thread.isMainThread else { DispatchQueue.main.async { ... }; return }`) or observe with `queue: .main`")
@@ -199,7 +231,8 @@ public final class UnsynchronizedNotificationStateRule: SyntaxRule {
         let registration = handler.deferred
         context.report(access.node, Self.usedBeforeHop, ["property": property],
                        answering: .offMainNotification(registration.registration, names: names),
-                       when: property == "viewContext" ? nil : .someStoredVar([property], ofType: typeName))
+                       when: property == "viewContext" ? nil : .all([.someStoredVar([property], ofType: typeName),
+                                                                      .not(.setOnlyBeforeRegistration(property, ofType: typeName, handler: registration.registration))]))
     }
 
     /// A handler that touches no state itself but calls a method of `self` (before its hop) that writes a stored

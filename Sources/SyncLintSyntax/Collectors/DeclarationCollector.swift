@@ -58,6 +58,8 @@ package final class DeclarationCollector: FactCollector {
     package static func properties(of variable: VariableDeclSyntax, context: FileContext) -> [PropertyFact] {
         let isLet = variable.bindingSpecifier.tokenKind == .keyword(.let)
         let isStatic = variable.modifiers.contains { ["static", "class"].contains($0.name.text) }
+        // `private var x`, `private(set) var x`; `fileprivate` lets other types of the file assign it too.
+        let isSetterPrivate = variable.modifiers.contains { $0.name.tokenKind == .keyword(.private) }
         let attributes = SyntaxFacts.attributes(variable.attributes)
         return variable.bindings.compactMap { binding in
             guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { return nil }
@@ -72,7 +74,7 @@ package final class DeclarationCollector: FactCollector {
             return PropertyFact(
                 name: name, isLet: isLet, isStatic: isStatic, typeName: typeName, isOptional: isOptional,
                 defaultValue: binding.initializer.map { context.sourceText(of: $0.value) }, attributes: attributes,
-                isComputed: isComputed(binding), location: context.location(of: binding.pattern))
+                isComputed: isComputed(binding), location: context.location(of: binding.pattern), isSetterPrivate: isSetterPrivate)
         }
     }
 
