@@ -224,6 +224,26 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
                     var body: some View { Text("\\(connections.sessions.count)") }
                 }
                 """, message: "written_in_method_called_off_main", confidence: .medium),
+            // A static method's callers (`Connections.track(session:)`) are its calls: one runs on the concurrency pool.
+            RuleExample("""
+                final class Connections: ObservableObject {
+                    static let shared = Connections()
+                    @Published var sessions: [Session] = []
+                    static func track(session: Session) {
+                        ↓shared.sessions.append(session)
+                    }
+                }
+                final class Session {
+                    func connect() async {
+                        await handshake()
+                        Connections.track(session: self)
+                    }
+                }
+                struct SessionsView: View {
+                    @EnvironmentObject var connections: Connections
+                    var body: some View { Text("\\(connections.sessions.count)") }
+                }
+                """, message: "written_in_method_called_off_main", confidence: .medium),
             // A project function that calls its closure parameter from a global queue: the trailing closure runs there.
             RuleExample("""
                 final class AppsModel: ObservableObject {
@@ -514,7 +534,7 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
             nor one in `performAndWait` or a queue's `sync`, which may run \
             the block on the caller's own thread. A write in a synchronous method is reported (`medium`) when some \
             app caller runs it off the main thread, its callers found by name and receiver type (a static method's \
-            callers, `Type.method()`, are not resolved, nor a completion handler's or a notification's thread). Only \
+            callers, `Type.method()`, among them; a completion handler's or a notification's thread is not followed). Only \
             the first write of each method or task is reported. In an app (an Xcode project \
             with an entry point) a method nothing calls is not reported, nor a task it starts: every call of its name \
             is on a receiver of another project type, or in another type with a method of that name \
