@@ -8,7 +8,8 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
         name: "Published Write Off Main",
         whatItDoes: """
             In an `ObservableObject` class that a SwiftUI view observes (`@StateObject`, `@ObservedObject`, \
-            `@EnvironmentObject`) and that has no isolation of its own (not `@MainActor`, not made so by a project superclass or \
+            `@EnvironmentObject`; a property with no type written and a static member as its value, `= Connections.shared`, \
+            holds that member's type) and that has no isolation of its own (not `@MainActor`, not made so by a project superclass or \
             protocol, or by the module's default isolation: Swift 6.2's `SWIFT_DEFAULT_ACTOR_ISOLATION`, \
             `.defaultIsolation(MainActor.self)`), finds a write to one of its `@Published` properties (`x = …`, \
             `self.x = …`, `x += …`, `x[i] = …`, `x.append(…)`) that runs on the concurrency pool: in an `async` \
@@ -224,10 +225,11 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
                     var body: some View { Text("\\(connections.sessions.count)") }
                 }
                 """, message: "written_in_method_called_off_main", confidence: .medium),
-            // A static method's callers (`Connections.track(session:)`) are its calls: one runs on the concurrency pool.
+            // A static method's callers (`Connections.track(session:)`) are its calls: one runs on the concurrency pool. The
+            // view holds the shared instance with no type written: the static member's type is the object's.
             RuleExample("""
                 final class Connections: ObservableObject {
-                    static let shared = Connections()
+                    static let shared: Connections = Connections()
                     @Published var sessions: [Session] = []
                     static func track(session: Session) {
                         ↓shared.sessions.append(session)
@@ -240,7 +242,7 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
                     }
                 }
                 struct SessionsView: View {
-                    @EnvironmentObject var connections: Connections
+                    @ObservedObject var connections = Connections.shared
                     var body: some View { Text("\\(connections.sessions.count)") }
                 }
                 """, message: "written_in_method_called_off_main", confidence: .medium),
