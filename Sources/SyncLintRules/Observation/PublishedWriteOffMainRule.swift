@@ -475,7 +475,8 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
                 }
                 """),
             // The callee hops back to the main queue before it calls the completion, or calls it in place; a session whose
-            // delegate queue is the main one, or one held in a property (its queue is not followed); the caller hops itself.
+            // delegate queue is the main one, or one held in a property (its queue is not followed); the caller hops itself;
+            // the first of two trailing closures goes to `progress:`, which `download` calls in place.
             RuleExample("""
                 final class AppsModel: ObservableObject {
                     static let shared = AppsModel()
@@ -490,6 +491,7 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
                         }.resume()
                         session.dataTask(with: url) { _, _, _ in self.loaded = true }.resume()
                         Installer.remove(url) { _ in DispatchQueue.main.async { self.apps = [] } }
+                        Installer.download(url) { _ in self.loaded = false } completion: { _ in DispatchQueue.main.async { self.loaded = true } }
                     }
                 }
                 enum Installer {
@@ -502,6 +504,10 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
                     static func check(_ url: URL, completion: (Bool) -> Void) { completion(FileManager.default.fileExists(atPath: url.path)) }
                     static func remove(_ url: URL, completion: @escaping (Bool) -> Void) {
                         DispatchQueue.global().async { completion((try? FileManager.default.removeItem(at: url)) != nil) }
+                    }
+                    static func download(_ url: URL, progress: @escaping (Double) -> Void, completion: @escaping (URL?) -> Void) {
+                        progress(0)
+                        DispatchQueue.global().async { completion(try? fetch(url)) }
                     }
                 }
                 struct AppsView: View {
@@ -764,6 +770,8 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
         }
         let label: String?
         if call.trailingClosure?.id == closure.node.id {
+            // With more trailing closures after it, the first goes to an earlier parameter, not the last.
+            guard call.additionalTrailingClosures.isEmpty else { return nil }
             label = nil
         } else if let argument = closure.node.parent?.as(LabeledExprSyntax.self) {
             label = argument.label?.text ?? "_"
