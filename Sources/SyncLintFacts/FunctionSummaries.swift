@@ -135,6 +135,14 @@ public struct FunctionSummary: Sendable, Codable {
     /// type, which is escaping by definition): a trailing closure passed there runs later, on whatever thread
     /// the function calls it from.
     public var lastParameterEscapes = false
+    /// External labels (`_` for none) of its closure parameters that it calls inside a closure a queue not the main one
+    /// runs (`DispatchQueue.global().async { … completion(x) }`, a `URLSession` completion handler, `Task.detached`;
+    /// `ExecutionContexts.runsOnProvenOffMainQueue`): a closure passed there runs off the main thread, at least on
+    /// that path (an early `return completion(nil)` may call it on the caller's thread too).
+    public var closureParametersCalledOffMain: Set<String> = []
+    /// Whether the last of those parameters is its last parameter: a trailing closure passed to it runs off the main
+    /// thread.
+    public var lastClosureParameterCalledOffMain = false
     /// Names of `self`'s members it reads (`x` or `self.x`; bare names that are not locals). The index
     /// keeps only those that are stored properties of the type.
     public var reads: Set<String> = []
@@ -288,6 +296,10 @@ public struct FunctionSummary: Sendable, Codable {
         // Each overload must guard against a second call for the merged function to.
         merged.reentryGuards = reentryGuards.intersection(other.reentryGuards)
         merged.lastParameterEscapes = lastParameterEscapes || other.lastParameterEscapes
+        // A label names a parameter only of the overloads that have it; a trailing closure goes to the overload whose
+        // other arguments match, which the summary does not tell apart: either may.
+        merged.closureParametersCalledOffMain.formUnion(other.closureParametersCalledOffMain)
+        merged.lastClosureParameterCalledOffMain = lastClosureParameterCalledOffMain || other.lastClosureParameterCalledOffMain
         merged.unresolvedCalls.merge(other.unresolvedCalls) { $0 + $1 }
         merged.cancellationSources = cancellationSources.merged(with: other.cancellationSources)
         merged.disappearOnlyTaskCalls.formUnion(other.disappearOnlyTaskCalls)

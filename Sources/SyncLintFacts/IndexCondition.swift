@@ -96,6 +96,9 @@ public indirect enum IndexCondition: Sendable, Hashable, Codable {
     case someStopsHandle([FunctionKey], property: String)
     /// The project function the call reaches takes an escaping closure last (`FunctionSummary.lastParameterEscapes`).
     case lastParameterEscapes(callee: String, receiver: ValueType?, callerType: String?)
+    /// The project function the call reaches calls the closure parameter labelled `label` (nil: its last parameter, which
+    /// a trailing closure is given to) on a queue proven not the main one (`FunctionSummary.closureParametersCalledOffMain`).
+    case callsClosureParameterOffMain(callee: String, receiver: ValueType?, callerType: String?, label: String?)
     /// The type's property holds a private-queue context (`CoreDataFacts.backgroundContextProperties`).
     case holdsBackgroundContext(TypeProperty)
     /// The property `member` of the value's type holds a main-queue context: it is declared as one

@@ -118,6 +118,9 @@ extension ProjectIndex {
         case .lastParameterEscapes(let name, let receiver, let callerType):
             guard let key = callee(named: name, receiver: receiver, callerType: callerType) else { return false }
             return summary(of: key)?.lastParameterEscapes == true
+        case .callsClosureParameterOffMain(let name, let receiver, let callerType, let label):
+            guard let key = callee(named: name, receiver: receiver, callerType: callerType), let summary = summary(of: key) else { return false }
+            return label.map { summary.closureParametersCalledOffMain.contains($0) } ?? summary.lastClosureParameterCalledOffMain
         case .holdsBackgroundContext(let property):
             return coreData.backgroundContextProperties.contains(property)
         case .runsOnlyInPerform(let key):

@@ -379,7 +379,9 @@ public final class ProjectIndex: Sendable {
             for (name, declarations) in typesByName where isView(name) {
                 for declaration in declarations {
                     for property in declaration.properties where Self.viewObservingWrappers.contains(where: property.hasAttribute) {
-                        if let type = property.typeName.flatMap({ resolveType($0) }) { held.insert(type) }
+                        if let type = property.typeName.flatMap({ resolveType($0) }) ?? property.defaultValue.flatMap({ staticMemberType($0) }) {
+                            held.insert(type)
+                        }
                     }
                 }
             }
@@ -388,6 +390,16 @@ public final class ProjectIndex: Sendable {
     }
 
     static let viewObservingWrappers = ["StateObject", "ObservedObject", "EnvironmentObject"]
+
+    /// The project type of a property declared with no type and a project type's static member as its value
+    /// (`@ObservedObject var connections = Connections.shared`): the member's declared type, asked of the index.
+    func staticMemberType(_ value: String) -> String? {
+        let parts = value.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].first?.isUppercase == true,
+              parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } }),
+              let member = resolve(.member(.named(String(parts[0]), scope: nil), String(parts[1]))), !member.isCollection else { return nil }
+        return resolveType(member.name)
+    }
 
     public func isView(_ typeName: String) -> Bool {
         inherits(typeName, from: "View")

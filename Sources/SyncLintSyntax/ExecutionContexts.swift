@@ -111,6 +111,48 @@ public enum ExecutionContexts {
         }
     }
 
+    /// Whether the code at the walker's position runs on a queue the facts prove is not the main one: the innermost
+    /// closure around it that does not run in place (`FrameworkHandlers.runsInPlace`) is `Task.detached`, an
+    /// asynchronous dispatch on a queue made here (`DispatchQueue.global().async`, `DispatchQueue(label:).async`,
+    /// `FrameworkQueues.offMainQueueMakers`), `performBackgroundTask`, or a `URLSession` completion handler on a session
+    /// whose queue the session makes (`isSessionCompletionOffMain`). Not annotated `@MainActor`.
+    package static func runsOnProvenOffMainQueue(_ scope: ScopeStack) -> Bool {
+        for frame in scope.frames.reversed() {
+            guard case .closure(let closure) = frame, !closure.isMainActorAnnotated else { return false }
+            switch closure.kind {
+            case .detachedTask:
+                return true
+            case .backgroundQueue:
+                guard let call = closure.call, FrameworkQueues.asynchronousDispatchMethods.contains(SyntaxFacts.calleeMethodName(call)),
+                      let receiver = call.calledExpression.as(MemberAccessExprSyntax.self)?.base else { return false }
+                return FrameworkQueues.makesOffMainQueue(receiver.trimmedDescription)
+            case .other(let callee):
+                if callee == FrameworkQueues.backgroundTaskMethod || isSessionCompletionOffMain(closure) { return true }
+                guard FrameworkHandlers.runsInPlace(callee) else { return false }
+            default:
+                return false
+            }
+        }
+        return false
+    }
+
+    /// A closure given to a `URLSession` task method (`dataTask`, `downloadTask`, `uploadTask`: its one closure is the
+    /// completion handler) of `URLSession.shared`, or of a session made right there with only a configuration or with
+    /// `delegateQueue: nil`: it runs on the delegate queue the session makes, never the main one
+    /// (`FrameworkQueues.urlSessionCompletions`). A session held in a property or a local is not followed: its queue may
+    /// be `.main`.
+    package static func isSessionCompletionOffMain(_ closure: ClosureScope) -> Bool {
+        guard let call = closure.call, FrameworkQueues.urlSessionTaskMethods.contains(SyntaxFacts.calleeMethodName(call)),
+              let receiver = call.calledExpression.as(MemberAccessExprSyntax.self)?.base else { return false }
+        if receiver.trimmedDescription == FrameworkQueues.sharedSession { return true }
+        guard let made = receiver.as(FunctionCallExprSyntax.self), made.calledExpression.trimmedDescription == FrameworkQueues.sessionType,
+              made.arguments.first?.label?.text == "configuration" else { return false }
+        if let queue = made.arguments.first(where: { $0.label?.text == FrameworkQueues.sessionQueueLabel }) {
+            return queue.expression.is(NilLiteralExprSyntax.self)
+        }
+        return made.arguments.count == 1
+    }
+
     /// `viewContext`, `container.viewContext`, `mainContext`: contexts bound to the main queue.
     static func isMainContext(_ receiver: String) -> Bool {
         FrameworkCallbacks.isMainQueueContext(receiver)

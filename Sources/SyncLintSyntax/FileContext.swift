@@ -60,10 +60,11 @@ public final class FileContext {
     /// The last receiver whose type was asked: the summary collector and a rule ask about the same call in turn.
     private var receiverTypeMemo: (id: SyntaxIdentifier, value: ValueType)?
 
-    /// The type of a call's receiver (`ValueTypes.of`).
+    /// The type of a call's receiver (`ValueTypes.of`); a bare type name is the type itself (`Connections` in
+    /// `Connections.track(session:)`, a static method's call), not a property of `self` of that name.
     package func valueType(ofReceiver receiver: ExprSyntax) -> ValueType {
         if let memo = receiverTypeMemo, memo.id == receiver.id { return memo.value }
-        let value = ValueTypes.of(receiver, in: self)
+        let value = ValueTypes.namedType(receiver, in: self) ?? ValueTypes.of(receiver, in: self)
         receiverTypeMemo = (receiver.id, value)
         return value
     }

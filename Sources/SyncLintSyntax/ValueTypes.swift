@@ -72,6 +72,14 @@ public enum ValueTypes {
         return .unknown
     }
 
+    /// The type a bare type name stands for as a call's receiver (`Installer` in `Installer.install(url)`, a static
+    /// method's call): nil for anything else, or for a name a local declaration binds.
+    package static func namedType(_ expression: ExprSyntax, in context: FileContext) -> ValueType? {
+        guard let reference = expression.as(DeclReferenceExprSyntax.self), SyntaxFacts.isTypeName(reference.baseName.text),
+              isUnboundName(reference, names: context.localNames) else { return nil }
+        return .named(reference.baseName.text, scope: context.scope.currentType?.qualifiedName)
+    }
+
     /// A name that no local declaration binds, so a type name refers to the type.
     private static func isUnboundName(_ reference: DeclReferenceExprSyntax, names: LocalNames?) -> Bool {
         switch names?.answer(reference) {

@@ -86,4 +86,13 @@ public enum FrameworkHandlers {
     /// result of recomputing the view's body with the provided animation" (it runs the body at once,
     /// https://developer.apple.com/documentation/swiftui/withanimation(_:_:)).
     public static let inPlaceClosureCallees: Set<String> = ["withAnimation", "withTransaction"]
+
+    /// The standard library's sequence algorithms call their closure before they return (`forEach`, `map`, ...).
+    public static let sequenceAlgorithms: Set<String> = ["forEach", "map", "compactMap", "flatMap", "filter", "reduce", "sorted",
+                                                         "first", "contains", "allSatisfy", "min", "max"]
+
+    /// Whether a closure passed to `callee` runs in place, where the code around the call runs.
+    public static func runsInPlace(_ callee: String) -> Bool {
+        sequenceAlgorithms.contains(callee) || inPlaceClosureCallees.contains(callee)
+    }
 }

@@ -43,6 +43,31 @@ public enum FrameworkQueues {
     /// (`FrameworkCallbacks.backgroundTask`).
     public static let backgroundTaskMethod = "performBackgroundTask"
 
+    /// `URLSession`'s completion handlers run on the session's delegate queue: "This handler is executed on the delegate
+    /// queue" (`dataTask(with:completionHandler:)`). The shared session and a session made without a queue have one the
+    /// session makes, never the main queue: "If nil, the session creates a serial operation queue for performing all
+    /// delegate method calls and completion handler calls" (`init(configuration:delegate:delegateQueue:)`); the shared
+    /// session "doesn't have a delegate", and its handlers run on a queue of its own, like such a session's.
+    public static let urlSessionCompletions: [CallbackFact] = [
+        CallbackFact(symbol: "URLSession.dataTask(with:completionHandler:)", fact: "the completion handler runs on the session's delegate queue",
+                     documentation: foundation + "urlsession/datatask(with:completionhandler:)-52wk8"),
+        CallbackFact(symbol: "URLSession.downloadTask(with:completionHandler:)", fact: "the completion handler runs on the session's delegate queue",
+                     documentation: foundation + "urlsession/downloadtask(with:completionhandler:)-5rurv"),
+        CallbackFact(symbol: "URLSession.uploadTask(with:from:completionHandler:)", fact: "the completion handler runs on the session's delegate queue",
+                     documentation: foundation + "urlsession/uploadtask(with:from:completionhandler:)"),
+        CallbackFact(symbol: "URLSession.init(configuration:delegate:delegateQueue:)",
+                     fact: "with a nil queue, the session creates a serial operation queue for delegate calls and completion handlers",
+                     documentation: foundation + "urlsession/init(configuration:delegate:delegatequeue:)"),
+        CallbackFact(symbol: "URLSession.shared", fact: "the shared session has no delegate; its completion handlers run on a queue of its own",
+                     documentation: foundation + "urlsession/shared"),
+    ]
+    public static let urlSessionTaskMethods: Set<String> = ["dataTask", "downloadTask", "uploadTask"]
+    /// The receivers, as written, whose delegate queue the session makes: the shared session; a session made with only a
+    /// configuration (`URLSession(configuration:)`), or with `delegateQueue: nil`, is checked on the call's arguments.
+    public static let sharedSession = "URLSession.shared"
+    public static let sessionType = "URLSession"
+    public static let sessionQueueLabel = "delegateQueue"
+
     /// Whether a queue made by `initializer` (a property's initial value, a call's receiver) is never the main queue.
     public static func makesOffMainQueue(_ initializer: String) -> Bool {
         offMainQueueMakerPrefixes.contains { initializer.hasPrefix($0) }

@@ -14,7 +14,8 @@ import Foundation
 /// builds apart).
 enum CompactLayouts {
     static let functionSummaryFields = [
-        "key", "isAsync", "declaredContext", "location", "lastParameterEscapes", "reads", "passedReferences", "passedMemberReferences", "writes",
+        "key", "isAsync", "declaredContext", "location", "lastParameterEscapes", "closureParametersCalledOffMain",
+        "lastClosureParameterCalledOffMain", "reads", "passedReferences", "passedMemberReferences", "writes",
         "awaits", "hopsToMainActor", "posts", "timers", "saves", "rollsBack", "runsOnOwnContextQueue", "cancelledHandles", "cancelledInoutHandles", "startedHandles",
         "discardedTasks", "discardedTaskUses", "onceGuards", "throwsOnlyOwnErrors", "awaitsURLSessionTransfer",
         "awaitsTransferNamedLikeURLSession", "convertsURLErrorCancelled", "testsCancellationError", "blockingWaits", "resetsOnEveryPath", "writesAfterAwait", "reentryGuards", "setsTrueOnEveryPath", "calls",
@@ -101,7 +102,8 @@ enum CompactLayouts {
         } else if Value.self == FunctionSummary.self, functionSummaryMatches {
             let summary = unsafeBitCast(value, to: FunctionSummary.self)
             try fields.add(summary.key); try fields.add(summary.isAsync); try fields.add(summary.declaredContext)
-            try fields.add(summary.location); try fields.add(summary.lastParameterEscapes); try fields.add(summary.reads)
+            try fields.add(summary.location); try fields.add(summary.lastParameterEscapes)
+            try fields.add(summary.closureParametersCalledOffMain); try fields.add(summary.lastClosureParameterCalledOffMain); try fields.add(summary.reads)
             try fields.add(summary.passedReferences); try fields.add(summary.passedMemberReferences); try fields.addArray(summary.writes); try fields.add(summary.awaits)
             try fields.add(summary.hopsToMainActor); try fields.add(summary.posts); try fields.addArray(summary.timers)
             try fields.add(summary.saves); try fields.add(summary.rollsBack); try fields.add(summary.runsOnOwnContextQueue)
@@ -254,9 +256,11 @@ enum CompactLayouts {
             return unsafeBitCast(call, to: T.self)
         }
         if T.self == FunctionSummary.self, functionSummaryMatches {
-            var fields = try FieldReader(payload: payload, start: start, end: end, count: 40)
+            var fields = try FieldReader(payload: payload, start: start, end: end, count: 42)
             var summary = FunctionSummary(key: try fields.next(), isAsync: try fields.next(), declaredContext: try fields.next(), location: try fields.next())
             summary.lastParameterEscapes = try fields.next()
+            summary.closureParametersCalledOffMain = try fields.next()
+            summary.lastClosureParameterCalledOffMain = try fields.next()
             summary.reads = try fields.next()
             summary.passedReferences = try fields.next()
             summary.passedMemberReferences = try fields.next()

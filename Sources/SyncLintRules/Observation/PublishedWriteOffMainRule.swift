@@ -8,7 +8,8 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
         name: "Published Write Off Main",
         whatItDoes: """
             In an `ObservableObject` class that a SwiftUI view observes (`@StateObject`, `@ObservedObject`, \
-            `@EnvironmentObject`) and that has no isolation of its own (not `@MainActor`, not made so by a project superclass or \
+            `@EnvironmentObject`; a property with no type written and a static member as its value, `= Connections.shared`, \
+            holds that member's type) and that has no isolation of its own (not `@MainActor`, not made so by a project superclass or \
             protocol, or by the module's default isolation: Swift 6.2's `SWIFT_DEFAULT_ACTOR_ISOLATION`, \
             `.defaultIsolation(MainActor.self)`), finds a write to one of its `@Published` properties (`x = …`, \
             `self.x = …`, `x += …`, `x[i] = …`, `x.append(…)`) that runs on the concurrency pool: in an `async` \
@@ -19,7 +20,10 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
             `self.typing.mentions = …`) inside a closure a queue runs after its call returns, whatever the type \
             around it: `DispatchQueue.global().async`, `async`/`asyncAfter` on a queue made with \
             `DispatchQueue(label:)` or `OperationQueue()`'s `addOperation`, a private-queue context's `perform`, \
-            `performBackgroundTask`. Reported `high` where the facts prove the queue is not the main one (the call \
+            `performBackgroundTask`, a `URLSession` completion handler (of `URLSession.shared`, or of a session made there \
+            without a queue: the session's own delegate queue), or a closure given to a project function that calls that \
+            parameter inside one of those (`Installer.install(url) { _ in … }` where `install` calls its completion in \
+            `DispatchQueue.global().async`). Reported `high` where the facts prove the queue is not the main one (the call \
             makes it, or the receiver is a property whose initial value makes it, or a property the store facts know \
             holds a private-queue context); `medium` where only the receiver's name says so (`syncQueue.async`, a \
             queue given to the initializer). A `perform` on a context whose kind the facts do not tell is not \
@@ -221,6 +225,86 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
                     var body: some View { Text("\\(connections.sessions.count)") }
                 }
                 """, message: "written_in_method_called_off_main", confidence: .medium),
+            // A static method's callers (`Connections.track(session:)`) are its calls: one runs on the concurrency pool. The
+            // view holds the shared instance with no type written: the static member's type is the object's.
+            RuleExample("""
+                final class Connections: ObservableObject {
+                    static let shared: Connections = Connections()
+                    @Published var sessions: [Session] = []
+                    static func track(session: Session) {
+                        ↓shared.sessions.append(session)
+                    }
+                }
+                final class Session {
+                    func connect() async {
+                        await handshake()
+                        Connections.track(session: self)
+                    }
+                }
+                struct SessionsView: View {
+                    @ObservedObject var connections = Connections.shared
+                    var body: some View { Text("\\(connections.sessions.count)") }
+                }
+                """, message: "written_in_method_called_off_main", confidence: .medium),
+            // A project function that calls its closure parameter from a global queue: the trailing closure runs there.
+            RuleExample("""
+                final class AppsModel: ObservableObject {
+                    static let shared = AppsModel()
+                    @Published var apps: [String] = []
+                }
+                enum Installer {
+                    static func install(_ url: URL, returnCompletion: @escaping (URL?) -> Void) {
+                        DispatchQueue.global(qos: .userInitiated).async {
+                            let installed = try? unpack(url)
+                            returnCompletion(installed)
+                        }
+                    }
+                }
+                struct StoreAppView: View {
+                    @ObservedObject var model: AppsModel = .shared
+                    let url: URL
+                    var body: some View {
+                        Button("Install") {
+                            DispatchQueue.main.async {
+                                Installer.install(url) { _ in
+                                    ↓AppsModel.shared.apps = []
+                                }
+                            }
+                        }
+                    }
+                }
+                """, message: "written_on_queue", confidence: .high),
+            // A completion a project function calls from a `URLSession` completion handler (the session's own queue), passed
+            // by its label; and a write in such a handler itself.
+            RuleExample("""
+                final class LoginModel: ObservableObject {
+                    @Published var state = 0
+                    @Published var updateAvailable = false
+                    func login(_ url: URL) {
+                        Request.fetch(url: url, completion: { [weak self] result in
+                            ↓self?.state = 1
+                        })
+                    }
+                    func checkForUpdates(_ url: URL) {
+                        URLSession.shared.dataTask(with: url) { data, _, _ in
+                            ↓self.updateAvailable = data != nil
+                        }.resume()
+                    }
+                }
+                final class Request {
+                    class func fetch(url: URL, completion: @escaping (Result<Data, Error>) -> Void) {
+                        guard url.scheme != nil else { return completion(.failure(FetchError.invalid)) }
+                        URLSession(configuration: .default).dataTask(with: url, completionHandler: { data, _, error in
+                            if let data { return completion(.success(data)) }
+                            if let error { completion(.failure(error)) }
+                        }).resume()
+                    }
+                }
+                struct LoginView: View {
+                    @StateObject var model = LoginModel()
+                    var body: some View { Text("\\(model.state) \\(model.updateAvailable)") }
+                }
+                """, message: "written_on_queue", confidence: .high),
             // A queue given to the initializer: only its name says it is not the main one.
             RuleExample("""
                 final class Relay: ObservableObject {
@@ -390,6 +474,47 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
                     var body: some View { Button("\\(connections.sessions.count)") { connections.track(Session()) } }
                 }
                 """),
+            // The callee hops back to the main queue before it calls the completion, or calls it in place; a session whose
+            // delegate queue is the main one, or one held in a property (its queue is not followed); the caller hops itself;
+            // the first of two trailing closures goes to `progress:`, which `download` calls in place.
+            RuleExample("""
+                final class AppsModel: ObservableObject {
+                    static let shared = AppsModel()
+                    @Published var apps: [String] = []
+                    @Published var loaded = false
+                    let session = URLSession(configuration: .default, delegate: nil, delegateQueue: .main)
+                    func reload(_ url: URL) {
+                        Installer.install(url) { _ in self.apps = [] }
+                        Installer.check(url) { self.loaded = $0 }
+                        URLSession(configuration: .default, delegate: nil, delegateQueue: .main).dataTask(with: url) { _, _, _ in
+                            self.loaded = true
+                        }.resume()
+                        session.dataTask(with: url) { _, _, _ in self.loaded = true }.resume()
+                        Installer.remove(url) { _ in DispatchQueue.main.async { self.apps = [] } }
+                        Installer.download(url) { _ in self.loaded = false } completion: { _ in DispatchQueue.main.async { self.loaded = true } }
+                    }
+                }
+                enum Installer {
+                    static func install(_ url: URL, completion: @escaping (URL?) -> Void) {
+                        DispatchQueue.global().async {
+                            let installed = try? unpack(url)
+                            DispatchQueue.main.async { completion(installed) }
+                        }
+                    }
+                    static func check(_ url: URL, completion: (Bool) -> Void) { completion(FileManager.default.fileExists(atPath: url.path)) }
+                    static func remove(_ url: URL, completion: @escaping (Bool) -> Void) {
+                        DispatchQueue.global().async { completion((try? FileManager.default.removeItem(at: url)) != nil) }
+                    }
+                    static func download(_ url: URL, progress: @escaping (Double) -> Void, completion: @escaping (URL?) -> Void) {
+                        progress(0)
+                        DispatchQueue.global().async { completion(try? fetch(url)) }
+                    }
+                }
+                struct AppsView: View {
+                    @StateObject var model = AppsModel()
+                    var body: some View { Text("\\(model.apps.count) \\(model.loaded)") }
+                }
+                """),
             // An actor's state is its own.
             RuleExample("""
                 actor Store: ObservableObject {
@@ -411,10 +536,13 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
             methods are not reported there (a `Task { }` still runs on the pool and is). A setting in an `.xcconfig` \
             file is not read. \
             A write inside a closure passed to another function (a completion handler, `sink`) is not reported, \
-            since the thread that calls it is not known; nor one in `performAndWait` or a queue's `sync`, which may run \
+            since the thread that calls it is not known, unless the framework table says (`URLSession`'s completion \
+            handlers) or the function is the project's and calls that closure on a queue proven not the main one (a \
+            `Type.method()` call, or one on a receiver whose type is known; overloads of one name are taken together); \
+            nor one in `performAndWait` or a queue's `sync`, which may run \
             the block on the caller's own thread. A write in a synchronous method is reported (`medium`) when some \
             app caller runs it off the main thread, its callers found by name and receiver type (a static method's \
-            callers, `Type.method()`, are not resolved, nor a completion handler's or a notification's thread). Only \
+            callers, `Type.method()`, among them; a completion handler's or a notification's thread is not followed). Only \
             the first write of each method or task is reported. In an app (an Xcode project \
             with an entry point) a method nothing calls is not reported, nor a task it starts: every call of its name \
             is on a receiver of another project type, or in another type with a method of that name \
@@ -607,7 +735,11 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
                 if callee == FrameworkQueues.backgroundTaskMethod {
                     return QueuePlace(region: closure.node.id, description: "on a new private-queue context's queue (`performBackgroundTask`)", proof: .proven)
                 }
-                guard runsInPlace(callee) else { return nil }
+                if ExecutionContexts.isSessionCompletionOffMain(closure) {
+                    return QueuePlace(region: closure.node.id, description: "on the delegate queue `URLSession` makes for its completion handlers",
+                                      proof: .proven)
+                }
+                guard runsInPlace(callee) else { return calleePlace(closure, context: context) }
             case .backgroundQueue:
                 guard let call = closure.call else { return nil }
                 return dispatchPlace(closure, call, context: context)
@@ -621,6 +753,37 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
             }
         }
         return nil
+    }
+
+    /// A closure given to a project function that calls that parameter on a queue proven not the main one
+    /// (`Installer.install(ipa) { url in … }` where `install` calls `completion(url)` inside `DispatchQueue.global().async`):
+    /// off the main thread when the index resolves the callee and its summary says so; nothing otherwise.
+    private static func calleePlace(_ closure: ClosureScope, context: FileContext) -> QueuePlace? {
+        guard let call = closure.call else { return nil }
+        let callee: (name: String, receiver: ValueType?)
+        if let base = call.calledExpression.as(MemberAccessExprSyntax.self)?.base, let type = ValueTypes.namedType(base, in: context) {
+            callee = (context.calleeMethodName(call), type)  // `Installer.install(url) { … }`: a static method
+        } else if let known = UnsynchronizedCaptureMutationRule.callee(of: call, context: context) {
+            callee = known
+        } else {
+            return nil
+        }
+        let label: String?
+        if call.trailingClosure?.id == closure.node.id {
+            // With more trailing closures after it, the first goes to an earlier parameter, not the last.
+            guard call.additionalTrailingClosures.isEmpty else { return nil }
+            label = nil
+        } else if let argument = closure.node.parent?.as(LabeledExprSyntax.self) {
+            label = argument.label?.text ?? "_"
+        } else if let trailing = closure.node.parent?.as(MultipleTrailingClosureElementSyntax.self) {
+            label = trailing.label.text
+        } else {
+            return nil
+        }
+        let condition: IndexCondition = .callsClosureParameterOffMain(callee: callee.name, receiver: callee.receiver,
+                                                                      callerType: context.scope.currentType?.qualifiedName, label: label)
+        return QueuePlace(region: closure.node.id, description: "where `\(callee.name)` calls it, on a queue that is not the main one",
+                          proof: .onlyWhen(condition))
     }
 
     /// `queue.async { }`: off the main thread when the queue is made here (`DispatchQueue.global()`,
@@ -731,13 +894,11 @@ public final class PublishedWriteOffMainRule: SyntaxRule {
     }
 
     /// The standard library's sequence algorithms call their closure before they return (`forEach`, `map`, ...), as
-    /// do `withAnimation` and `withTransaction` (`FrameworkHandlers.inPlaceClosureCallees`). Any other closure (a
-    /// completion handler, `sink`, a stored closure) runs at a time and on a thread the syntax does not tell.
-    static let sequenceAlgorithms: Set<String> = ["forEach", "map", "compactMap", "flatMap", "filter", "reduce", "sorted",
-                                                  "first", "contains", "allSatisfy", "min", "max"]
-
+    /// do `withAnimation` and `withTransaction` (`FrameworkHandlers.runsInPlace`). Any other closure (a completion
+    /// handler, `sink`, a stored closure) runs at a time and on a thread the syntax does not tell, unless the framework
+    /// table or the callee's summary says where.
     static func runsInPlace(_ callee: String) -> Bool {
-        sequenceAlgorithms.contains(callee) || FrameworkHandlers.inPlaceClosureCallees.contains(callee)
+        FrameworkHandlers.runsInPlace(callee)
     }
 
     /// The `@Published` stored properties a class declaration lists, once per declaration; nil for an extension.

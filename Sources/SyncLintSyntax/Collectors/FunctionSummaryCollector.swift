@@ -36,6 +36,9 @@ package final class FunctionSummaryCollector: FactCollector {
         /// Whether the body builds a sequence that `finish()` ends, and calls `finish()` (`returnsFinishedStream`).
         var buildsFinishableSequence = false
         var callsFinish = false
+        /// Its parameters of a function type, by the name the body uses: the external label (`_` for none) and whether
+        /// it is the last parameter (`closureParametersCalledOffMain`).
+        var closureParameters: [String: (label: String, isLast: Bool)] = [:]
     }
 
     /// What a throwing function's body (not its closures) lets escape: a `try` or `for try` no catch-all
@@ -70,6 +73,12 @@ package final class FunctionSummaryCollector: FactCollector {
             frame.locals.formUnion(parameters.map(\.name))
             frame.inoutParameters = Set(parameters.filter { $0.typeName.hasPrefix("inout ") }.map(\.name))
             frame.summary.lastParameterEscapes = parameters.last.map { Self.isEscapingClosureType($0.typeName) } ?? false
+            if let list = function.parameterClause?.parameters {
+                for (offset, parameter) in list.enumerated() where parameter.type.trimmedText.contains("->") {
+                    frame.closureParameters[(parameter.secondName ?? parameter.firstName).text] =
+                        (parameter.firstName.text, offset == list.count - 1)
+                }
+            }
             if let clause = node.as(FunctionDeclSyntax.self)?.signature.effectSpecifiers?.throwsClause {
                 if let type = clause.type {
                     let name = type.trimmedText
@@ -350,6 +359,7 @@ package final class FunctionSummaryCollector: FactCollector {
         let index = frames.count - 1
         if method == "finish" { frames[index].callsFinish = true }
         if Self.buildsFinishableSequence(call) { frames[index].buildsFinishableSequence = true }
+        recordClosureParameterCall(call, frame: index, context: context)
         switch method {
         case "post" where SyntaxFacts.argument("name", of: call) != nil && SyntaxFacts.calleeName(call).hasSuffix("post"):
             if let name = SyntaxFacts.argument("name", of: call) {
@@ -766,6 +776,19 @@ package final class FunctionSummaryCollector: FactCollector {
     }
 
     /// `@escaping (Int) -> Void`, or `((Int) -> Void)?` (an optional closure is escaping by definition).
+    /// `completion(x)` or `completion?(x)` of a closure parameter, where the code runs on a queue proven not the main
+    /// one (`ExecutionContexts.runsOnProvenOffMainQueue`): the caller's closure runs there.
+    private func recordClosureParameterCall(_ call: FunctionCallExprSyntax, frame index: Int, context: FileContext) {
+        guard !frames[index].closureParameters.isEmpty else { return }
+        var called = call.calledExpression
+        if let optional = called.as(OptionalChainingExprSyntax.self) { called = optional.expression }
+        guard let reference = called.as(DeclReferenceExprSyntax.self),
+              let parameter = frames[index].closureParameters[reference.baseName.text],
+              ExecutionContexts.runsOnProvenOffMainQueue(context.scope) else { return }
+        frames[index].summary.closureParametersCalledOffMain.insert(parameter.label)
+        if parameter.isLast { frames[index].summary.lastClosureParameterCalledOffMain = true }
+    }
+
     static func isEscapingClosureType(_ typeText: String) -> Bool {
         typeText.contains("@escaping") || (typeText.hasSuffix(")?") && typeText.contains("->"))
     }
