@@ -78,8 +78,59 @@ public final class BackgroundContextOutsidePerformRule: SyntaxRule {
                     }
                 }
                 """),
+            // A look-alike of the store's own `perform` wrapper below: it runs the closure after `perform` returns, on the
+            // caller's thread.
+            RuleExample("""
+                final class LogStore {
+                    private lazy var backgroundContext = container.newBackgroundContext()
+                    func perform(_ changes: @escaping (NSManagedObjectContext) -> Void) {
+                        backgroundContext.perform { self.flush() }
+                        changes(backgroundContext)
+                    }
+                    func record(_ message: String) {
+                        perform { _ in self.insert(message) }
+                    }
+                    private func flush() {}
+                    private func insert(_ message: String) {
+                        try? ↓backgroundContext.save()
+                    }
+                }
+                """),
+            // Another look-alike: the closure is called inside `perform`, but on a queue of its own.
+            RuleExample("""
+                final class LogStore {
+                    private lazy var backgroundContext = container.newBackgroundContext()
+                    func perform(_ changes: @escaping () -> Void) {
+                        backgroundContext.perform { DispatchQueue.global().async { changes() } }
+                    }
+                    func record(_ message: String) {
+                        perform { try? self.↓backgroundContext.save() }
+                    }
+                }
+                """),
         ],
         nonTriggeringExamples: [
+            // The store's own wrapper runs the closure inside the background context's `perform`: a helper called only
+            // there, and a use in the closure itself, are on the context's queue.
+            RuleExample("""
+                final class LogStore {
+                    private lazy var backgroundContext = container.newBackgroundContext()
+                    func perform(_ changes: @escaping (NSManagedObjectContext) -> Void) {
+                        backgroundContext.perform { changes(self.backgroundContext) }
+                    }
+                    func record(_ message: String) {
+                        perform { _ in self.insert(message) }
+                    }
+                    func clear() {
+                        perform { _ in try? self.backgroundContext.execute(NSBatchDeleteRequest(fetchRequest: LogEntry.fetchRequest())) }
+                    }
+                    private func insert(_ message: String) {
+                        let entry = LogEntry(context: backgroundContext)
+                        entry.message = message
+                        try? backgroundContext.save()
+                    }
+                }
+                """),
             // A type of the project's own that only keeps the context it is given (and uses it in `perform`).
             RuleExample("""
                 final class BookmarkCache {
@@ -233,6 +284,10 @@ public final class BackgroundContextOutsidePerformRule: SyntaxRule {
             }
         }
         guard !insidePerform else { return }
+        // Inside a closure given to a project function that runs it in this context's own `perform` (a wrapper such as
+        // `store.perform { _ in ... }` or `context.performAndReturn { ... }`): on the context's queue.
+        let closureArguments = ExecutionContexts.closureArguments(in: context, locals: [name])
+        if !closureArguments.isEmpty { handedOver.append(.not(.closureRunsOnOwnQueue(closureArguments, context: name))) }
         if path.root != "self", let body = context.scope.currentFunction?.body, Self.isLocalBackgroundContext(name, in: body) {
             context.report(used, Self.outsidePerform, ["context": name], when: handedOver.isEmpty ? nil : .all(handedOver))
             return
