@@ -104,7 +104,7 @@ public final class BackgroundContextOutsidePerformRule: SyntaxRule {
                         backgroundContext.perform { DispatchQueue.global().async { changes() } }
                     }
                     func record(_ message: String) {
-                        perform { try? self.↓backgroundContext.save() }
+                        perform { try? ↓self.backgroundContext.save() }
                     }
                 }
                 """),
@@ -237,7 +237,7 @@ public final class BackgroundContextOutsidePerformRule: SyntaxRule {
                 """),
         ],
         knownLimitations: """
-            Opt-in by its figure on apps nobody tuned on (docs/precision.md, round 9 of issue 21): over the whole corpus with round 12's fresh set, 13 of its 27 judged findings are right. The wrong ones are nearly all one class: a private helper reached only through the project's own wrapper around `perform`/`performAndWait` (a method taking a closure that it runs on the context's queue), which the rule does not follow. A context given to a constructor is a use only when the type is a managed object (or one the project does not declare, as Core Data's generated classes): a type of the project's own that keeps the context is not reported, even one whose initializer uses the context at once. \
+            Opt-in by its figure on apps nobody tuned on (docs/precision.md, round 9 of issue 21): over the whole corpus with round 12's fresh set, 13 of its 27 judged findings are right. The wrong ones were nearly all one class: a private helper reached only through the project's own wrapper around `perform`/`performAndWait` (a method taking a closure that it runs on the context's queue). Such a wrapper is now followed: a project function that calls its closure parameter only inside the `perform` of its receiver, of a property of `self` or of a parameter runs a closure given to it on that context's queue, as a `perform` block does (a use in that closure, and a helper whose callers are all in such closures, are quiet); a wrapper that calls the closure after `perform` returns, or on another queue inside it, is not one. A wrapper that hands the closure to another wrapper is not followed. Pulse's helpers more than three calls below its wrapper are still reported. A context given to a constructor is a use only when the type is a managed object (or one the project does not declare, as Core Data's generated classes): a type of the project's own that keeps the context is not reported, even one whose initializer uses the context at once. \
             A helper that uses a context property outside a `perform` is not reported when every caller (followed up \
             through callers with no isolation of their own, to three calls) is inside a private-queue context's \
             `perform`; which context's `perform` is not checked. \
