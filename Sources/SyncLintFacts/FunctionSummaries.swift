@@ -46,6 +46,9 @@ public struct ContextArgument: Sendable, Hashable, Codable {
         /// A property of the caller's `self` whose name says it is a context (`backgroundContext`): what it holds is
         /// the index's question (`CoreDataFacts.backgroundContextProperties`).
         case contextProperty(String)
+        /// A parameter of the calling function, passed on (`applyPatches(context:)` calling `patch(context: context)`):
+        /// what it holds is what the caller's own callers pass (`ProjectIndex.queue(ofParameter:)`).
+        case parameter(position: Int, label: String?)
     }
 
     /// The argument's position among the call's arguments (trailing closures aside), from 0.
@@ -59,6 +62,84 @@ public struct ContextArgument: Sendable, Hashable, Codable {
         self.position = position
         self.label = label
         self.kind = kind
+    }
+}
+
+/// A closure parameter a function runs only inside a Core Data context's `perform`/`performAndWait` (`func perform(_ changes:
+/// @escaping (NSManagedObjectContext) -> Void) { backgroundContext.perform { changes(self.backgroundContext) } }`): a
+/// closure passed there runs on that context's queue, as a framework `perform` block does.
+public struct ClosureRunInPerform: Sendable, Hashable, Codable {
+    /// Which context's `perform` runs it.
+    public enum Holder: Sendable, Hashable, Codable {
+        /// The function's own receiver: a method of `NSManagedObjectContext` calling `performAndWait { }` on itself.
+        case receiver
+        /// A stored property of `self` (`backgroundContext.perform { }`).
+        case property(String)
+        /// One of the function's parameters (`context.perform { }` in `run(in context:, _ work:)`), by position and label.
+        case parameter(position: Int, label: String?)
+    }
+
+    /// The closure parameter's position among the function's parameters, from 0, and its call-site label (nil for `_`).
+    public let position: Int
+    public let label: String?
+    /// It is the last parameter: a trailing closure is passed there.
+    public let isLast: Bool
+    public let holder: Holder
+
+    package init(position: Int, label: String?, isLast: Bool, holder: Holder) {
+        self.position = position
+        self.label = label
+        self.isLast = isLast
+        self.holder = holder
+    }
+}
+
+/// A closure literal passed as an argument to a call the framework table does not know (`store.perform { _ in ... }`,
+/// `context.performAndReturn { ... }`): whether it runs on a context's queue is the index's question, answered from the
+/// callee's `FunctionSummary.closuresRunInPerform` when it is a project function.
+public struct ClosureArgument: Sendable, Hashable, Codable {
+    /// The call the closure is passed to, as the caller names it.
+    public let call: CallReference
+    /// The argument's position among the call's arguments, from 0, and its label; `isTrailing` for a trailing closure.
+    public let position: Int
+    public let label: String?
+    public let isTrailing: Bool
+    /// What the call's receiver is when it is a context (`viewContext.performAndReturn { }`).
+    public let receiverContext: ContextArgument.Kind?
+    /// The contexts the call passes as arguments.
+    public let contextArguments: [ContextArgument]
+    /// The receiver's last name (`context` for `document.context.performAndReturn { }`); nil for none or `self`.
+    public let receiverName: String?
+
+    package init(call: CallReference, position: Int, label: String?, isTrailing: Bool, receiverContext: ContextArgument.Kind?,
+                 contextArguments: [ContextArgument], receiverName: String?) {
+        self.receiverName = receiverName
+        self.call = call
+        self.position = position
+        self.label = label
+        self.isTrailing = isTrailing
+        self.receiverContext = receiverContext
+        self.contextArguments = contextArguments
+    }
+}
+
+extension [ContextArgument] {
+    /// The context passed for a parameter: by its label, or by position when it has none.
+    public func passed(position: Int, label: String?) -> ContextArgument? {
+        first { argument in label.map { argument.label == $0 } ?? (argument.label == nil && argument.position == position) }
+    }
+}
+
+/// A parameter of a function that holds a Core Data context, by position and call-site label (nil for `_`).
+public struct ContextParameter: Sendable, Hashable, Codable {
+    public let function: FunctionKey
+    public let position: Int
+    public let label: String?
+
+    package init(function: FunctionKey, position: Int, label: String?) {
+        self.function = function
+        self.position = position
+        self.label = label
     }
 }
 
@@ -87,6 +168,14 @@ public struct CallFact: Sendable, Codable {
     /// then `session.start()`): the call is that object's, made once per object by this call site, not a second call on
     /// an object that may still run work the first one started.
     public var onNewObject = false
+    /// The closures around the call, innermost first, that are passed to calls the framework table does not know, up to
+    /// the first closure or declaration that decides where code runs (`context` is that one's): a project wrapper among
+    /// them may run the call on a context's queue (`ProjectIndex.siteContext(_:)`).
+    public var closureArguments: [ClosureArgument] = []
+    /// The call is inside a `perform`/`performAndWait` block (the innermost frame that decides where it runs) of a context
+    /// that is a parameter of the calling function (`context.perform { }` in `patch(context:)`): which queue that is
+    /// depends on what the function's callers pass (`ProjectIndex.siteContext(_:)`).
+    public var performParameter: ContextParameter?
 
     /// Memberwise, for the layers above (a synthesized one is internal to this module).
     package init(caller: FunctionKey, callee: String, receiver: ValueType?, context: ExecutionContext, cancellation: Cancellability,
@@ -169,6 +258,8 @@ public struct FunctionSummary: Sendable, Codable {
     /// (`extension NSManagedObjectContext { func saveIfNeeded() throws { try performAndWait { … } } }`): like those two
     /// framework methods, it may be called from any thread, since its work runs on the context's own queue.
     public var runsOnOwnContextQueue = false
+    /// Its closure parameters that it calls only inside a context's `perform`/`performAndWait` (`ClosureRunInPerform`).
+    public var closuresRunInPerform: [ClosureRunInPerform] = []
     /// Properties of `self` on which it calls `cancel()` or `invalidate()`: task handles it cancels, timers it stops.
     public var cancelledHandles: Set<String> = []
     /// Its `inout` parameters on which it calls `cancel()` (`task?.cancel()` in `schedule(task: inout Task<…>?)`):
@@ -280,6 +371,8 @@ public struct FunctionSummary: Sendable, Codable {
         // Overloads merged err toward "may run where it is called": each must run on the context's queue.
         merged.runsOnOwnContextQueue = runsOnOwnContextQueue && other.runsOnOwnContextQueue
         merged.returnsFinishedStream = returnsFinishedStream || other.returnsFinishedStream
+        // Each overload must run the closure in a `perform` for the merged function to.
+        merged.closuresRunInPerform = closuresRunInPerform.filter(other.closuresRunInPerform.contains)
         // Overloads merged err toward "it may": each must throw only the app's errors, each must reset.
         merged.throwsOnlyOwnErrors = throwsOnlyOwnErrors && other.throwsOnlyOwnErrors
         merged.blockingWaits += other.blockingWaits

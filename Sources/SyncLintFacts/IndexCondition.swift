@@ -174,6 +174,14 @@ public indirect enum IndexCondition: Sendable, Hashable, Codable {
     /// `NSManagedObjectContext` has a method of this name, declared in the project, whose whole body is one
     /// `perform`/`performAndWait` on the context (`FunctionSummary.runsOnOwnContextQueue`): callable from any thread.
     case contextMethodRunsOnOwnQueue(String)
+    /// Code inside closures passed to calls (innermost first, `CallFact.closureArguments`) runs in the `perform` of the
+    /// context named `context` itself: the first of them the index can follow is a project wrapper that calls the
+    /// closure only inside `perform` of its receiver (`document.context.performAndReturn { }`), or of its type's
+    /// property of that name (`perform { _ in ... }` running `backgroundContext.perform`).
+    case closureRunsOnOwnQueue([ClosureArgument], context: String)
+    /// Every app call of the function passes, for this parameter, a context on this queue (`.mainActor`: the view
+    /// context; `.privateQueue`: a background one), following a parameter passed on (`ProjectIndex.queue(ofParameter:)`).
+    case parameterHoldsContext(ContextParameter, on: ExecutionContext)
     /// The type is declared in the project (not only extended) and is neither a SwiftData `@Model` nor an
     /// `NSManagedObject` subclass: building it with a context (`Cache(context: background)`) hands the context over,
     /// where a managed object's `init(context:)` inserts into it. A type the project does not declare (a class Core

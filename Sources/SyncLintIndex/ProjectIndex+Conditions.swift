@@ -43,6 +43,21 @@ extension ProjectIndex {
             return isSetOnlyBeforeRegistration(property, of: typeName, handler: handler)
         case .returnsFinishedStream(let name):
             return finishedStreamMakerNames.contains(name)
+        case .closureRunsOnOwnQueue(let arguments, let name):
+            for argument in arguments {
+                guard let (key, entry) = wrapper(runningClosure: argument) else { continue }
+                switch entry.holder {
+                case .receiver: return argument.receiverName == name
+                case .property(let property): return property == name && (argument.call.receiver == nil || key.typeName == argument.call.caller.typeName)
+                case .parameter(let position, let label):
+                    let passed = argument.contextArguments.passed(position: position, label: label)
+                    if case .contextProperty(let property)? = passed?.kind { return property == name }
+                    return false
+                }
+            }
+            return false
+        case .parameterHoldsContext(let parameter, let queue):
+            return self.queue(ofParameter: parameter) == queue
         case .contextMethodRunsOnOwnQueue(let name):
             return summary(of: FunctionKey(typeName: FrameworkCallbacks.contextTypeName, name: name))?.runsOnOwnContextQueue == true
         case .mayThrowCancellation(let call):
@@ -127,7 +142,7 @@ extension ProjectIndex {
             return runsOnlyInPerform(key, remaining: ProjectIndex.callDepth)
         case .receivesBackgroundContextOutsidePerform(let key, let position, let label):
             return callSites(of: key).contains { site in
-                guard codeKind(of: site.location) == .app, resolved(site.context) != .privateQueue else { return false }
+                guard codeKind(of: site.location) == .app, siteContext(site) != .privateQueue else { return false }
                 // An actor with a custom executor (`unownedExecutor`) runs its methods inside its context's `perform`,
                 // as the rule takes it for the actor's own uses.
                 if let caller = site.caller.typeName, property("unownedExecutor", of: caller) != nil { return false }
@@ -137,6 +152,7 @@ extension ProjectIndex {
                     case .viewContext: return false
                     case .contextProperty(let property):
                         return coreData.backgroundContextProperties.contains(TypeProperty(typeName: site.caller.typeName ?? "", property: property))
+                    case .parameter: return false
                     }
                 }
             }
@@ -149,6 +165,7 @@ extension ProjectIndex {
                     case .viewContext: return true
                     case .contextProperty(let property):
                         return coreData.mainQueueContextProperties.contains(TypeProperty(typeName: site.caller.typeName ?? "", property: property))
+                    case .parameter: return false
                     }
                 }
             }
@@ -307,7 +324,7 @@ extension ProjectIndex {
             let sites = callSites(of: key)
             guard !sites.isEmpty, remaining > 0 else { return false }
             return sites.allSatisfy { site in
-                let context = resolved(site.context)
+                let context = siteContext(site)
                 return context == .callers ? check(site.caller, remaining - 1) : context == .privateQueue
             }
         }
@@ -339,7 +356,7 @@ extension ProjectIndex {
             }
             return callSites(of: key).contains { site in
                 guard codeKind(of: site.location) == .app else { return false }
-                let context = resolved(site.context)
+                let context = siteContext(site)
                 if context == .callers { return remaining > 0 && visit(site.caller, remaining: remaining - 1) }
                 return Self.isProvenOffMainThread(context)
             }

@@ -128,6 +128,96 @@ extension ProjectIndex {
         }
     }
 
+    /// Where a call runs: the queue of a context a project wrapper runs the closure around it on
+    /// (`store.perform { _ in self.process(event) }`, `FunctionSummary.closuresRunInPerform`), else its own context resolved.
+    public func siteContext(_ call: CallFact) -> ExecutionContext {
+        for argument in call.closureArguments {
+            if let context = queue(ofClosure: argument) { return context }
+        }
+        if let parameter = call.performParameter, let context = queue(ofParameter: parameter) { return context }
+        return resolved(call.context)
+    }
+
+    /// The queue of the context a function's parameter holds: the one every app call of the function passes there (the
+    /// view context's main queue, a background context's private one), following a parameter passed on to `depth`
+    /// calls up; nil when the callers pass different kinds, or one the index cannot tell, or there are none.
+    public func queue(ofParameter parameter: ContextParameter, depth: Int = ProjectIndex.callDepth) -> ExecutionContext? {
+        var seen: Set<ContextParameter> = []
+        func visit(_ parameter: ContextParameter, remaining: Int) -> ExecutionContext? {
+            guard seen.insert(parameter).inserted else { return nil }
+            let sites = callSites(of: parameter.function).filter { codeKind(of: $0.location) == .app }
+            var found: ExecutionContext?
+            for site in sites {
+                let passed = site.contextArguments.passed(position: parameter.position, label: parameter.label)
+                let queue: ExecutionContext?
+                switch passed?.kind {
+                case .backgroundContext: queue = .privateQueue
+                case .viewContext: queue = .mainActor
+                case .contextProperty(let name): queue = self.queue(ofProperty: name, of: site.caller.typeName)
+                case .parameter(let position, let label):
+                    queue = remaining > 0 ? visit(ContextParameter(function: site.caller, position: position, label: label), remaining: remaining - 1) : nil
+                case nil: queue = nil
+                }
+                guard let queue, found == nil || found == queue else { return nil }
+                found = queue
+            }
+            return found
+        }
+        return visit(parameter, remaining: depth)
+    }
+
+    /// The queue a closure argument runs on when the function it is passed to is a project wrapper that calls it only
+    /// inside a context's `perform`: `.privateQueue` for a background context, `.mainActor` for the view context; nil
+    /// when the callee is no such wrapper or the context is not known.
+    public func queue(ofClosure argument: ClosureArgument) -> ExecutionContext? {
+        let call = argument.call
+        guard let (key, entry) = wrapper(runningClosure: argument) else { return nil }
+        func queueOfContext(_ kind: ContextArgument.Kind?, owner: String?) -> ExecutionContext? {
+            switch kind {
+            case .backgroundContext: return .privateQueue
+            case .viewContext: return .mainActor
+            case .contextProperty(let name): return self.queue(ofProperty: name, of: owner)
+            case .parameter(let position, let label): return self.queue(ofParameter: ContextParameter(function: call.caller, position: position, label: label))
+            case nil: return nil
+            }
+        }
+        switch entry.holder {
+        case .receiver:
+            return queueOfContext(argument.receiverContext, owner: call.caller.typeName)
+        case .property(let name):
+            return self.queue(ofProperty: name, of: key.typeName)
+        case .parameter(let position, let label):
+            let passed = argument.contextArguments.passed(position: position, label: label)
+            return queueOfContext(passed?.kind, owner: call.caller.typeName)
+        }
+    }
+
+    /// The project function a closure argument is passed to, with its parameter there, when that function calls the
+    /// closure only inside a context's `perform` (`FunctionSummary.closuresRunInPerform`).
+    func wrapper(runningClosure argument: ClosureArgument) -> (FunctionKey, ClosureRunInPerform)? {
+        let call = argument.call
+        var key = callee(named: call.callee, receiver: call.receiver, callerType: call.caller.typeName)
+        // A method the project adds to `NSManagedObjectContext`, called on a context whose type the syntax cannot tell.
+        if key == nil, call.receiver != nil, functionSummaries[FunctionKey(typeName: FrameworkCallbacks.contextTypeName, name: call.callee)] != nil,
+           argument.receiverContext != nil {
+            key = FunctionKey(typeName: FrameworkCallbacks.contextTypeName, name: call.callee)
+        }
+        guard let key, let summary = functionSummaries[key],
+              let entry = summary.closuresRunInPerform.first(where: { entry in
+                  if argument.isTrailing { return entry.isLast }
+                  if let label = argument.label { return entry.label == label }
+                  return entry.label == nil && entry.position == argument.position
+              }) else { return nil }
+        return (key, entry)
+    }
+
+    private func queue(ofProperty name: String, of typeName: String?) -> ExecutionContext? {
+        let property = TypeProperty(typeName: typeName ?? "", property: name)
+        if coreData.backgroundContextProperties.contains(property) { return .privateQueue }
+        if coreData.mainQueueContextProperties.contains(property) { return .mainActor }
+        return nil
+    }
+
     // MARK: Summaries and calls
 
     public func summary(of key: FunctionKey) -> FunctionSummary? {
@@ -271,7 +361,7 @@ extension ProjectIndex {
                 result.insert(.notificationHandler(registration.notification))
             }
             for call in callSites(of: key) {
-                let context = resolved(call.context)
+                let context = siteContext(call)
                 if context == .callers {
                     if remaining > 0 { visit(call.caller, remaining: remaining - 1) }
                 } else {

@@ -5,11 +5,12 @@ import SwiftSyntax
 package enum ContextArguments {
     /// The context arguments of `call`, made in `body` (the enclosing function's) where `locals` are the names the
     /// function declared so far. Only arguments whose expression names a context are looked at.
-    package static func of(_ call: FunctionCallExprSyntax, in body: CodeBlockSyntax?, locals: Set<String>) -> [ContextArgument] {
+    package static func of(_ call: FunctionCallExprSyntax, in body: CodeBlockSyntax?, locals: Set<String>,
+                           parameters: FunctionParameterClauseSyntax? = nil) -> [ContextArgument] {
         guard !call.arguments.isEmpty else { return [] }
         var result: [ContextArgument] = []
         for (position, argument) in call.arguments.enumerated() {
-            guard let kind = kind(of: argument.expression, in: body, locals: locals) else { continue }
+            guard let kind = kind(of: argument.expression, in: body, locals: locals, parameters: parameters) else { continue }
             result.append(ContextArgument(position: position, label: argument.label?.text, kind: kind))
         }
         return result
@@ -17,7 +18,8 @@ package enum ContextArguments {
 
     /// What context an expression is: made right there, the container's `viewContext`, a local bound to either,
     /// or a property of `self` named as a context.
-    static func kind(of expression: ExprSyntax, in body: CodeBlockSyntax?, locals: Set<String>) -> ContextArgument.Kind? {
+    static func kind(of expression: ExprSyntax, in body: CodeBlockSyntax?, locals: Set<String>,
+                     parameters: FunctionParameterClauseSyntax? = nil) -> ContextArgument.Kind? {
         if let made = expression.as(FunctionCallExprSyntax.self) { return makesBackgroundContext(made) ? .backgroundContext : nil }
         if let member = expression.as(MemberAccessExprSyntax.self), let base = member.base {
             let name = member.declName.baseName.text
@@ -27,6 +29,7 @@ package enum ContextArguments {
         guard let reference = expression.as(DeclReferenceExprSyntax.self) else { return nil }
         let name = reference.baseName.text
         guard name.lowercased().contains("context") else { return nil }
+        if let (position, label) = parameter(named: name, in: parameters) { return .parameter(position: position, label: label) }
         guard locals.contains(name) else { return .contextProperty(name) }
         guard let body else { return nil }
         var found: ContextArgument.Kind?

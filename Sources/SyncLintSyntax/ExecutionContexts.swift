@@ -175,6 +175,75 @@ public enum ExecutionContexts {
         return SyntaxFacts.calleeMethodName(call).hasSuffix(FrameworkCallbacks.completionHandlerMethodSuffix)
     }
 
+    /// The closures around the walker's position, innermost first, passed to calls the framework table does not know,
+    /// up to the first frame that decides where code runs (`CallFact.closureArguments`); `locals` are the function's
+    /// names declared so far, for telling what a receiver or argument context is.
+    package static func closureArguments(in context: FileContext, locals: Set<String> = []) -> [ClosureArgument] {
+        let caller = FunctionKey(typeName: context.scope.currentType?.qualifiedName, name: context.scope.currentFunction?.name ?? "")
+        var result: [ClosureArgument] = []
+        for frame in context.scope.frames.reversed() {
+            guard case .closure(let closure) = frame, ofClosure(closure) == nil, case .other(let callee) = closure.kind else { break }
+            guard callee.startsLikeValueName else { continue }
+            if let argument = closureArgument(closure, callee: callee, caller: caller, context: context, locals: locals) { result.append(argument) }
+        }
+        return result
+    }
+
+    /// The parameter of `function` whose `perform`/`performAndWait` block is the innermost frame deciding where the walker's
+    /// position runs (`context.perform { }` in `patch(context:)`); nil for any other frame or receiver.
+    package static func performParameter(in context: FileContext, function: FunctionKey) -> ContextParameter? {
+        for frame in context.scope.frames.reversed() {
+            guard case .closure(let closure) = frame else { return nil }
+            guard ofClosure(closure) != nil else { continue }
+            switch closure.kind {
+            case .perform(let receiver), .performAndWait(let receiver):
+                guard ofClosure(closure) == .privateQueue,
+                      let (position, label) = ContextArguments.parameter(named: receiver, in: context.scope.currentFunction?.parameterClause)
+                else { return nil }
+                return ContextParameter(function: function, position: position, label: label)
+            default:
+                return nil
+            }
+        }
+        return nil
+    }
+
+    /// The closure as an argument of the call it is passed to (`CallFact.closureArguments`); nil when it is not one.
+    package static func closureArgument(_ closure: ClosureScope, callee: String, caller: FunctionKey, context: FileContext,
+                                        locals: Set<String>) -> ClosureArgument? {
+        guard let call = closure.call else { return nil }
+        let position: Int
+        let label: String?
+        let isTrailing: Bool
+        if call.trailingClosure?.id == closure.node.id {
+            (position, label, isTrailing) = (call.arguments.count, nil, true)
+        } else if let element = closure.node.parent?.as(LabeledExprSyntax.self),
+                  let found = call.arguments.firstIndex(where: { $0.id == element.id }) {
+            (position, label, isTrailing) = (call.arguments.distance(from: call.arguments.startIndex, to: found), element.label?.text, false)
+        } else {
+            return nil
+        }
+        var receiver: ValueType?
+        var receiverContext: ContextArgument.Kind?
+        var receiverName: String?
+        if let member = call.calledExpression.as(MemberAccessExprSyntax.self) {
+            guard let base = member.base else { return nil }
+            if !SyntaxFacts.isSelf(base) {
+                receiver = context.valueType(ofReceiver: base)
+                receiverContext = ContextArguments.kind(of: base, in: context.scope.currentFunction?.body, locals: locals,
+                                                        parameters: context.scope.currentFunction?.parameterClause)
+                receiverName = SyntaxFacts.memberPath(base).map { $0.members.last ?? $0.root }
+            }
+        } else if !call.calledExpression.is(DeclReferenceExprSyntax.self) {
+            return nil
+        }
+        return ClosureArgument(call: CallReference(caller: caller, callee: callee, receiver: receiver), position: position, label: label,
+                               isTrailing: isTrailing, receiverContext: receiverContext,
+                               contextArguments: ContextArguments.of(call, in: context.scope.currentFunction?.body, locals: locals,
+                                                                     parameters: context.scope.currentFunction?.parameterClause),
+                               receiverName: receiverName)
+    }
+
     private static func enclosingType(of functionFrame: ScopeFrame, in scope: ScopeStack) -> TypeScope? {
         var passedFunction = false
         for frame in scope.frames.reversed() {

@@ -16,14 +16,14 @@ enum CompactLayouts {
     static let functionSummaryFields = [
         "key", "isAsync", "declaredContext", "location", "lastParameterEscapes", "closureParametersCalledOffMain",
         "lastClosureParameterCalledOffMain", "reads", "passedReferences", "passedMemberReferences", "writes",
-        "awaits", "hopsToMainActor", "posts", "timers", "saves", "rollsBack", "runsOnOwnContextQueue", "cancelledHandles", "cancelledInoutHandles", "startedHandles",
+        "awaits", "hopsToMainActor", "posts", "timers", "saves", "rollsBack", "runsOnOwnContextQueue", "closuresRunInPerform", "cancelledHandles", "cancelledInoutHandles", "startedHandles",
         "discardedTasks", "discardedTaskUses", "onceGuards", "throwsOnlyOwnErrors", "awaitsURLSessionTransfer",
         "awaitsTransferNamedLikeURLSession", "convertsURLErrorCancelled", "testsCancellationError", "blockingWaits", "resetsOnEveryPath", "writesAfterAwait", "reentryGuards", "setsTrueOnEveryPath", "calls",
         "unresolvedCalls", "cancellationSources", "disappearOnlyTaskCalls", "blocksInAsyncBody", "awaitedCalls", "awaitsOtherThanCalls",
         "returnsFinishedStream",
     ]
     static let callFactFields = ["caller", "callee", "receiver", "context", "cancellation", "location", "ifConfigClauses", "assignedTo",
-                                  "contextArguments", "repeats", "onNewObject"]
+                                  "contextArguments", "repeats", "onNewObject", "closureArguments", "performParameter"]
     static let stateWriteFields = ["property", "boolValue", "context", "location"]
     static let sourceLocationFields = ["file", "line", "column"]
     static let functionKeyFields = ["typeName", "name"]
@@ -99,6 +99,7 @@ enum CompactLayouts {
             try fields.add(call.caller); try fields.add(call.callee); try fields.add(call.receiver); try fields.add(call.context)
             try fields.add(call.cancellation); try fields.add(call.location); try fields.addArray(call.ifConfigClauses); try fields.add(call.assignedTo)
             try fields.add(call.contextArguments); try fields.add(call.repeats); try fields.add(call.onNewObject)
+            try fields.add(call.closureArguments); try fields.add(call.performParameter)
         } else if Value.self == FunctionSummary.self, functionSummaryMatches {
             let summary = unsafeBitCast(value, to: FunctionSummary.self)
             try fields.add(summary.key); try fields.add(summary.isAsync); try fields.add(summary.declaredContext)
@@ -107,6 +108,7 @@ enum CompactLayouts {
             try fields.add(summary.passedReferences); try fields.add(summary.passedMemberReferences); try fields.addArray(summary.writes); try fields.add(summary.awaits)
             try fields.add(summary.hopsToMainActor); try fields.add(summary.posts); try fields.addArray(summary.timers)
             try fields.add(summary.saves); try fields.add(summary.rollsBack); try fields.add(summary.runsOnOwnContextQueue)
+            try fields.add(summary.closuresRunInPerform)
             try fields.add(summary.cancelledHandles)
             try fields.add(summary.cancelledInoutHandles); try fields.add(summary.startedHandles); try fields.addArray(summary.discardedTasks); try fields.add(summary.discardedTaskUses)
             try fields.add(summary.onceGuards); try fields.add(summary.throwsOnlyOwnErrors)
@@ -245,18 +247,20 @@ enum CompactLayouts {
             return unsafeBitCast(write, to: T.self)
         }
         if T.self == CallFact.self, callFactMatches {
-            var fields = try FieldReader(payload: payload, start: start, end: end, count: 11)
+            var fields = try FieldReader(payload: payload, start: start, end: end, count: 13)
             var call = CallFact(caller: try fields.next(), callee: try fields.next(), receiver: try fields.optional(), context: try fields.next(),
                                 cancellation: try fields.next(), location: try fields.next(), ifConfigClauses: try fields.array(),
                                 assignedTo: try fields.optional())
             call.contextArguments = try fields.next()
             call.repeats = try fields.next()
             call.onNewObject = try fields.next()
+            call.closureArguments = try fields.next()
+            call.performParameter = try fields.optional()
             try fields.finish()
             return unsafeBitCast(call, to: T.self)
         }
         if T.self == FunctionSummary.self, functionSummaryMatches {
-            var fields = try FieldReader(payload: payload, start: start, end: end, count: 42)
+            var fields = try FieldReader(payload: payload, start: start, end: end, count: 43)
             var summary = FunctionSummary(key: try fields.next(), isAsync: try fields.next(), declaredContext: try fields.next(), location: try fields.next())
             summary.lastParameterEscapes = try fields.next()
             summary.closureParametersCalledOffMain = try fields.next()
@@ -272,6 +276,7 @@ enum CompactLayouts {
             summary.saves = try fields.next()
             summary.rollsBack = try fields.next()
             summary.runsOnOwnContextQueue = try fields.next()
+            summary.closuresRunInPerform = try fields.next()
             summary.cancelledHandles = try fields.next()
             summary.cancelledInoutHandles = try fields.next()
             summary.startedHandles = try fields.next()

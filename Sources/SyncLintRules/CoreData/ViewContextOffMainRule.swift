@@ -103,6 +103,40 @@ public final class ViewContextOffMainRule: SyntaxRule {
                     }
                 }
                 """, message: "caller_private_queue"),
+            // A helper called in a closure that the store's own wrapper runs in its background context's `perform`.
+            RuleExample("""
+                final class Store {
+                    let container = NSPersistentContainer(name: "Model")
+                    lazy var background = container.newBackgroundContext()
+                    func perform(_ work: @escaping () -> Void) { background.perform { work() } }
+                    func saveAll() { try? container.↓viewContext.save() }
+                    func importInBackground() { perform { self.saveAll() } }
+                }
+                """, message: "caller_private_queue"),
+            // The same `perform` block of a parameter, given a background context by its caller.
+            RuleExample("""
+                final class Patcher {
+                    let container = NSPersistentContainer(name: "Model")
+                    func setMetadata() { try? container.↓viewContext.save() }
+                    func start() { patch(context: container.newBackgroundContext()) }
+                    func patch(context: NSManagedObjectContext) {
+                        context.performAndWait { self.setMetadata() }
+                    }
+                }
+                """, message: "caller_private_queue"),
+            // A look-alike of a wrapper that runs its closure in the context's `perform`: this one runs it on a global queue.
+            RuleExample("""
+                extension NSManagedObjectContext {
+                    func performLater(_ work: @escaping () -> Void) { DispatchQueue.global().async { work() } }
+                }
+                final class Exporter {
+                    let container = NSPersistentContainer(name: "Model")
+                    var context: NSManagedObjectContext { container.viewContext }
+                    func export() async {
+                        context.performLater { _ = try? self.↓context.count(for: Item.fetchRequest()) }
+                    }
+                }
+                """),
             // The view context passed as a parameter to a function that uses it on a background queue.
             RuleExample("""
                 final class Exporter {
@@ -119,6 +153,40 @@ public final class ViewContextOffMainRule: SyntaxRule {
                 """),
         ],
         nonTriggeringExamples: [
+            // A project method of the context that runs its closure inside the context's own `performAndWait`, called on
+            // the view context: the closure runs on the main queue.
+            RuleExample("""
+                extension NSManagedObjectContext {
+                    func performAndReturn<T>(_ closure: () throws -> T) throws -> T {
+                        var result: Result<T, Error>?
+                        performAndWait { result = Result { try closure() } }
+                        return try result!.get()
+                    }
+                }
+                final class Exporter {
+                    let container = NSPersistentContainer(name: "Model")
+                    var context: NSManagedObjectContext { container.viewContext }
+                    func export() async throws -> Int {
+                        try context.performAndReturn { try context.count(for: Item.fetchRequest()) }
+                    }
+                }
+                """),
+            // A `perform` block of a context passed as a parameter, which every caller (one passing it on) gives the view
+            // context: the block runs on the main queue.
+            RuleExample("""
+                final class Patcher {
+                    let container = NSPersistentContainer(name: "Model")
+                    func setMetadata() { try? container.viewContext.save() }
+                    @MainActor func start() { apply(context: container.viewContext) }
+                    func apply(context: NSManagedObjectContext) { patch(context: context) }
+                    func patch(context: NSManagedObjectContext) {
+                        context.performAndWait {
+                            self.setMetadata()
+                            container.viewContext.refreshAllObjects()
+                        }
+                    }
+                }
+                """),
             // The same function handed a background context: not the view context (its queue is another rule's matter).
             RuleExample("""
                 final class Exporter {
@@ -214,7 +282,7 @@ public final class ViewContextOffMainRule: SyntaxRule {
                 """),
         ],
         knownLimitations: """
-            Opt-in by its figure on apps nobody tuned on (docs/precision.md, round 9 of issue 21): over every judged app, 27 of 34 of its findings at that round's start were right (79%, below the 90% bar; 14 of 14 on round 11's fresh set), 27 of 32 after two facts made for its wrong classes (a `perform` block of a local declared as the view context runs on the main queue; a project method of the context whose whole body is one `perform` may be called from any thread). Still wrong: a caller in a `perform` block of the view context passed as a parameter, taken for a private queue's; a project wrapper that runs a caller's closure in the context's `performAndWait`; a subclass of a library's view, main-actor through a type the index does not see. \
+            Opt-in by its figure on apps nobody tuned on (docs/precision.md, round 9 of issue 21): over every judged app, 27 of 34 of its findings at that round's start were right (79%, below the 90% bar; 14 of 14 on round 11's fresh set), 27 of 32 after two facts made for its wrong classes (a `perform` block of a local declared as the view context runs on the main queue; a project method of the context whose whole body is one `perform` may be called from any thread). Two more facts since: a `perform` block of a context passed as a parameter runs on the main queue when every app caller passes the view context there (followed through parameters passed on, to three calls; a static method called through its type name, as macai's patcher is, is not resolved as a call, so its two findings stay); a closure given to a project wrapper that calls it only inside a context's `perform`/`performAndWait` (a method of the context, or one using a property or parameter holding it) runs on that context's queue. Still wrong: a subclass of a library's view, main-actor through a type the index does not see. \
             The view context is known by its name (`viewContext`), or by a local or a property declared as one \
             (`let context = container.viewContext`, `var context: NSManagedObjectContext { container.viewContext }`, \
             `Stack.shared.context` for such a property of another type). A context passed as a parameter is \
@@ -314,7 +382,18 @@ public final class ViewContextOffMainRule: SyntaxRule {
               let found = Self.holder(reference, name: name, context: context) else { return }
         // A project method of the context that runs its whole body in the context's own `perform` may be called from
         // any thread, like `perform` itself (`viewContext.saveIfNeeded()`); the index knows which ones do.
-        let holder = IndexCondition.all([found, .not(.contextMethodRunsOnOwnQueue(member))].compactMap { $0 })
+        // A closure given to a project function that runs it in this context's own `perform` (`context.performAndReturn
+        // { ... }`) runs on the context's queue, the main queue for the view context.
+        let closureArguments = ExecutionContexts.closureArguments(in: context)
+        let ownQueue: IndexCondition? = closureArguments.isEmpty ? nil : .not(.closureRunsOnOwnQueue(closureArguments, context: name))
+        // Another context's `perform` block, that context a parameter (`context.perform { }` in `patch(context:)`): the
+        // view context's own when every caller passes the view context there.
+        var viewContextParameter: IndexCondition?
+        if case .offMain = place, let function = context.scope.currentFunction,
+           let parameter = ExecutionContexts.performParameter(in: context, function: FunctionKey(typeName: context.scope.currentType?.qualifiedName, name: function.name)) {
+            viewContextParameter = .not(.parameterHoldsContext(parameter, on: .mainActor))
+        }
+        let holder = IndexCondition.all([found, .not(.contextMethodRunsOnOwnQueue(member)), ownQueue, viewContextParameter].compactMap { $0 })
         let arguments = ["context": name]
         // SE-0461 (`NonisolatedNonsendingByDefault`, Xcode's Approachable Concurrency): an async function with no
         // isolation runs on its caller's actor, not on the pool; the index knows the module's setting.

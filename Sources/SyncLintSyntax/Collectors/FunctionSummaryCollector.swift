@@ -223,6 +223,10 @@ package final class FunctionSummaryCollector: FactCollector {
         if let function = node.as(FunctionDeclSyntax.self), function.signature.returnClause != nil {
             last.summary.returnsFinishedStream = last.buildsFinishableSequence && last.callsFinish
         }
+        if let function = node.as(FunctionDeclSyntax.self), let body = function.body {
+            last.summary.closuresRunInPerform = Self.closuresRunInPerform(function.signature.parameterClause, body: body,
+                                                                          locals: last.locals, typeName: last.summary.key.typeName)
+        }
         if last.passesOnCaught { last.summary.cancellationSources = last.summary.cancellationSources.merged(with: last.caughtSources) }
         // Which results are written after an `await` is asked of the graph only for async functions that await and
         // write some result at all.
@@ -248,6 +252,64 @@ package final class FunctionSummaryCollector: FactCollector {
     static func buildsFinishableSequence(_ call: FunctionCallExprSyntax) -> Bool {
         let callee = SyntaxFacts.calleeName(call)
         return FrameworkContinuations.finishableSequences.contains { callee == $0 || callee.hasPrefix($0 + "<") }
+    }
+
+    /// The closure parameters the body calls only inside one context's `perform`/`performAndWait` block, each call
+    /// either directly in that block or in closures that run where their surroundings run (`Result { try work() }`); a
+    /// parameter also used otherwise (passed on, stored, called after the block or on another queue) is left out.
+    static func closuresRunInPerform(_ clause: FunctionParameterClauseSyntax, body: CodeBlockSyntax, locals: Set<String>,
+                                     typeName: String?) -> [ClosureRunInPerform] {
+        let parameters = Array(clause.parameters)
+        var result: [ClosureRunInPerform] = []
+        for (position, parameter) in parameters.enumerated() where parameter.type.trimmedText.contains("->") {
+            let name = (parameter.secondName ?? parameter.firstName).text
+            var holders: Set<ClosureRunInPerform.Holder> = []
+            var usedOtherwise = false
+            for token in body.tokens(viewMode: .sourceAccurate) where token.text == name {
+                guard let reference = token.parent?.as(DeclReferenceExprSyntax.self) else { continue }
+                if let member = reference.parent?.as(MemberAccessExprSyntax.self), member.declName.id == reference.id { continue }
+                guard let call = reference.parent?.as(FunctionCallExprSyntax.self), call.calledExpression.id == reference.id,
+                      let holder = performHolder(around: Syntax(call), body: body, clause: clause, locals: locals, typeName: typeName)
+                else { usedOtherwise = true; break }
+                holders.insert(holder)
+            }
+            guard !usedOtherwise, holders.count == 1, let holder = holders.first else { continue }
+            let label = parameter.firstName.text
+            result.append(ClosureRunInPerform(position: position, label: label == "_" ? nil : label,
+                                              isLast: position == parameters.count - 1, holder: holder))
+        }
+        return result
+    }
+
+    /// The context whose `perform`/`performAndWait` block holds `node`, through closures that run in place; nil when
+    /// another closure (a queue's, a task's, a completion handler) or none comes first.
+    private static func performHolder(around node: Syntax, body: CodeBlockSyntax, clause: FunctionParameterClauseSyntax,
+                                      locals: Set<String>, typeName: String?) -> ClosureRunInPerform.Holder? {
+        var current = node.parent
+        while let ancestor = current, ancestor.id != body.id {
+            defer { current = ancestor.parent }
+            guard let closure = ancestor.as(ClosureExprSyntax.self) else { continue }
+            guard let call = SyntaxFacts.enclosingCall(ofClosure: closure) else { return nil }
+            let method = SyntaxFacts.calleeMethodName(call)
+            guard FrameworkCallbacks.anyThreadContextMethodNames.contains(method) else {
+                let scope = ScopeBuilder.closureScope(closure)
+                guard case .other = scope.kind, ExecutionContexts.ofClosure(scope) == nil else { return nil }
+                continue
+            }
+            let base = call.calledExpression.as(MemberAccessExprSyntax.self)?.base
+            if base == nil || base.map(SyntaxFacts.isSelf) == true {
+                return typeName == FrameworkCallbacks.contextTypeName ? .receiver : nil
+            }
+            if let member = base?.as(MemberAccessExprSyntax.self), member.base.map(SyntaxFacts.isSelf) == true {
+                return .property(member.declName.baseName.text)
+            }
+            guard let name = base?.as(DeclReferenceExprSyntax.self)?.baseName.text else { return nil }
+            if let (position, label) = ContextArguments.parameter(named: name, in: clause) {
+                return .parameter(position: position, label: label)
+            }
+            return locals.contains(name) ? nil : .property(name)
+        }
+        return nil
     }
 
     /// `{ try performAndWait { … } }`, `{ perform { … } }`, `{ return try self.performAndWait { … } }`: one statement, a
@@ -435,9 +497,38 @@ package final class FunctionSummaryCollector: FactCollector {
             context: context.executionContextHere(),
             cancellation: context.cancellabilityHere(), location: context.location(of: call),
             ifConfigClauses: context.ifConfigClauses(of: call), assignedTo: Self.storedProperty(ofValueOf: call, locals: frames[index].locals),
-            contextArguments: ContextArguments.of(call, in: context.scope.currentFunction?.body, locals: frames[index].locals),
+            contextArguments: ContextArguments.of(call, in: context.scope.currentFunction?.body, locals: frames[index].locals,
+                                                  parameters: context.scope.currentFunction?.parameterClause),
             repeats: Self.isInLoop(call), onNewObject: Self.isOnNewObject(call, in: context.scope.currentFunction?.body)))
+        let arguments = closureArguments(context: context, locals: frames[index].locals)
+        if !arguments.isEmpty { frames[index].summary.calls[frames[index].summary.calls.count - 1].closureArguments = arguments }
+        if let parameter = ExecutionContexts.performParameter(in: context, function: frames[index].summary.key) {
+            frames[index].summary.calls[frames[index].summary.calls.count - 1].performParameter = parameter
+        }
     }
+
+    /// Closures passed to calls the framework table does not know, by the closure's node: asked once per closure.
+    private var closureArgumentMemo: [SyntaxIdentifier: ClosureArgument?] = [:]
+
+    /// The closures around the walker's position, innermost first, passed to calls the framework table does not know,
+    /// up to the first frame that decides where code runs (`CallFact.closureArguments`).
+    private func closureArguments(context: FileContext, locals: Set<String>) -> [ClosureArgument] {
+        var result: [ClosureArgument] = []
+        for frame in context.scope.frames.reversed() {
+            guard case .closure(let closure) = frame, ExecutionContexts.ofClosure(closure) == nil,
+                  case .other(let callee) = closure.kind else { break }
+            guard callee.startsLikeValueName else { continue }
+            if let memo = closureArgumentMemo[closure.node.id] {
+                if let memo { result.append(memo) }
+                continue
+            }
+            let argument = frames.last.flatMap { ExecutionContexts.closureArgument(closure, callee: callee, caller: $0.summary.key, context: context, locals: locals) }
+            closureArgumentMemo[closure.node.id] = argument
+            if let argument { result.append(argument) }
+        }
+        return result
+    }
+
 
     /// The call's receiver is a local `let` the function binds, before the call, to an object it builds there
     /// (`let session = MirrorSession(url)`, `let model = try await Model.init()`): the call is made on a new object.
