@@ -149,14 +149,8 @@ extension ProjectIndex {
             var found: ExecutionContext?
             for site in sites {
                 let passed = site.contextArguments.passed(position: parameter.position, label: parameter.label)
-                let queue: ExecutionContext?
-                switch passed?.kind {
-                case .backgroundContext: queue = .privateQueue
-                case .viewContext: queue = .mainActor
-                case .contextProperty(let name): queue = self.queue(ofProperty: name, of: site.caller.typeName)
-                case .parameter(let position, let label):
-                    queue = remaining > 0 ? visit(ContextParameter(function: site.caller, position: position, label: label), remaining: remaining - 1) : nil
-                case nil: queue = nil
+                let queue = queue(ofContext: passed?.kind, passedBy: site.caller) { outer in
+                    remaining > 0 ? visit(outer, remaining: remaining - 1) : nil
                 }
                 guard let queue, found == nil || found == queue else { return nil }
                 found = queue
@@ -172,23 +166,27 @@ extension ProjectIndex {
     public func queue(ofClosure argument: ClosureArgument) -> ExecutionContext? {
         let call = argument.call
         guard let (key, entry) = wrapper(runningClosure: argument) else { return nil }
-        func queueOfContext(_ kind: ContextArgument.Kind?, owner: String?) -> ExecutionContext? {
-            switch kind {
-            case .backgroundContext: return .privateQueue
-            case .viewContext: return .mainActor
-            case .contextProperty(let name): return self.queue(ofProperty: name, of: owner)
-            case .parameter(let position, let label): return self.queue(ofParameter: ContextParameter(function: call.caller, position: position, label: label))
-            case nil: return nil
-            }
-        }
         switch entry.holder {
         case .receiver:
-            return queueOfContext(argument.receiverContext, owner: call.caller.typeName)
+            return queue(ofContext: argument.receiverContext, passedBy: call.caller) { self.queue(ofParameter: $0) }
         case .property(let name):
             return self.queue(ofProperty: name, of: key.typeName)
         case .parameter(let position, let label):
             let passed = argument.contextArguments.passed(position: position, label: label)
-            return queueOfContext(passed?.kind, owner: call.caller.typeName)
+            return queue(ofContext: passed?.kind, passedBy: call.caller) { self.queue(ofParameter: $0) }
+        }
+    }
+
+    /// The queue of a context a caller passes or calls on: a background context's private queue, the view context's
+    /// main queue, a context property's kind, or for the caller's own parameter what `parameterQueue` says of it.
+    private func queue(ofContext kind: ContextArgument.Kind?, passedBy caller: FunctionKey,
+                       parameterQueue: (ContextParameter) -> ExecutionContext?) -> ExecutionContext? {
+        switch kind {
+        case .backgroundContext: return .privateQueue
+        case .viewContext: return .mainActor
+        case .contextProperty(let name): return queue(ofProperty: name, of: caller.typeName)
+        case .parameter(let position, let label): return parameterQueue(ContextParameter(function: caller, position: position, label: label))
+        case nil: return nil
         }
     }
 
